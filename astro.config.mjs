@@ -1,0 +1,29 @@
+// @ts-check
+import netlify from "@astrojs/netlify";
+import react from "@astrojs/react";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "astro/config";
+import { localDatabase } from "./netlify/local/astro-local-database.ts";
+
+// The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
+// fully static site doesn't need: Netlify serves dist/ and 404.html itself. So the adapter runs
+// only under `astro dev`, where its Vite plugin brings functions, Blobs and the local database.
+const isDev = process.argv.includes("dev");
+
+export default defineConfig({
+  output: "static",
+  // The local server builds into a fresh folder each time and swaps it in (see netlify/local).
+  outDir: process.env.ASTRO_OUT_DIR ?? "./dist",
+  ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
+  trailingSlash: "ignore",
+  build: { format: "directory" },
+  ...(isDev && {
+    adapter: netlify({
+      // Edge functions would download Deno (no network here); images go through our own API.
+      devFeatures: { edgeFunctions: false, images: false, environmentVariables: false },
+      imageCDN: false,
+    }),
+  }),
+  integrations: [react(), localDatabase()],
+  vite: { plugins: [tailwindcss()] },
+});

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { parseEnv } from "../../src/config/env-errors.ts";
+import { serverEnvSchema } from "../../src/config/server-env.ts";
+import type { LocalSecrets } from "./local-secrets.ts";
+
+/** `npm start`'s environment: the server's own variables plus the port it listens on. */
+export const localEnvSchema = serverEnvSchema.extend({
+  PORT: z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .default(8888),
+});
+
+export type LocalEnv = z.output<typeof localEnvSchema>;
+
+/**
+ * Reads the environment, filling the secrets a local install may leave unset from `secrets`.
+ * A password hash in the environment means no generated password is needed.
+ */
+export function readLocalEnv(env: NodeJS.ProcessEnv, secrets: LocalSecrets): LocalEnv {
+  const withSecrets = {
+    ...env,
+    ADMIN_PATH: env.ADMIN_PATH || secrets.ADMIN_PATH,
+    SESSION_SECRET: env.SESSION_SECRET || secrets.SESSION_SECRET,
+    ADMIN_PASSWORD: env.ADMIN_PASSWORD || (env.ADMIN_PASSWORD_HASH ? undefined : secrets.ADMIN_PASSWORD),
+  };
+  return parseEnv(localEnvSchema, withSecrets);
+}

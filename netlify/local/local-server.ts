@@ -1,0 +1,57 @@
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import path from "node:path";
+import type { NetlifyDev } from "@netlify/dev";
+import type { ClientInfo } from "../../src/api/api-handler.ts";
+import { sendWebResponse, toWebRequest } from "./node-http.ts";
+
+export interface LocalServerOptions {
+  /** The deployed function entry, called in-process (one warm instance, as on Netlify). */
+  api: (request: Request, client: ClientInfo) => Promise<Response>;
+  /** Static files, `netlify.toml` headers and redirects, Blobs. */
+  netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;
+  publishDir: string;
+  /** Path of the local build hook; a POST there asks for a rebuild. */
+  buildHookPath: string;
+  onBuildHook: () => void;
+}
+
+/** The `npm start` server: `/api/*` in-process, the build hook, then Netlify's static handling. */
+export function createLocalServer(options: LocalServerOptions): Server {
+  return createServer((req, res) => {
+    respond(options, req)
+      .then((response) => sendWebResponse(res, response, req.method))
+      .catch((error: unknown) => {
+        console.error(`[server] ${req.method ?? "GET"} ${req.url ?? "/"} failed:`, error);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end("Internal server error");
+      });
+  });
+}
+
+async function respond(options: LocalServerOptions, req: IncomingMessage): Promise<Response> {
+  const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    return options.api(toWebRequest(req), { ip: req.socket.remoteAddress ?? "127.0.0.1" });
+  }
+  if (pathname === options.buildHookPath) {
+    if (req.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { allow: "POST" } });
+    options.onBuildHook();
+    return new Response(null, { status: 202 });
+  }
+  const match = await options.netlifyDev.handleAndIntrospectNodeRequest(req);
+  return match?.response ?? notFoundPage(options.publishDir);
+}
+
+/** Netlify serves the built 404 page for any miss; NetlifyDev answers nothing, so we do. */
+async function notFoundPage(publishDir: string): Promise<Response> {
+  const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" };
+  try {
+    return new Response(await readFile(path.join(publishDir, "404.html")), { status: 404, headers });
+  } catch {
+    return new Response("<!doctype html><title>Not found</title><h1>Page Not Found</h1><a href=\"/\">Back to Home</a>", {
+      status: 404,
+      headers,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
+import type { FileStore } from "../../src/core/files/file-store.ts";
+import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
+import { demoPosts, demoResources, readDemoFile } from "./demo/index.ts";
+
+export interface SeedDeps {
+  db: SqlExecutor;
+  files: FileStore;
+  now: () => Date;
+}
+
+const day = 24 * 60 * 60 * 1000;
+
+/** True when there is no content at all: no posts, no resources and no settings. */
+async function isEmpty(db: SqlExecutor): Promise<boolean> {
+  const { rows } = await db.query<{ empty: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM posts) AND NOT EXISTS (SELECT 1 FROM downloads)
+        AND NOT EXISTS (SELECT 1 FROM site_settings) AS empty`,
+  );
+  return rows[0]?.empty === true;
+}
+
+/**
+ * Fills an empty database with the demo site: published posts and a draft, four resources with
+ * real files, and the settings at their defaults. Files are stored first; if the rows then fail,
+ * the files are removed again, so nothing is left half-seeded.
+ */
+export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
+  if (!(await isEmpty(deps.db))) return false;
+  const stored: string[] = [];
+  const storeFile = async (name: string, contentType: string, folder: string): Promise<{ key: string; size: number }> => {
+    const data = await readDemoFile(name);
+    const key = `${folder}/${randomUUID()}${path.extname(name)}`;
+    await deps.files.put(key, data, { contentType, fileName: name });
+    stored.push(key);
+    return { key, size: data.byteLength };
+  };
+  try {
+    const posts = await Promise.all(
+      demoPosts.map(async (post) => ({ post, image: await storeFile(post.cover, "image/png", "images") })),
+    );
+    const resources = await Promise.all(
+      demoResources.map(async (resource) => ({
+        resource,
+        file: await storeFile(resource.fileName, resource.contentType, "downloads"),
+        thumbnail: await storeFile(resource.thumbnail, "image/png", "images"),
+      })),
+    );
+    const now = deps.now().getTime();
+    await deps.db.transaction(async (tx) => {
+      for (const { post, image } of posts) {
+        const at = new Date(now - post.daysAgo * day);
+        await tx.query(
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+          [post.title, post.content, post.excerpt, post.category, post.readTime, post.published, post.published ? at : null, image.key, at],
+        );
+      }
+      for (const { resource, file, thumbnail } of resources) {
+        await tx.query(
+          `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, download_count)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [resource.title, resource.description, resource.category, resource.fileName, file.key, resource.contentType, file.size, thumbnail.key, resource.downloadCount],
+        );
+      }
+      await seedDefaultSettings({ db: tx });
+    });
+    return true;
+  } catch (error) {
+    await Promise.allSettled(stored.map((key) => deps.files.delete(key)));
+    throw error;
+  }
+}

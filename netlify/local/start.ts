@@ -1,0 +1,143 @@
+/**
+ * `npm start`: the whole site on one machine, with no account and no cloud. Netlify's local
+ * emulation provides the database, Blobs, static files, headers and redirects; `/api/*` is answered
+ * by one warm in-process instance of the deployed function entry.
+ */
+import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { NetlifyDev } from "@netlify/dev";
+import { InvalidEnvironmentError } from "../../src/config/env-errors.ts";
+import { appDeps } from "../../src/core/app-deps.ts";
+import { withUser } from "../../src/core/db/connect.ts";
+import handleApi from "../functions/api.ts";
+import { loadLocalSecrets } from "./local-secrets.ts";
+import { readLocalEnv } from "./local-env.ts";
+import { createLocalServer } from "./local-server.ts";
+import { prepareLocalDatabase } from "./prepare-database.ts";
+import { SiteBuilder } from "./site-builder.ts";
+
+const started = performance.now();
+const elapsed = () => `${String(Math.round(performance.now() - started))} ms`;
+const log = (message: string) => console.log(`[no-filter] ${message}`);
+
+const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
+// LOCAL_STATE_DIR keeps a second site (e.g. the browser tests') apart from the developer's own:
+// its database, files, builds and secrets all live under that folder.
+const siteRoot = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : projectRoot;
+const stateDir = path.join(siteRoot, ".netlify");
+if (siteRoot !== projectRoot) {
+  await mkdir(siteRoot, { recursive: true });
+  await copyFile(path.join(projectRoot, "netlify.toml"), path.join(siteRoot, "netlify.toml"));
+}
+
+const { secrets, generated } = await loadLocalSecrets(stateDir);
+let env;
+try {
+  env = readLocalEnv(process.env, secrets);
+} catch (error) {
+  if (!(error instanceof InvalidEnvironmentError)) throw error;
+  console.error(`[no-filter] Cannot start. ${error.message}`);
+  process.exit(1);
+}
+
+const siteUrl = env.SITE_URL ?? `http://localhost:${String(env.PORT)}`;
+const buildHookPath = `/.netlify/local/build-hook/${randomBytes(12).toString("hex")}`;
+// The function entry and the site build read their configuration from the environment, as on Netlify.
+Object.assign(process.env, {
+  ADMIN_USERNAME: env.ADMIN_USERNAME,
+  ADMIN_PATH: env.ADMIN_PATH,
+  SESSION_SECRET: env.SESSION_SECRET,
+  SITE_URL: siteUrl,
+  BUILD_HOOK_URL: env.BUILD_HOOK_URL ?? `http://localhost:${String(env.PORT)}${buildHookPath}`,
+  ...(env.ADMIN_PASSWORD && { ADMIN_PASSWORD: env.ADMIN_PASSWORD }),
+  ASTRO_TELEMETRY_DISABLED: "1",
+});
+
+const netlifyDev = new NetlifyDev({
+  projectRoot: siteRoot,
+  aiGateway: { enabled: false },
+  edgeFunctions: { enabled: false },
+  environmentVariables: { enabled: false },
+  functions: { enabled: false },
+  geolocation: { enabled: false },
+  images: { enabled: false },
+  database: { enabled: !env.DATABASE_URL },
+  serverAddress: null,
+});
+await netlifyDev.start();
+
+const deps = await appDeps();
+const prepared = await prepareLocalDatabase(deps);
+if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
+if (prepared.seeded) log("Seeded the demo content.");
+
+const publishDir = path.join(siteRoot, "dist");
+const builder = new SiteBuilder({
+  projectRoot,
+  publishDir,
+  buildsDir: path.join(stateDir, "builds"),
+  env: process.env,
+  log,
+});
+await builder.removeStaleBuilds();
+if (await builder.hasSite()) {
+  // A warm restart serves the last build at once and refreshes it in the background.
+  void builder.request();
+} else {
+  log("Building the site…");
+  const first = await builder.request();
+  if (!first.ok) {
+    console.error("[no-filter] The first site build failed; see the output above.");
+    process.exit(1);
+  }
+}
+
+const server = createLocalServer({
+  api: (request, client) => handleApi(request, client),
+  netlifyDev,
+  publishDir,
+  buildHookPath,
+  onBuildHook: () => void builder.request(),
+});
+server.on("error", (error) => {
+  console.error(`[no-filter] Cannot listen on port ${String(env.PORT)}: ${error.message} (set PORT to another port)`);
+  process.exit(1);
+});
+server.listen(env.PORT, () => {
+  const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
+  // For tools and tests that drive this server (the build hook, the database behind it).
+  void writeFile(
+    path.join(stateDir, "local-server.json"),
+    JSON.stringify({ siteUrl, adminUrl, buildHookUrl: process.env.BUILD_HOOK_URL, databaseUrl: withUser(process.env.DATABASE_URL ?? process.env.NETLIFY_DB_URL ?? "") }, null, 2),
+  );
+  const password = env.ADMIN_PASSWORD
+    ? `${env.ADMIN_PASSWORD}${generated.includes("ADMIN_PASSWORD") ? " (generated, kept in .netlify/local-secrets.json)" : ""}`
+    : "(from ADMIN_PASSWORD_HASH)";
+  console.log(
+    [
+      "",
+      `  No Filter is running (ready in ${elapsed()})`,
+      `  Site:     ${siteUrl}`,
+      `  Admin:    ${adminUrl}`,
+      `  Login:    ${env.ADMIN_USERNAME} / ${password}`,
+      `  Build hook (local): POST ${process.env.BUILD_HOOK_URL ?? ""}`,
+      "",
+    ].join("\n"),
+  );
+});
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  log("Stopping…");
+  server.close();
+  server.closeAllConnections();
+  await deps.db.close().catch(() => undefined);
+  await netlifyDev.stop();
+  process.exit(0);
+};
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
+import { createApiHandler } from "./api-handler.ts";
+import { apiRoutes } from "./routes.ts";
+import { settingKeys } from "../core/settings/settings.schema.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("GET /api/health", () => {
+  it("answers ok after a database round trip", async () => {
+    const response = await app.call("/api/health");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await response.json()) as { status: string; database: string; databaseMs: number };
+    expect(body).toMatchObject({ status: "ok", database: "ok" });
+    expect(body.databaseMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("answers 503 with a JSON error when the database is down", async () => {
+    const down = createApiHandler({
+      routes: apiRoutes,
+      deps: () =>
+        Promise.resolve({
+        ...app.deps,
+        db: {
+          ...app.deps.db,
+          query: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })),
+        },
+        }),
+    });
+    const response = await down(new Request("http://localhost/api/health"), { ip: "127.0.0.1" });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
+  });
+});
+
+describe("GET /api/site-settings", () => {
+  it("lists the 11 known settings with their defaults when none are stored", async () => {
+    const response = await app.call("/api/site-settings");
+    expect(response.status).toBe(200);
+    const settings = (await response.json()) as { key: string; value: string }[];
+    expect(settings.map((setting) => setting.key)).toEqual(settingKeys);
+    expect(settings).toHaveLength(11);
+    expect(settings.every((setting) => setting.value.length > 0)).toBe(true);
+  });
+
+  it("shows a stored value, and the default again when the stored value is empty", async () => {
+    await app.deps.db.query("INSERT INTO site_settings (key, value) VALUES ('hero_title', 'Built in public')");
+    await app.deps.db.query("INSERT INTO site_settings (key, value) VALUES ('contact_email', '   ')");
+    const settings = (await (await app.call("/api/site-settings")).json()) as { key: string; value: string }[];
+    const byKey = new Map(settings.map((setting) => [setting.key, setting.value]));
+    expect(byKey.get("hero_title")).toBe("Built in public");
+    expect(byKey.get("contact_email")).toBe("hello@example.com");
+  });
+});
+
+describe("the shared handler", () => {
+  it("answers an unknown API path with a 404 JSON error", async () => {
+    const response = await app.call("/api/nothing-here");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Not found" });
+  });
+
+  it("answers a known path with the wrong method with 405 and the allowed methods", async () => {
+    const response = await app.call("/api/health", { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET");
+  });
+
+  it("hides the details of an unexpected failure behind a generic 500", async () => {
+    const broken = createApiHandler({
+      routes: [{ method: "GET", path: "/api/boom", handle: () => Promise.reject(new Error("secret internals")) }],
+      deps: () => Promise.resolve(app.deps),
+    });
+    const response = await broken(new Request("http://localhost/api/boom"), { ip: "127.0.0.1" });
+    expect(response.status).toBe(500);
+    expect(JSON.stringify(await response.json())).not.toContain("secret internals");
+  });
+});

@@ -1,0 +1,68 @@
+import { ZodError } from "zod";
+import type { AppDeps } from "../core/app-deps.ts";
+import { AppError, RateLimitedError } from "../core/errors.ts";
+import { errorResponse, firstIssueMessage } from "./http.ts";
+import { matchRoute, type Route } from "./route-table.ts";
+
+export interface ApiHandlerOptions {
+  routes: readonly Route[];
+  deps: () => Promise<AppDeps>;
+}
+
+export interface ClientInfo {
+  /** From Netlify's `context.ip` (locally: the socket's address). */
+  ip: string;
+}
+
+export type ApiHandler = (request: Request, client: ClientInfo) => Promise<Response>;
+
+/** One way into the API: route lookup, dependencies, and every error turned into its status. */
+export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
+  return async (request, client) => {
+    const url = new URL(request.url);
+    const match = matchRoute(options.routes, request.method, url.pathname);
+    if (!("route" in match)) {
+      if (match.allowed.length === 0) return errorResponse(404, "Not found");
+      return errorResponse(405, "Method not allowed", { allow: match.allowed.join(", ") });
+    }
+    try {
+      const deps = await options.deps();
+      return await match.route.handle({ request, url, params: match.params, deps, clientIp: client.ip });
+    } catch (error) {
+      return errorToResponse(error, request);
+    }
+  };
+}
+
+export function errorToResponse(error: unknown, request: Request): Response {
+  if (error instanceof RateLimitedError) {
+    return errorResponse(error.status, error.message, { "retry-after": String(error.retryAfterSeconds) });
+  }
+  if (error instanceof AppError) return errorResponse(error.status, error.message);
+  if (error instanceof ZodError) return errorResponse(400, firstIssueMessage(error));
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[api] ${request.method} ${new URL(request.url).pathname}: database unavailable:`, error);
+    return errorResponse(503, "The database is unavailable. Please try again shortly.", { "retry-after": "5" });
+  }
+  console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+  return errorResponse(500, "Something went wrong on our side. Please try again.");
+}
+
+const unavailableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && unavailableCodes.has(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return /Connection terminated|connect ECONNREFUSED/.test(error.message);
+}

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import { ValidationError } from "../core/errors.ts";
+
+/** A JSON answer; `undefined` data with 204 sends no body. */
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify(data), { ...init, headers });
+}
+
+export function errorResponse(status: number, message: string, headers?: HeadersInit): Response {
+  return json({ error: message }, { status, ...(headers && { headers }) });
+}
+
+/** The first problem zod found, worded for the user (schemas carry the SPEC's messages). */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid input";
+  return issue.message;
+}
+
+/** Reads a JSON body and validates it; malformed JSON or a failed check is a 400. */
+export async function readJson<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw new ValidationError("The request body must be valid JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
+  return result.data;
+}

@@ -1,0 +1,22 @@
+import type { z } from "zod";
+
+/** Thrown when the environment is missing or has a bad variable; the message names each one. */
+export class InvalidEnvironmentError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid environment:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "InvalidEnvironmentError";
+  }
+}
+
+/** Parses `env` with `schema`, turning zod's issues into one line per variable. */
+export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): z.output<Schema> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new InvalidEnvironmentError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join(".") || "environment";
+      const raw = issue.path.length === 1 ? env[String(issue.path[0])] : undefined;
+      return raw === undefined ? `${name}: ${issue.message}` : `${name}: ${issue.message} (got "${raw}")`;
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { databaseUrl, readServerEnv, type ServerEnv } from "../config/server-env.ts";
+import { InvalidEnvironmentError } from "../config/env-errors.ts";
+import { connectDatabase } from "./db/connect.ts";
+import type { SqlExecutor } from "./db/sql-executor.ts";
+import { blobsFileStore, type FileStore } from "./files/file-store.ts";
+
+/** What domain services are given: the database, the file store, the configuration and a clock. */
+export interface AppDeps {
+  db: SqlExecutor;
+  files: FileStore;
+  env: ServerEnv;
+  now: () => Date;
+}
+
+let cached: Promise<AppDeps> | undefined;
+
+/**
+ * The dependencies of this process, built once from the environment (a function's cold start,
+ * a site build, the local server) and reused while the instance stays warm.
+ */
+export function appDeps(): Promise<AppDeps> {
+  cached ??= createAppDeps().catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}
+
+async function createAppDeps(): Promise<AppDeps> {
+  const env = readServerEnv();
+  const url = databaseUrl(env);
+  if (!url) {
+    throw new InvalidEnvironmentError([
+      "DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)",
+    ]);
+  }
+  // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
+  // interleaving inside each other's transactions.
+  const localEmulation = !env.DATABASE_URL && process.env.NETLIFY_DB_DRIVER === "server";
+  const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
+  return { db, files: blobsFileStore(), env, now: () => new Date() };
+}

@@ -1,0 +1,24 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { SqlExecutor, SqlQueryable } from "./sql-executor.ts";
+
+/**
+ * An in-process Postgres (PGlite) behind the executor seam: used by tests for speed and by
+ * anything that needs a throwaway database. `dataDir` undefined keeps it in memory.
+ */
+export async function createPgliteExecutor(dataDir?: string): Promise<SqlExecutor> {
+  const db = await PGlite.create(dataDir);
+  const wrap = (target: Pick<PGlite, "exec" | "query">): SqlQueryable => ({
+    async exec(sql) {
+      await target.exec(sql);
+    },
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await target.query<Row>(sql, [...params]);
+      return { rows: result.rows };
+    },
+  });
+  return {
+    ...wrap(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+/** How the dashboard edits a setting: text and url are text fields; image is a file input. */
+export type SettingType = "text" | "url" | "image";
+
+interface SettingDefinition {
+  description: string;
+  type: SettingType;
+  /** Shown whenever the stored value is missing or empty. */
+  defaultValue: string;
+}
+
+/** The 11 settings of SPEC §3, in the order the dashboard lists them. */
+export const settingDefinitions = {
+  hero_title: {
+    description: "Hero title",
+    type: "text",
+    defaultValue: "Wins. Fails. Funding. No Filter.",
+  },
+  hero_subtitle: {
+    description: "Hero subtitle",
+    type: "text",
+    defaultValue: "The founder stories nobody posts on LinkedIn.",
+  },
+  hero_description: {
+    description: "Hero description",
+    type: "text",
+    defaultValue:
+      "Real numbers, real mistakes and the funding rounds that almost didn't close — told straight, so you can build with your eyes open.",
+  },
+  youtube_url: {
+    description: "YouTube channel link",
+    type: "url",
+    defaultValue: "https://www.youtube.com/@nofilter",
+  },
+  linkedin_url: {
+    description: "LinkedIn profile link",
+    type: "url",
+    defaultValue: "https://www.linkedin.com/company/nofilter",
+  },
+  twitter_url: {
+    description: "X (Twitter) profile link",
+    type: "url",
+    defaultValue: "https://x.com/nofilter",
+  },
+  instagram_url: {
+    description: "Instagram profile link",
+    type: "url",
+    defaultValue: "https://www.instagram.com/nofilter",
+  },
+  tiktok_url: {
+    description: "TikTok profile link",
+    type: "url",
+    defaultValue: "https://www.tiktok.com/@nofilter",
+  },
+  about_description: {
+    description: "About section text",
+    type: "text",
+    defaultValue:
+      "No Filter is where founders tell the truth: the launches that flopped, the cash crunches, the pitches that finally landed. No hype, no highlight reels — just what actually happened and what we'd do differently.",
+  },
+  mission_text: {
+    description: "Our Mission card text",
+    type: "text",
+    defaultValue:
+      "To give every aspiring founder the honest playbook we wish we'd had: practical, free and unfiltered.",
+  },
+  contact_email: {
+    description: "Contact email address",
+    type: "text",
+    defaultValue: "hello@example.com",
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type SettingKey = keyof typeof settingDefinitions;
+
+export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
+
+export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
+  error: "Unknown setting",
+});
+
+/** One setting as the API and the dashboard see it. */
+export interface SiteSetting {
+  key: SettingKey;
+  value: string;
+  description: string;
+  type: SettingType;
+}

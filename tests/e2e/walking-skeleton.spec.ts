@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+
+test("the home page shows the hero title from the site settings", async ({ page, request }) => {
+  const settings = (await (await request.get("/api/site-settings")).json()) as { key: string; value: string }[];
+  const heroTitle = settings.find((setting) => setting.key === "hero_title")?.value;
+  expect(heroTitle).toBeTruthy();
+
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(heroTitle as string);
+  await expect(page).toHaveTitle(/No Filter/);
+});
+
+test("/api/health answers ok", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toMatchObject({ status: "ok", database: "ok" });
+});
+
+test("an unknown path answers 404 with a way back home", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("an unknown API path answers a 404 JSON error", async ({ request }) => {
+  const response = await request.get("/api/no-such-call");
+  expect(response.status()).toBe(404);
+  expect(await response.json()).toEqual({ error: "Not found" });
+});
+
+test("static pages carry the security headers from netlify.toml", async ({ request }) => {
+  const response = await request.get("/");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(response.headers()["x-frame-options"]).toBe("DENY");
+});

@@ -1,0 +1,39 @@
+import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts";
+import { apiRoutes } from "../../src/api/routes.ts";
+import type { AppDeps } from "../../src/core/app-deps.ts";
+import { readServerEnv } from "../../src/config/server-env.ts";
+import { createMigratedDatabase } from "./test-databases.ts";
+import { startTestFileStore } from "./test-file-store.ts";
+
+export interface TestApp {
+  deps: AppDeps;
+  /** Calls the API as Netlify would: a web `Request` in, a `Response` out, no server. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  handler: ApiHandler;
+  close(): Promise<void>;
+}
+
+export const testOrigin = "http://localhost:8888";
+
+/** The real API over an embedded, migrated database and a real Blobs server on a temp folder. */
+export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+  const db = await createMigratedDatabase();
+  const store = await startTestFileStore();
+  const deps: AppDeps = {
+    db,
+    files: store.files,
+    env: readServerEnv({ SITE_URL: testOrigin, DATABASE_URL: "postgres://unused@localhost/unused" }),
+    now: () => new Date(),
+    ...overrides,
+  };
+  const handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps) });
+  return {
+    deps,
+    handler,
+    call: (path, init) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" }),
+    async close() {
+      await db.close();
+      await store.stop();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { connectDatabase } from "../../src/core/db/connect.ts";
+import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
+import { createPgliteExecutor } from "../../src/core/db/pglite-executor.ts";
+import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
+import { startNeonWsProxy } from "./neon-ws-proxy.ts";
+
+/** A fresh, empty database for one test file, and how to throw it away. */
+export interface TestDatabase {
+  db: SqlExecutor;
+  /** For a server database: its URL (so a second connection can be opened). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  name: string;
+  /** Opens a fresh, empty database (no migrations applied). */
+  create(): Promise<TestDatabase>;
+}
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+/**
+ * The databases the data-layer suites run against: always the embedded PGlite; with
+ * `TEST_DATABASE_URL`, also that PostgreSQL through `pg`, and through Neon's production driver
+ * behind a WebSocket-to-TCP proxy.
+ */
+export const databaseTargets: DatabaseTarget[] = [
+  {
+    name: "pglite",
+    async create() {
+      const db = await createPgliteExecutor();
+      return { db, drop: () => db.close() };
+    },
+  },
+  ...(serverUrl
+    ? [
+        { name: "postgresql (pg)", create: () => createServerDatabase(serverUrl, "pg") },
+        { name: "postgresql (neon driver via ws proxy)", create: () => createServerDatabase(serverUrl, "neon") },
+      ]
+    : []),
+];
+
+async function createServerDatabase(url: string, driver: "pg" | "neon"): Promise<TestDatabase> {
+  const admin = await connectDatabase(url, { driver: "pg", maxConnections: 1 });
+  const name = `nf_test_${randomBytes(6).toString("hex")}`;
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  const proxy = driver === "neon" ? await startNeonWsProxy() : undefined;
+  const db = await connectDatabase(dbUrl.toString(), { driver, ...(proxy && { neonWsProxy: proxy.address }) });
+  return {
+    db,
+    url: dbUrl.toString(),
+    async drop() {
+      await db.close();
+      await proxy?.close();
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+/** An embedded database with every migration applied: the default for domain and handler tests. */
+export async function createMigratedDatabase(): Promise<SqlExecutor> {
+  const db = await createPgliteExecutor();
+  await applyMigrations(db, await readMigrations());
+  return db;
+}
