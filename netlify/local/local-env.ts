@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseEnv } from "../../src/config/env-errors.ts";
+import { InvalidEnvironmentError, parseEnv } from "../../src/config/env-errors.ts";
 import { serverEnvSchema } from "../../src/config/server-env.ts";
 import type { LocalSecrets } from "./local-secrets.ts";
 
@@ -27,4 +27,27 @@ export function readLocalEnv(env: NodeJS.ProcessEnv, secrets: LocalSecrets): Loc
     ADMIN_PASSWORD: env.ADMIN_PASSWORD || (env.ADMIN_PASSWORD_HASH ? undefined : secrets.ADMIN_PASSWORD),
   };
   return parseEnv(localEnvSchema, withSecrets);
+}
+
+/** The variables the function entry and the site build read, as the local server hands them on. */
+export function localRuntimeEnv(env: LocalEnv, siteUrl: string): Record<string, string> {
+  return {
+    ADMIN_USERNAME: env.ADMIN_USERNAME,
+    SITE_URL: siteUrl,
+    ASTRO_TELEMETRY_DISABLED: "1",
+    ...(env.ADMIN_PATH && { ADMIN_PATH: env.ADMIN_PATH }),
+    ...(env.SESSION_SECRET && { SESSION_SECRET: env.SESSION_SECRET }),
+    ...(env.ADMIN_PASSWORD && { ADMIN_PASSWORD: env.ADMIN_PASSWORD }),
+  };
+}
+
+/** Reads the local environment or, on a bad value, says which variable and exits. */
+export function readLocalEnvOrExit(env: NodeJS.ProcessEnv, secrets: LocalSecrets): LocalEnv {
+  try {
+    return readLocalEnv(env, secrets);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    console.error(`[no-filter] Cannot start. ${error.message}`);
+    process.exit(1);
+  }
 }

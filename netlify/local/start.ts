@@ -8,12 +8,11 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
-import { InvalidEnvironmentError } from "../../src/config/env-errors.ts";
 import { appDeps } from "../../src/core/app-deps.ts";
 import { withUser } from "../../src/core/db/connect.ts";
 import handleApi from "../functions/api.ts";
 import { loadLocalSecrets } from "./local-secrets.ts";
-import { readLocalEnv } from "./local-env.ts";
+import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer } from "./local-server.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
@@ -33,26 +32,13 @@ if (siteRoot !== projectRoot) {
 }
 
 const { secrets, generated } = await loadLocalSecrets(stateDir);
-let env;
-try {
-  env = readLocalEnv(process.env, secrets);
-} catch (error) {
-  if (!(error instanceof InvalidEnvironmentError)) throw error;
-  console.error(`[no-filter] Cannot start. ${error.message}`);
-  process.exit(1);
-}
+const env = readLocalEnvOrExit(process.env, secrets);
 
 const siteUrl = env.SITE_URL ?? `http://localhost:${String(env.PORT)}`;
 const buildHookPath = `/.netlify/local/build-hook/${randomBytes(12).toString("hex")}`;
 // The function entry and the site build read their configuration from the environment, as on Netlify.
-Object.assign(process.env, {
-  ADMIN_USERNAME: env.ADMIN_USERNAME,
-  ADMIN_PATH: env.ADMIN_PATH,
-  SESSION_SECRET: env.SESSION_SECRET,
-  SITE_URL: siteUrl,
+Object.assign(process.env, localRuntimeEnv(env, siteUrl), {
   BUILD_HOOK_URL: env.BUILD_HOOK_URL ?? `http://localhost:${String(env.PORT)}${buildHookPath}`,
-  ...(env.ADMIN_PASSWORD && { ADMIN_PASSWORD: env.ADMIN_PASSWORD }),
-  ASTRO_TELEMETRY_DISABLED: "1",
 });
 
 const netlifyDev = new NetlifyDev({
