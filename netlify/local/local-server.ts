@@ -5,7 +5,8 @@ import type { NetlifyDev } from "@netlify/dev";
 import type { ClientInfo } from "../../src/api/api-handler.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
 
-export interface LocalServerOptions {
+/** What the server answers with once the site is ready. */
+export interface LocalSite {
   /** The deployed function entry, called in-process (one warm instance, as on Netlify). */
   api: (request: Request, client: ClientInfo) => Promise<Response>;
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
@@ -16,10 +17,16 @@ export interface LocalServerOptions {
   onBuildHook: () => void;
 }
 
-/** The `npm start` server: `/api/*` in-process, the build hook, then Netlify's static handling. */
-export function createLocalServer(options: LocalServerOptions): Server {
+/**
+ * The `npm start` server: `/api/*` in-process, the build hook, then Netlify's static handling.
+ * It listens before the site is ready (so a taken port fails at once, before the database opens)
+ * and answers 503 until `site()` returns the site.
+ */
+export function createLocalServer(site: () => LocalSite | undefined): Server {
   return createServer((req, res) => {
-    respond(options, req)
+    const ready = site();
+    const answer = ready ? respond(ready, req) : Promise.resolve(starting());
+    answer
       .then((response) => sendWebResponse(res, response, req.method))
       .catch((error: unknown) => {
         console.error(`[server] ${req.method ?? "GET"} ${req.url ?? "/"} failed:`, error);
@@ -29,7 +36,14 @@ export function createLocalServer(options: LocalServerOptions): Server {
   });
 }
 
-async function respond(options: LocalServerOptions, req: IncomingMessage): Promise<Response> {
+function starting(): Response {
+  return new Response("No Filter is starting…", {
+    status: 503,
+    headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "1" },
+  });
+}
+
+async function respond(options: LocalSite, req: IncomingMessage): Promise<Response> {
   const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     return options.api(toWebRequest(req), { ip: req.socket.remoteAddress ?? "127.0.0.1" });
