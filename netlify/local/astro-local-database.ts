@@ -8,7 +8,7 @@ export function localDatabase(): AstroIntegration {
   return {
     name: "no-filter:local-database",
     hooks: {
-      "astro:config:setup": ({ command, updateConfig }) => {
+      "astro:config:setup": ({ command, updateConfig, logger }) => {
         if (command !== "dev") return;
         updateConfig({
           vite: {
@@ -21,7 +21,9 @@ export function localDatabase(): AstroIntegration {
                   if (!process.env.NETLIFY_DB_URL && !process.env.DATABASE_URL) return;
                   const { appDeps } = await import("../../src/core/app-deps.ts");
                   const { prepareLocalDatabase } = await import("./prepare-database.ts");
-                  await prepareLocalDatabase(await appDeps());
+                  const prepared = await prepareLocalDatabase(await appDeps());
+                  if (prepared.migrationsApplied.length > 0) logger.info(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
+                  if (prepared.seeded) logger.info("Seeded the demo content.");
                 },
               },
             ],

@@ -1,8 +1,10 @@
 import { ZodError } from "zod";
 import type { AppDeps } from "../core/app-deps.ts";
-import { AppError, RateLimitedError } from "../core/errors.ts";
+import { findSession, type Session } from "../core/auth/sessions.ts";
+import { AppError, ForbiddenError, RateLimitedError, UnauthorizedError } from "../core/errors.ts";
 import { errorResponse, firstIssueMessage } from "./http.ts";
 import { matchRoute, type Route } from "./route-table.ts";
+import { readSessionToken } from "./session-cookie.ts";
 
 export interface ApiHandlerOptions {
   routes: readonly Route[];
@@ -27,11 +29,41 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     }
     try {
       const deps = await options.deps();
-      return await match.route.handle({ request, url, params: match.params, deps, clientIp: client.ip });
+      if (!safeMethods.has(request.method)) checkSameOrigin(request, deps.env.SITE_URL);
+      let session: Promise<Session | null> | undefined;
+      const context = {
+        request,
+        url,
+        params: match.params,
+        deps,
+        clientIp: client.ip,
+        session: () => (session ??= findSession(deps, readSessionToken(request))),
+      };
+      if (match.route.access === "admin" && !(await context.session())) {
+        throw new UnauthorizedError("Your session has expired. Please log in again.");
+      }
+      return await match.route.handle(context);
     } catch (error) {
       return errorToResponse(error, request);
     }
   };
+}
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * State-changing calls must come from the site's own pages: the browser's `Origin` must be the
+ * site's (or, without one, `Sec-Fetch-Site: same-origin`). Stops cross-site form posts and fetches.
+ */
+function checkSameOrigin(request: Request, siteUrl: string | undefined): void {
+  const origin = request.headers.get("origin");
+  if (origin) {
+    const allowed = new Set([new URL(request.url).origin, ...(siteUrl ? [new URL(siteUrl).origin] : [])]);
+    if (allowed.has(origin)) return;
+  } else if (request.headers.get("sec-fetch-site") === "same-origin") {
+    return;
+  }
+  throw new ForbiddenError("Cross-site requests are not allowed");
 }
 
 export function errorToResponse(error: unknown, request: Request): Response {

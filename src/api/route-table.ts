@@ -1,4 +1,5 @@
 import type { AppDeps } from "../core/app-deps.ts";
+import type { Session } from "../core/auth/sessions.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -10,12 +11,16 @@ export interface RouteContext {
   deps: AppDeps;
   /** The client's address as the platform saw it (never a raw X-Forwarded-For). */
   clientIp: string;
+  /** The admin session of the request's cookie, looked up once on first ask. */
+  session: () => Promise<Session | null>;
 }
 
 export interface Route {
   method: Method;
   /** Pattern under the site root, with `:name` segments, e.g. `/api/blog-posts/:id`. */
   path: string;
+  /** `admin`: answered 401 unless the request carries a live admin session. Default `public`. */
+  access?: "public" | "admin";
   handle: (context: RouteContext) => Promise<Response>;
 }
 
