@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
-import { demoPosts, demoResources, readDemoFile } from "./demo/index.ts";
+import { demoPosts, demoResources, readDemoFile } from "./demo-content/index.ts";
 
 export interface SeedDeps {
   db: SqlExecutor;
@@ -38,16 +38,17 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
     return { key, size: data.byteLength };
   };
   try {
-    const posts = await Promise.all(
-      demoPosts.map(async (post) => ({ post, image: await storeFile(post.cover, "image/png", "images") })),
-    );
-    const resources = await Promise.all(
-      demoResources.map(async (resource) => ({
+    // One file at a time: when one fails, every file stored so far is known and can be removed.
+    const posts = [];
+    for (const post of demoPosts) posts.push({ post, image: await storeFile(post.cover, "image/png", "images") });
+    const resources = [];
+    for (const resource of demoResources) {
+      resources.push({
         resource,
         file: await storeFile(resource.fileName, resource.contentType, "downloads"),
         thumbnail: await storeFile(resource.thumbnail, "image/png", "images"),
-      })),
-    );
+      });
+    }
     const now = deps.now().getTime();
     await deps.db.transaction(async (tx) => {
       for (const { post, image } of posts) {
