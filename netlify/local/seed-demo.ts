@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
-import { demoPosts, demoResources, readDemoFile } from "./demo-content/index.ts";
+import { demoPosts, demoResources, readDemoFile, type DemoPost, type DemoResource } from "./demo-content/index.ts";
 
 export interface SeedDeps {
   db: SqlExecutor;
@@ -39,9 +39,10 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
   };
   try {
     // One file at a time: when one fails, every file stored so far is known and can be removed.
-    const posts = [];
+    type Stored = Awaited<ReturnType<typeof storeFile>>;
+    const posts: { post: DemoPost; image: Stored }[] = [];
     for (const post of demoPosts) posts.push({ post, image: await storeFile(post.cover, "image/png", "images") });
-    const resources = [];
+    const resources: { resource: DemoResource; file: Stored; thumbnail: Stored }[] = [];
     for (const resource of demoResources) {
       resources.push({
         resource,
