@@ -15,6 +15,8 @@ export const serverEnvSchema = z.object({
   DATABASE_URL: optional(postgresUrl),
   /** Set by Netlify DB in production and by the local emulation under `npm start`/`npm run dev`. */
   NETLIFY_DB_URL: optional(postgresUrl),
+  /** `server` when NETLIFY_DB_URL points at Netlify's local emulation (one Postgres session). */
+  NETLIFY_DB_DRIVER: optional(z.string()),
   ADMIN_USERNAME: z.string().trim().min(1, "must not be empty").max(100).default("admin"),
   ADMIN_PASSWORD: optional(z.string().min(12, "must be at least 12 characters")),
   ADMIN_PASSWORD_HASH: optional(z.string().regex(passwordHashPattern, "must be a hash printed by `npm run admin:hash`")),

@@ -36,7 +36,7 @@ async function createAppDeps(): Promise<AppDeps> {
   }
   // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
   // interleaving inside each other's transactions.
-  const localEmulation = !env.DATABASE_URL && process.env.NETLIFY_DB_DRIVER === "server";
+  const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
   const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
   return { db, files: blobsFileStore(), env, now: () => new Date() };
 }
