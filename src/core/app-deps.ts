@@ -1,5 +1,6 @@
 import { databaseUrl, readServerEnv, type ServerEnv } from "../config/server-env.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
+import { adminCredentials, type AdminCredentials } from "./auth/admin-credentials.ts";
 import { connectDatabase } from "./db/connect.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import { blobsFileStore, type FileStore } from "./files/file-store.ts";
@@ -9,6 +10,7 @@ export interface AppDeps {
   db: SqlExecutor;
   files: FileStore;
   env: ServerEnv;
+  admin: AdminCredentials;
   now: () => Date;
 }
 
@@ -38,5 +40,5 @@ async function createAppDeps(): Promise<AppDeps> {
   // interleaving inside each other's transactions.
   const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
   const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
-  return { db, files: blobsFileStore(), env, now: () => new Date() };
+  return { db, files: blobsFileStore(), env, admin: adminCredentials(env), now: () => new Date() };
 }

@@ -2,6 +2,7 @@ import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts"
 import { apiRoutes } from "../../src/api/routes.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
+import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
 import { startTestFileStore } from "./test-file-store.ts";
 
@@ -14,15 +15,23 @@ export interface TestApp {
 }
 
 export const testOrigin = "http://localhost:8888";
+export const testAdminPassword = "test admin password";
 
 /** The real API over an embedded, migrated database and a real Blobs server on a temp folder. */
 export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const db = await createMigratedDatabase();
   const store = await startTestFileStore();
+  const env = readServerEnv({
+    SITE_URL: testOrigin,
+    DATABASE_URL: "postgres://unused@localhost/unused",
+    ADMIN_USERNAME: "admin",
+    ADMIN_PASSWORD: testAdminPassword,
+  });
   const deps: AppDeps = {
     db,
     files: store.files,
-    env: readServerEnv({ SITE_URL: testOrigin, DATABASE_URL: "postgres://unused@localhost/unused" }),
+    env,
+    admin: adminCredentials(env),
     now: () => new Date(),
     ...overrides,
   };

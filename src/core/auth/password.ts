@@ -1,0 +1,33 @@
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+
+/**
+ * scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1), stored as
+ * `scrypt$N$r$p$salt$hash` with base64url salt and hash — the format `ADMIN_PASSWORD_HASH` takes.
+ */
+const defaults = { N: 2 ** 17, r: 8, p: 1 };
+const keyLength = 32;
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // 128 × N × r bytes are needed; allow twice that.
+    scryptCallback(password, salt, keyLength, { ...options, maxmem: 256 * (options.N ?? 1) * (options.r ?? 8) }, (error, key) => {
+      if (error) reject(error);
+      else resolve(key);
+    });
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, defaults);
+  return ["scrypt", defaults.N, defaults.r, defaults.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** Checks a password against a stored hash in constant time; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = await scrypt(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
