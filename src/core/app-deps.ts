@@ -4,6 +4,7 @@ import { adminCredentials, type AdminCredentials } from "./auth/admin-credential
 import { connectDatabase } from "./db/connect.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import { blobsFileStore, type FileStore } from "./files/file-store.ts";
+import { buildHookRebuilder, type RequestRebuild } from "./publishing/rebuild.ts";
 
 /** What domain services are given: the database, the file store, the configuration and a clock. */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   files: FileStore;
   env: ServerEnv;
   admin: AdminCredentials;
+  /** Asks for the static site to be rebuilt after a content change (never throws). */
+  rebuild: RequestRebuild;
   now: () => Date;
 }
 
@@ -40,5 +43,12 @@ async function createAppDeps(): Promise<AppDeps> {
   // interleaving inside each other's transactions.
   const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
   const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
-  return { db, files: blobsFileStore(), env, admin: adminCredentials(env), now: () => new Date() };
+  return {
+    db,
+    files: blobsFileStore(),
+    env,
+    admin: adminCredentials(env),
+    rebuild: buildHookRebuilder(env.BUILD_HOOK_URL),
+    now: () => new Date(),
+  };
 }

@@ -3,6 +3,8 @@ import { apiRoutes } from "../../src/api/routes.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
+import { createSession } from "../../src/core/auth/sessions.ts";
+import { sessionCookie } from "../../src/api/session-cookie.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
 import { startTestFileStore } from "./test-file-store.ts";
 
@@ -11,6 +13,10 @@ export interface TestApp {
   /** Calls the API as Netlify would: a web `Request` in, a `Response` out, no server. */
   call(path: string, init?: RequestInit): Promise<Response>;
   handler: ApiHandler;
+  /** How many rebuilds the calls so far have asked for. */
+  rebuilds: { count: number };
+  /** Headers of a logged-in admin on the site's own origin (for admin and state-changing calls). */
+  adminHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -20,6 +26,7 @@ export const testAdminPassword = "test admin password";
 /** The real API over an embedded, migrated database and a real Blobs server on a temp folder. */
 export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const db = await createMigratedDatabase();
+  const rebuilds = { count: 0 };
   const store = await startTestFileStore();
   const env = readServerEnv({
     SITE_URL: testOrigin,
@@ -32,6 +39,9 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
     files: store.files,
     env,
     admin: adminCredentials(env),
+    rebuild: () => {
+      rebuilds.count += 1;
+    },
     now: () => new Date(),
     ...overrides,
   };
@@ -39,6 +49,12 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
   return {
     deps,
     handler,
+    rebuilds,
+    async adminHeaders() {
+      const { token } = await createSession(deps);
+      const cookie = (sessionCookie(new Request(testOrigin), token).split(";")[0] ?? "").trim();
+      return { cookie, origin: testOrigin };
+    },
     call: (path, init) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" }),
     async close() {
       await db.close();

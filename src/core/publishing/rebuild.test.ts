@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { buildHookRebuilder } from "./rebuild.ts";
+
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("build hook rebuilder", () => {
+  it("coalesces a burst into the call in flight plus one more", async () => {
+    const calls: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      calls.push(url instanceof Request ? url.url : url.toString());
+      await tick(30);
+      return new Response(null, { status: 202 });
+    };
+    const rebuild = buildHookRebuilder("http://hook.test/build", { fetch });
+    for (let i = 0; i < 10; i++) rebuild();
+    await tick(120);
+    expect(calls).toEqual(["http://hook.test/build", "http://hook.test/build"]);
+  });
+
+  it("logs a failing hook instead of throwing", async () => {
+    const logs: string[] = [];
+    const rebuild = buildHookRebuilder("http://hook.test/build", {
+      fetch: () => Promise.reject(new Error("connection refused")),
+      log: (message) => logs.push(message),
+    });
+    expect(() => rebuild()).not.toThrow();
+    await tick(10);
+    expect(logs).toEqual(["[publish] build hook failed: connection refused"]);
+  });
+
+  it("does nothing without a hook URL", () => {
+    expect(() => buildHookRebuilder(undefined)()).not.toThrow();
+  });
+});
