@@ -1,6 +1,8 @@
 import type { Route } from "./route-table.ts";
+import { authRoutes } from "./routes/auth.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 
 /** Every API route, wired in one place. */
-export const apiRoutes: Route[] = [...healthRoutes, ...siteSettingsRoutes];
+export const apiRoutes: Route[] = [...healthRoutes, ...authRoutes, ...siteSettingsRoutes, ...newsletterRoutes];

@@ -87,3 +87,30 @@ export interface SiteSetting {
   description: string;
   type: SettingType;
 }
+
+/** Longest value a setting may hold. */
+export const maxSettingLength = 2000;
+
+/**
+ * The value a setting may take, by its type (one schema for the dashboard and the API). Empty is
+ * allowed everywhere: it brings the built-in default back.
+ */
+export function settingValueSchema(key: SettingKey) {
+  const base = z
+    .string({ error: "Value is required" })
+    .trim()
+    .max(maxSettingLength, `Must be ${String(maxSettingLength)} characters or less`);
+  if (key === "contact_email") {
+    return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
+  }
+  if (settingDefinitions[key].type === "url") {
+    return base.refine(
+      (value) => value === "" || z.url({ protocol: /^https?$/ }).safeParse(value).success,
+      "Please enter a full http:// or https:// URL.",
+    );
+  }
+  return base;
+}
+
+/** The body of `PUT /api/site-settings/{key}`. */
+export const settingUpdateSchema = z.object({ value: z.string({ error: "Value is required" }) });

@@ -1,5 +1,13 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
-import { settingDefinitions, settingKeys, type SettingKey, type SiteSetting } from "./settings.schema.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import {
+  settingDefinitions,
+  settingKeys,
+  settingKeySchema,
+  settingValueSchema,
+  type SettingKey,
+  type SiteSetting,
+} from "./settings.schema.ts";
 
 export interface SettingsDeps {
   db: SqlQueryable;
@@ -38,4 +46,32 @@ export async function seedDefaultSettings(deps: SettingsDeps): Promise<void> {
       settingDefinitions[key].defaultValue,
     ]);
   }
+}
+
+/**
+ * Stores one setting after checking it by its type; an unknown key is a 404. Asks for a rebuild,
+ * since the pages show these texts. Returns the setting as the list shows it.
+ */
+export async function updateSiteSetting(
+  deps: SettingsDeps & { rebuild: () => void; now: () => Date },
+  key: string,
+  rawValue: string,
+): Promise<SiteSetting> {
+  const knownKey = settingKeySchema.safeParse(key);
+  if (!knownKey.success) throw new NotFoundError("Unknown setting");
+  const parsed = settingValueSchema(knownKey.data).safeParse(rawValue);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid value");
+  await deps.db.query(
+    `INSERT INTO site_settings (key, value, updated_at) VALUES ($1, $2, $3)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
+    [knownKey.data, parsed.data, deps.now()],
+  );
+  deps.rebuild();
+  const definition = settingDefinitions[knownKey.data];
+  return {
+    key: knownKey.data,
+    value: parsed.data || definition.defaultValue,
+    description: definition.description,
+    type: definition.type,
+  };
 }

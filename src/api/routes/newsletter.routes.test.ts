@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { subscribeLimit } from "./newsletter.routes.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const subscribe = (email: unknown, ip = "203.0.113.7") =>
+  app.handler(
+    new Request(new URL("/api/newsletter/subscribe", testOrigin), {
+      method: "POST",
+      headers: { origin: testOrigin, "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    }),
+    { ip },
+  );
+
+describe("POST /api/newsletter/subscribe", () => {
+  it("stores a trimmed, lower-cased address once, with the same answer twice", async () => {
+    const first = await subscribe("  Founder@Example.COM ", "192.0.2.1");
+    const again = await subscribe("founder@example.com", "192.0.2.1");
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual(await again.json());
+    const { rows } = await app.deps.db.query<{ email: string; source: string }>(
+      "SELECT email, source FROM subscribers WHERE lower(email) = 'founder@example.com'",
+    );
+    expect(rows).toEqual([{ email: "founder@example.com", source: "newsletter" }]);
+  });
+
+  it("answers 400 for a missing, malformed or over-long address", async () => {
+    expect(await (await subscribe(undefined, "192.0.2.2")).json()).toEqual({ error: "Email is required" });
+    expect(await (await subscribe("nope", "192.0.2.2")).json()).toEqual({ error: "Please enter a valid email address." });
+    expect((await subscribe(`${"a".repeat(250)}@example.com`, "192.0.2.2")).status).toBe(400);
+  });
+
+  it("rate-limits one client with 429 and Retry-After", async () => {
+    const ip = "192.0.2.50";
+    for (let i = 0; i < subscribeLimit.max; i++) expect((await subscribe(`reader${String(i)}@example.com`, ip)).status).toBe(200);
+    const limited = await subscribe("one-more@example.com", ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("subscribers for the admin", () => {
+  it("lists subscribers newest first with the SPEC fields, only with a session", async () => {
+    expect((await app.call("/api/newsletter/subscribers")).status).toBe(401);
+    await app.deps.db.query(
+      "INSERT INTO subscribers (email, source, subscribed_at) VALUES ('newest@example.com', 'download', now() + interval '1 day')",
+    );
+    const response = await app.call("/api/newsletter/subscribers", { headers: await app.adminHeaders() });
+    const list = (await response.json()) as Record<string, unknown>[];
+    expect(list[0]).toMatchObject({ email: "newest@example.com", isActive: true, source: "download" });
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual(["email", "id", "isActive", "source", "subscribedAt"]);
+  });
+
+  it("exports CSV as an attachment, with formula cells defused and quoting per RFC 4180", async () => {
+    expect((await app.call("/api/newsletter/subscribers/export")).status).toBe(401);
+    await app.deps.db.query("INSERT INTO subscribers (email, source) VALUES ('=cmd@example.com', '+source'), ('a,\"b\"@example.com', 'newsletter')");
+    const response = await app.call("/api/newsletter/subscribers/export", { headers: await app.adminHeaders() });
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="email-subscribers.csv"');
+    const csv = await response.text();
+    const lines = csv.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("Email,Status,Subscribed At,Source");
+    expect(csv).toContain("'=cmd@example.com,Active,");
+    expect(csv).toContain(",'+source");
+    expect(csv).toContain('"a,""b""@example.com"');
+    const { rows } = await app.deps.db.query<{ count: number }>("SELECT count(*)::int AS count FROM subscribers");
+    expect(lines).toHaveLength((rows[0]?.count ?? 0) + 1);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const put = async (key: string, body: unknown, headers?: Record<string, string>) =>
+  app.call(`/api/site-settings/${key}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", ...(headers ?? (await app.adminHeaders())) },
+    body: JSON.stringify(body),
+  });
+
+describe("PUT /api/site-settings/{key}", () => {
+  it("stores a trimmed value, shows it in the list and asks for a rebuild", async () => {
+    const before = app.rebuilds.count;
+    const response = await put("hero_title", { value: "  Built in public  " });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ key: "hero_title", value: "Built in public", type: "text" });
+    const list = (await (await app.call("/api/site-settings")).json()) as { key: string; value: string }[];
+    expect(list.find((setting) => setting.key === "hero_title")?.value).toBe("Built in public");
+    expect(app.rebuilds.count).toBe(before + 1);
+  });
+
+  it("brings the default back for an empty value", async () => {
+    const response = await put("hero_subtitle", { value: "" });
+    expect(((await response.json()) as { value: string }).value).toBe("The founder stories nobody posts on LinkedIn.");
+  });
+
+  it("checks url and email settings by type, and the length", async () => {
+    expect(await (await put("youtube_url", { value: "javascript:alert(1)" })).json()).toEqual({
+      error: "Please enter a full http:// or https:// URL.",
+    });
+    expect((await put("youtube_url", { value: "https://youtube.com/@us" })).status).toBe(200);
+    expect(await (await put("contact_email", { value: "not-an-email" })).json()).toEqual({
+      error: "Please enter a valid email address.",
+    });
+    expect((await put("about_description", { value: "x".repeat(2001) })).status).toBe(400);
+    expect((await put("hero_title", { nothing: true })).status).toBe(400);
+  });
+
+  it("answers 404 for an unknown key, 401 without a session, 403 from another site", async () => {
+    expect((await put("favourite_colour", { value: "red" })).status).toBe(404);
+    expect((await put("hero_title", { value: "x" }, { origin: testOrigin })).status).toBe(401);
+    const admin = await app.adminHeaders();
+    expect((await put("hero_title", { value: "x" }, { ...admin, origin: "https://evil.example" })).status).toBe(403);
+  });
+});

@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+/** The login form, in the browser and on the server. */
+export const loginSchema = z.object({
+  username: z.string({ error: "Username is required" }).trim().min(1, "Username is required").max(100),
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000),
+});
+
+export type LoginInput = z.output<typeof loginSchema>;

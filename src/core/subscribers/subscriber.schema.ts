@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/** An email address as we store it: trimmed, lower-cased, valid, at most 254 characters. */
+export const emailSchema = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Please enter a valid email address.")
+  .pipe(z.email("Please enter a valid email address."))
+  .transform((email) => email.toLowerCase());
+
+/** The body of `POST /api/newsletter/subscribe` (and of a download request). */
+export const subscribeSchema = z.object({ email: emailSchema });
+
+export interface Subscriber {
+  id: number;
+  email: string;
+  isActive: boolean;
+  subscribedAt: string;
+  source: string;
+}
