@@ -1,6 +1,7 @@
 import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts";
 import { apiRoutes } from "../../src/api/routes.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
+import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
@@ -23,9 +24,13 @@ export interface TestApp {
 export const testOrigin = "http://localhost:8888";
 export const testAdminPassword = "test admin password";
 
-/** The real API over an embedded, migrated database and a real Blobs server on a temp folder. */
+/**
+ * The real API over an embedded, migrated database (or the one in `overrides.db`, which the caller
+ * owns) and a real Blobs server on a temp folder.
+ */
 export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
-  const db = await createMigratedDatabase();
+  const ownDb = overrides.db ? undefined : await createMigratedDatabase();
+  const db = overrides.db ?? (ownDb);
   const rebuilds = { count: 0 };
   const store = await startTestFileStore();
   const env = readServerEnv({
@@ -57,7 +62,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
     },
     call: (path, init) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" }),
     async close() {
-      await db.close();
+      await ownDb?.close();
       await store.stop();
     },
   };

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { applyMigrations, readMigrations } from "../../core/db/migrations.ts";
+
+// Races only show on a server with real parallel connections: run on PostgreSQL when configured.
+const serverTargets = databaseTargets.filter((target) => target.name !== "pglite");
+
+describe.skipIf(serverTargets.length === 0)("concurrency on a PostgreSQL server (TEST_DATABASE_URL)", () => {
+  it("has a server to run on", () => {
+    expect(serverTargets.length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(serverTargets)("concurrent calls on $name", (target) => {
+  let testDb: TestDatabase;
+  let app: TestApp;
+  beforeAll(async () => {
+    testDb = await target.create();
+    await applyMigrations(testDb.db, await readMigrations());
+    app = await createTestApp({ db: testDb.db });
+  });
+  afterAll(async () => {
+    await app.close();
+    await testDb.drop();
+  });
+
+  it("20 parallel subscribes of one address leave one row", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        app.handler(
+          new Request(new URL("/api/newsletter/subscribe", testOrigin), {
+            method: "POST",
+            headers: { origin: testOrigin, "content-type": "application/json" },
+            body: JSON.stringify({ email: i % 2 ? "Race@Example.com" : "race@example.com" }),
+          }),
+          { ip: `198.51.100.${String(i)}` },
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    const { rows } = await testDb.db.query("SELECT 1 FROM subscribers WHERE lower(email) = 'race@example.com'");
+    expect(rows).toHaveLength(1);
+  });
+});
