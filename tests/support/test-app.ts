@@ -1,7 +1,6 @@
 import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts";
 import { apiRoutes } from "../../src/api/routes.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
-import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
