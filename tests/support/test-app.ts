@@ -28,8 +28,8 @@ export const testAdminPassword = "test admin password";
  * owns) and a real Blobs server on a temp folder.
  */
 export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
-  const ownDb = overrides.db ? undefined : await createMigratedDatabase();
-  const db = overrides.db ?? (ownDb);
+  const ownsDb = !overrides.db;
+  const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
   const store = await startTestFileStore();
   const env = readServerEnv({
@@ -61,7 +61,7 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
     },
     call: (path, init) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" }),
     async close() {
-      await ownDb?.close();
+      if (ownsDb) await db.close();
       await store.stop();
     },
   };
