@@ -10,7 +10,7 @@ export const emailSchema = z
   .transform((email) => email.toLowerCase());
 
 /** The body of `POST /api/newsletter/subscribe` (and of a download request). */
-export const subscribeSchema = z.object({ email: emailSchema });
+export const subscribeSchema = z.object({ email: emailSchema }, { error: "Email is required" });
 
 export interface Subscriber {
   id: number;

@@ -1,0 +1,223 @@
+import { randomUUID } from "node:crypto";
+import type { AppDeps } from "../app-deps.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import type { FileStore } from "../files/file-store.ts";
+import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
+import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
+import type { DownloadForm } from "./download.schema.ts";
+import { downloadLinkSecret, signDownloadLink } from "./download-link.ts";
+
+export type DownloadsDeps = Pick<AppDeps, "db" | "files" | "env" | "rebuild" | "now">;
+
+/** A resource as the public downloads page sees it (no storage keys). */
+export interface PublicDownload {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  fileName: string;
+  thumbnailUrl: string | null;
+  downloadCount: number;
+}
+
+/** The dashboard's view: the same, plus `thumbnailPath` (SPEC §3 names it so for the admin). */
+export interface AdminDownload extends PublicDownload {
+  thumbnailPath: string | null;
+}
+
+interface DownloadRow {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  file_name: string;
+  thumbnail_key: string | null;
+  download_count: number;
+}
+
+const rowColumns = "id, title, description, category, file_name, thumbnail_key, download_count";
+
+/** Visitors asking for links: enough for a team behind one address, not for a script. */
+export const downloadRequestLimit: RateLimit = { bucket: "download-request", max: 30, windowMs: 10 * 60 * 1000 };
+
+function toPublic(row: DownloadRow): PublicDownload {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    fileName: row.file_name,
+    thumbnailUrl: row.thumbnail_key ? `/api/files/${row.thumbnail_key}` : null,
+    downloadCount: row.download_count,
+  };
+}
+
+function toAdmin(row: DownloadRow): AdminDownload {
+  const download = toPublic(row);
+  return { ...download, thumbnailPath: download.thumbnailUrl };
+}
+
+/** All resources, newest first, for the public page. */
+export async function listDownloads(deps: Pick<DownloadsDeps, "db">): Promise<PublicDownload[]> {
+  const { rows } = await deps.db.query<DownloadRow>(`SELECT ${rowColumns} FROM downloads ORDER BY created_at DESC, id DESC`);
+  return rows.map(toPublic);
+}
+
+/** All resources, newest first, with the dashboard's fields. */
+export async function listDownloadsForAdmin(deps: Pick<DownloadsDeps, "db">): Promise<AdminDownload[]> {
+  const { rows } = await deps.db.query<DownloadRow>(`SELECT ${rowColumns} FROM downloads ORDER BY created_at DESC, id DESC`);
+  return rows.map(toAdmin);
+}
+
+interface StoredUploads {
+  file?: CheckedFile & { key: string };
+  thumbnail?: CheckedFile & { key: string };
+}
+
+/** Checks both uploads by their bytes before anything is stored (415/413 leave no trace). */
+async function checkUploads(input: Pick<DownloadForm, "file" | "thumbnail">): Promise<{ file?: CheckedFile; thumbnail?: CheckedFile }> {
+  const file = input.file && (await checkResourceFile(input.file));
+  const thumbnail = input.thumbnail && (await checkImage(input.thumbnail));
+  return { ...(file && { file }), ...(thumbnail && { thumbnail }) };
+}
+
+/**
+ * Stores the uploads, then runs `write` (the row change). If storing or the write fails, the new
+ * files are deleted again: no orphaned files, and no row ever points at a missing one.
+ */
+async function withStoredUploads<T>(
+  files: FileStore,
+  checked: { file?: CheckedFile; thumbnail?: CheckedFile },
+  write: (stored: StoredUploads) => Promise<T>,
+): Promise<T> {
+  const stored: StoredUploads = {};
+  try {
+    if (checked.file) {
+      stored.file = { ...checked.file, key: `downloads/${randomUUID()}.${checked.file.extension}` };
+      await files.put(stored.file.key, checked.file.bytes, { contentType: checked.file.contentType, fileName: checked.file.fileName });
+    }
+    if (checked.thumbnail) {
+      stored.thumbnail = { ...checked.thumbnail, key: `images/${randomUUID()}.${checked.thumbnail.extension}` };
+      await files.put(stored.thumbnail.key, checked.thumbnail.bytes, {
+        contentType: checked.thumbnail.contentType,
+        fileName: checked.thumbnail.fileName,
+      });
+    }
+    return await write(stored);
+  } catch (error) {
+    await deleteFiles(files, [stored.file?.key, stored.thumbnail?.key]);
+    throw error;
+  }
+}
+
+/** Best effort: a file that cannot be deleted is logged, never a reason to fail the call. */
+async function deleteFiles(files: FileStore, keys: (string | null | undefined)[]): Promise<void> {
+  const results = await Promise.allSettled(keys.filter((key) => key).map((key) => files.delete(key as string)));
+  for (const result of results) {
+    if (result.status === "rejected") console.error("[downloads] could not delete a stored file:", result.reason);
+  }
+}
+
+/** Adds a resource; the file is required (SPEC §5), the thumbnail optional. */
+export async function createDownload(deps: DownloadsDeps, input: DownloadForm): Promise<AdminDownload> {
+  if (!input.file) throw new ValidationError("Please select a file to upload.");
+  const checked = await checkUploads(input);
+  const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
+    if (!file) throw new ValidationError("Please select a file to upload.");
+    const { rows } = await deps.db.query<DownloadRow>(
+      `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${rowColumns}`,
+      [input.title, input.description, input.category, file.fileName, file.key, file.contentType, file.bytes.byteLength, thumbnail?.key ?? null],
+    );
+    return rows[0] as DownloadRow;
+  });
+  deps.rebuild();
+  return toAdmin(row);
+}
+
+/** Changes a resource; without a new file or thumbnail the current one is kept, else replaced. */
+export async function updateDownload(deps: DownloadsDeps, id: number, input: DownloadForm): Promise<AdminDownload> {
+  const checked = await checkUploads(input);
+  const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
+    // One statement: the old keys come from the row as it was locked, so the files we delete
+    // afterwards are exactly the ones this update replaced.
+    const { rows } = await deps.db.query<DownloadRow & { old_file_key: string; old_thumbnail_key: string | null }>(
+      `UPDATE downloads AS d SET title = $2, description = $3, category = $4,
+              file_name = COALESCE($5, d.file_name), file_key = COALESCE($6, d.file_key),
+              file_type = COALESCE($7, d.file_type), file_size = COALESCE($8, d.file_size),
+              thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = now()
+         FROM (SELECT id, file_key, thumbnail_key FROM downloads WHERE id = $1 FOR UPDATE) AS old
+        WHERE d.id = old.id
+        RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.download_count,
+                  old.file_key AS old_file_key, old.thumbnail_key AS old_thumbnail_key`,
+      [id, input.title, input.description, input.category, file?.fileName ?? null, file?.key ?? null,
+        file?.contentType ?? null, file?.bytes.byteLength ?? null, thumbnail?.key ?? null],
+    );
+    const updated = rows[0];
+    if (!updated) throw new NotFoundError("This resource no longer exists.");
+    return updated;
+  });
+  await deleteFiles(deps.files, [checked.file && row.old_file_key, checked.thumbnail && row.old_thumbnail_key]);
+  deps.rebuild();
+  return toAdmin(row);
+}
+
+/** Removes a resource, then its file and thumbnail. */
+export async function deleteDownload(deps: DownloadsDeps, id: number): Promise<void> {
+  const { rows } = await deps.db.query<{ file_key: string; thumbnail_key: string | null }>(
+    "DELETE FROM downloads WHERE id = $1 RETURNING file_key, thumbnail_key",
+    [id],
+  );
+  const deleted = rows[0];
+  if (!deleted) throw new NotFoundError("This resource no longer exists.");
+  deps.rebuild();
+  await deleteFiles(deps.files, [deleted.file_key, deleted.thumbnail_key]);
+}
+
+export interface DownloadRequestInput {
+  id: number;
+  /** Already checked and lower-cased by `downloadRequestSchema`. */
+  email: string;
+  clientIp: string;
+}
+
+/**
+ * A visitor gives their email for a resource: they become a subscriber (source `download`, once
+ * per address), the count rises by one, and they get a signed link valid for 24 hours.
+ */
+export async function requestDownload(
+  deps: Pick<DownloadsDeps, "db" | "env" | "now">,
+  input: DownloadRequestInput,
+  limit: RateLimit = downloadRequestLimit,
+): Promise<{ downloadUrl: string }> {
+  await takeRateLimit(deps, limit, input.clientIp);
+  // One statement, so the count and the subscriber are recorded together or not at all, and the
+  // increment is exact under concurrency (the row lock serializes the updates).
+  const { rows } = await deps.db.query<{ id: number }>(
+    `WITH counted AS (
+       UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING id
+     ), subscribed AS (
+       INSERT INTO subscribers (email, source) SELECT $2, 'download' FROM counted
+       ON CONFLICT ((lower(email))) DO NOTHING
+     )
+     SELECT id FROM counted`,
+    [input.id, input.email],
+  );
+  if (!rows[0]) throw new NotFoundError("This resource no longer exists.");
+  return { downloadUrl: signDownloadLink(downloadLinkSecret(deps.env), input.id, deps.now()) };
+}
+
+/** The stored file of a resource, with the name it is offered under. */
+export async function downloadFile(
+  deps: Pick<DownloadsDeps, "db" | "files">,
+  id: number,
+): Promise<{ data: Uint8Array; contentType: string; fileName: string }> {
+  const { rows } = await deps.db.query<{ file_key: string; file_name: string; file_type: string }>(
+    "SELECT file_key, file_name, file_type FROM downloads WHERE id = $1",
+    [id],
+  );
+  const row = rows[0];
+  const stored = row && (await deps.files.get(row.file_key));
+  if (!row || !stored) throw new NotFoundError("This resource no longer exists.");
+  return { data: stored.data, contentType: row.file_type, fileName: row.file_name };
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */
+export const postCategories = ["Entrepreneurship", "Cash Flow", "Networking", "Mindset", "Funding"] as const;
+
+export type PostCategory = (typeof postCategories)[number];
+
+export const defaultReadTime = 5;
+export const minReadTime = 1;
+export const maxReadTime = 60;
+
+const readTimeMessage = `Read time must be between ${minReadTime} and ${maxReadTime} minutes`;
+
+/** Values a checkbox or a form field sends for "yes". */
+const trueValues = new Set(["true", "on", "1"]);
+
+/**
+ * The post form, as the admin form fills it and as the server reads the multipart body. Text
+ * fields arrive as strings; the transforms turn them into what the service stores.
+ */
+export const postFormSchema = z.object({
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(200, "Title must be 200 characters or less"),
+  // Emptiness after sanitizing is checked by the service (markup alone is not content).
+  content: z.string({ error: "Content is required" }).trim().min(1, "Content is required"),
+  excerpt: z
+    .string()
+    .trim()
+    .max(500, "Excerpt must be 500 characters or less")
+    .optional()
+    .transform((value) => value || null),
+  category: z
+    .union([z.enum(postCategories), z.literal("")], { error: `Category must be one of: ${postCategories.join(", ")}` })
+    .optional()
+    .transform((value): PostCategory | null => value || null),
+  // SPEC §5: non-numeric falls back to 5; a number outside 1–60 is refused, not clamped.
+  readTime: z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((value) => {
+      const text = String(value ?? "").trim();
+      const number = text === "" ? Number.NaN : Number(text);
+      return Number.isFinite(number) ? Math.round(number) : defaultReadTime;
+    })
+    .pipe(z.number().min(minReadTime, readTimeMessage).max(maxReadTime, readTimeMessage)),
+  published: z
+    .union([z.string(), z.boolean()])
+    .optional()
+    .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
+  featuredImage: z.instanceof(File, { error: "Featured image must be an image file" }).optional(),
+});
+
+/** What the admin form fills in. */
+export type PostFormInput = z.input<typeof postFormSchema>;
+/** What the service is given once the form is read. */
+export type PostForm = z.output<typeof postFormSchema>;

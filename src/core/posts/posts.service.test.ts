@@ -1,0 +1,153 @@
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import type { FileStore } from "../files/file-store.ts";
+import { postFormSchema, type PostForm, type PostFormInput } from "./post.schema.ts";
+import { createPost, deletePost, getPost, listPosts, updatePost, uploadPostImage, type PostsDeps } from "./posts.service.ts";
+
+let app: TestApp;
+let clock: Date;
+let png: Uint8Array<ArrayBuffer>;
+/** Every key the service stored, in order. */
+let storedKeys: string[];
+let deps: PostsDeps;
+
+const form = (fields: Partial<PostFormInput> = {}): PostForm =>
+  postFormSchema.parse({ title: "Runway math", content: "<p>Count the months.</p>", ...fields });
+const pngFile = () => new File([png], "cover.png", { type: "image/png" });
+const keyOf = (url: string | null) => (url ?? "").replace(/^\/api\/files\//, "");
+
+beforeAll(async () => {
+  png = new Uint8Array(await readFile(new URL("../../../netlify/local/demo-content/files/thumb-cold-email-templates.png", import.meta.url)));
+  app = await createTestApp({ now: () => clock });
+  const files: FileStore = {
+    ...app.deps.files,
+    put: async (key, data, meta) => {
+      storedKeys.push(key);
+      await app.deps.files.put(key, data, meta);
+    },
+  };
+  deps = { ...app.deps, files };
+});
+afterAll(async () => {
+  await app.close();
+});
+beforeEach(async () => {
+  clock = new Date("2024-03-01T10:00:00.000Z");
+  storedKeys = [];
+  await app.deps.db.query("DELETE FROM posts");
+});
+
+describe("publishedAt", () => {
+  it("is set on first publish, kept on later updates, cleared when unpublished", async () => {
+    const draft = await createPost(deps, form());
+    expect(draft).toMatchObject({ published: false, publishedAt: null, createdAt: "2024-03-01T10:00:00.000Z" });
+
+    clock = new Date("2024-03-02T10:00:00.000Z");
+    const published = await updatePost(deps, draft.id, form({ published: "true" }));
+    expect(published).toMatchObject({ published: true, publishedAt: "2024-03-02T10:00:00.000Z", updatedAt: "2024-03-02T10:00:00.000Z" });
+
+    clock = new Date("2024-03-03T10:00:00.000Z");
+    const edited = await updatePost(deps, draft.id, form({ title: "Edited", published: "on" }));
+    expect(edited).toMatchObject({ title: "Edited", publishedAt: "2024-03-02T10:00:00.000Z", updatedAt: "2024-03-03T10:00:00.000Z" });
+
+    const unpublished = await updatePost(deps, draft.id, form());
+    expect(unpublished).toMatchObject({ published: false, publishedAt: null });
+
+    clock = new Date("2024-03-04T10:00:00.000Z");
+    const republished = await updatePost(deps, draft.id, form({ published: "1" }));
+    expect(republished.publishedAt).toBe("2024-03-04T10:00:00.000Z");
+  });
+
+  it("is set when a post is created published", async () => {
+    const post = await createPost(deps, form({ published: "true" }));
+    expect(post.publishedAt).toBe("2024-03-01T10:00:00.000Z");
+  });
+});
+
+describe("listing and reading", () => {
+  it("lists published posts by publish date, and all posts by creation date", async () => {
+    const first = await createPost(deps, form({ title: "First", published: "true" }));
+    clock = new Date("2024-03-02T10:00:00.000Z");
+    const second = await createPost(deps, form({ title: "Second" }));
+    clock = new Date("2024-03-03T10:00:00.000Z");
+    const third = await createPost(deps, form({ title: "Third", published: "true" }));
+    clock = new Date("2024-03-04T10:00:00.000Z");
+    await updatePost(deps, first.id, form({ title: "First", published: "true" })); // keeps its publish date
+
+    expect((await listPosts(deps, { publishedOnly: true })).map((post) => post.title)).toEqual(["Third", "First"]);
+    expect((await listPosts(deps, { publishedOnly: false })).map((post) => post.id)).toEqual([third.id, second.id, first.id]);
+  });
+
+  it("finds a draft only with includeDrafts", async () => {
+    const draft = await createPost(deps, form());
+    await expect(getPost(deps, draft.id, { includeDrafts: false })).rejects.toMatchObject({ status: 404 });
+    expect((await getPost(deps, draft.id, { includeDrafts: true })).id).toBe(draft.id);
+    await expect(getPost(deps, 999_999, { includeDrafts: true })).rejects.toMatchObject({ status: 404 });
+    await expect(getPost(deps, 2 ** 40, { includeDrafts: true })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("content", () => {
+  it("is sanitized on save, and refused when nothing is left", async () => {
+    const post = await createPost(deps, form({ content: '<p onclick="x()">Hi</p><script>alert(1)</script>' }));
+    expect(post.content).toBe("<p>Hi</p>");
+    await expect(createPost(deps, form({ content: "<script>alert(1)</script>" }))).rejects.toMatchObject({
+      status: 400,
+      message: "Content is required",
+    });
+    await expect(updatePost(deps, post.id, form({ content: "<p></p>" }))).rejects.toMatchObject({ message: "Content is required" });
+  });
+});
+
+describe("featured image", () => {
+  it("is stored under images/<uuid>.png and served as a URL", async () => {
+    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/);
+    const stored = await app.deps.files.get(keyOf(post.featuredImage));
+    expect(stored?.contentType).toBe("image/png");
+    expect(stored?.data).toEqual(png);
+  });
+
+  it("is deleted again when the database write fails (no orphan)", async () => {
+    const broken = { ...form({ featuredImage: pngFile() }), category: "Crypto" } as unknown as PostForm;
+    await expect(createPost(deps, broken)).rejects.toThrow();
+    expect(storedKeys).toHaveLength(1);
+    expect(await app.deps.files.get(storedKeys[0] as string)).toBeNull();
+
+    await expect(updatePost(deps, 999_999, form({ featuredImage: pngFile() }))).rejects.toMatchObject({ status: 404 });
+    expect(storedKeys).toHaveLength(2);
+    expect(await app.deps.files.get(storedKeys[1] as string)).toBeNull();
+  });
+
+  it("is kept on an update without a new one, and replaced (old file deleted) with one", async () => {
+    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    const kept = await updatePost(deps, post.id, form({ title: "No new image" }));
+    expect(kept.featuredImage).toBe(post.featuredImage);
+
+    const replaced = await updatePost(deps, post.id, form({ featuredImage: pngFile() }));
+    expect(replaced.featuredImage).not.toBe(post.featuredImage);
+    expect(await app.deps.files.get(keyOf(post.featuredImage))).toBeNull();
+    expect(await app.deps.files.get(keyOf(replaced.featuredImage))).not.toBeNull();
+  });
+
+  it("goes with its post", async () => {
+    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    await deletePost(deps, post.id);
+    expect(await app.deps.files.get(keyOf(post.featuredImage))).toBeNull();
+    await expect(deletePost(deps, post.id)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("rebuilds", () => {
+  it("are asked for after each create, update and delete, and not after a failure or an image upload", async () => {
+    const before = app.rebuilds.count;
+    const post = await createPost(deps, form());
+    await updatePost(deps, post.id, form({ title: "Again" }));
+    await deletePost(deps, post.id);
+    expect(app.rebuilds.count).toBe(before + 3);
+    await expect(deletePost(deps, post.id)).rejects.toMatchObject({ status: 404 });
+    await uploadPostImage(deps, pngFile());
+    expect(app.rebuilds.count).toBe(before + 3);
+  });
+});

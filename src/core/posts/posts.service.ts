@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import type { AppDeps } from "../app-deps.ts";
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import { checkImage } from "../files/upload-rules.ts";
+import type { PostCategory, PostForm } from "./post.schema.ts";
+import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
+
+export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild">;
+
+/** A post as the API answers it and the pages render it (dates as ISO strings). */
+export interface Post {
+  id: number;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  category: PostCategory | null;
+  readTime: number;
+  published: boolean;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** `/api/files/images/…`, or null when the post has none. */
+  featuredImage: string | null;
+}
+
+interface PostRow {
+  id: number;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  category: PostCategory | null;
+  read_time: number;
+  published: boolean;
+  published_at: Date | string | null;
+  featured_image_key: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const postColumns =
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at";
+
+/** The URL the file route serves a stored file under. */
+export function fileUrl(key: string): string {
+  return `/api/files/${key}`;
+}
+
+const isoDate = (value: Date | string): string => new Date(value).toISOString();
+
+function toPost(row: PostRow): Post {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    excerpt: row.excerpt,
+    category: row.category,
+    readTime: row.read_time,
+    published: row.published,
+    publishedAt: row.published_at === null ? null : isoDate(row.published_at),
+    createdAt: isoDate(row.created_at),
+    updatedAt: isoDate(row.updated_at),
+    featuredImage: row.featured_image_key ? fileUrl(row.featured_image_key) : null,
+  };
+}
+
+/** Published posts newest first (the public list), or every post by creation (the admin list). */
+export async function listPosts(deps: Pick<PostsDeps, "db">, { publishedOnly }: { publishedOnly: boolean }): Promise<Post[]> {
+  const sql = publishedOnly
+    ? `SELECT ${postColumns} FROM posts WHERE published ORDER BY published_at DESC, id DESC`
+    : `SELECT ${postColumns} FROM posts ORDER BY created_at DESC, id DESC`;
+  const { rows } = await deps.db.query<PostRow>(sql);
+  return rows.map(toPost);
+}
+
+/** One post; a draft is only found for the admin (`includeDrafts`), else it does not exist. */
+export async function getPost(
+  deps: Pick<PostsDeps, "db">,
+  id: number,
+  { includeDrafts }: { includeDrafts: boolean },
+): Promise<Post> {
+  const row = await findPostRow(deps.db, id);
+  if (!row || (!row.published && !includeDrafts)) throw new NotFoundError("Post not found");
+  return toPost(row);
+}
+
+async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
+  if (!isPostId(id)) return undefined;
+  const { rows } = await db.query<PostRow>(
+    `SELECT ${postColumns} FROM posts WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** Ids are Postgres `integer`s: anything else can't name a post (and must not reach the query). */
+export function isPostId(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+}
+
+function cleanContent(html: string): string {
+  const content = sanitizePostHtml(html);
+  if (isEmptyPostHtml(content)) throw new ValidationError("Content is required");
+  return content;
+}
+
+/** Checks an image by its bytes and stores it under a fresh key; returns the key. */
+async function storeImage(deps: Pick<PostsDeps, "files">, file: File): Promise<string> {
+  const image = await checkImage(file);
+  const key = `images/${randomUUID()}.${image.extension}`;
+  await deps.files.put(key, image.bytes, { contentType: image.contentType, fileName: image.fileName });
+  return key;
+}
+
+/** Deleting a file is clean-up after the change succeeded: a failure is logged, not passed on. */
+async function deleteFileQuietly(deps: Pick<PostsDeps, "files">, key: string | null | undefined): Promise<void> {
+  if (!key) return;
+  try {
+    await deps.files.delete(key);
+  } catch (error) {
+    console.warn(`[posts] could not delete file ${key}:`, error);
+  }
+}
+
+/**
+ * Runs a database write that refers to a just-stored image; if the write fails the image is
+ * deleted again, so a failed save leaves no orphan file in the store.
+ */
+async function withStoredImage<T>(deps: PostsDeps, file: File | undefined, write: (key: string | null) => Promise<T>): Promise<T> {
+  const key = file ? await storeImage(deps, file) : null;
+  try {
+    return await write(key);
+  } catch (error) {
+    await deleteFileQuietly(deps, key);
+    throw error;
+  }
+}
+
+export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post> {
+  const content = cleanContent(form.content);
+  const now = deps.now();
+  const row = await withStoredImage(deps, form.featuredImage, async (imageKey) => {
+    const { rows } = await deps.db.query<PostRow>(
+      `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+       RETURNING ${postColumns}`,
+      [form.title, content, form.excerpt, form.category, form.readTime, form.published, form.published ? now : null, imageKey, now],
+    );
+    return rows[0] as PostRow;
+  });
+  deps.rebuild();
+  return toPost(row);
+}
+
+/**
+ * Replaces a post's fields. Publishing stamps `publishedAt` once and keeps it while the post stays
+ * published; unpublishing clears it. A new featured image replaces (and deletes) the old one;
+ * without one the current image is kept.
+ */
+export async function updatePost(deps: PostsDeps, id: number, form: PostForm): Promise<Post> {
+  const content = cleanContent(form.content);
+  const now = deps.now();
+  const { row, replacedKey } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
+    deps.db.transaction(async (tx) => {
+      const current = await findPostRow(tx, id, true);
+      if (!current) throw new NotFoundError("Post not found");
+      const { rows } = await tx.query<PostRow>(
+        `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
+           published_at = CASE WHEN $7 THEN COALESCE(published_at, $8) ELSE NULL END,
+           featured_image_key = COALESCE($9, featured_image_key), updated_at = $8
+         WHERE id = $1
+         RETURNING ${postColumns}`,
+        [id, form.title, content, form.excerpt, form.category, form.readTime, form.published, now, imageKey],
+      );
+      return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
+    }),
+  );
+  await deleteFileQuietly(deps, replacedKey);
+  deps.rebuild();
+  return toPost(row);
+}
+
+/** Deletes a post, then its featured image. */
+export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
+  if (!isPostId(id)) throw new NotFoundError("Post not found");
+  const { rows } = await deps.db.query<{ featured_image_key: string | null }>(
+    "DELETE FROM posts WHERE id = $1 RETURNING featured_image_key",
+    [id],
+  );
+  const deleted = rows[0];
+  if (!deleted) throw new NotFoundError("Post not found");
+  await deleteFileQuietly(deps, deleted.featured_image_key);
+  deps.rebuild();
+}
+
+/** An image for inside a post's content (the editor's image button); the URL goes into the HTML. */
+export async function uploadPostImage(deps: Pick<PostsDeps, "files">, file: File): Promise<{ imageUrl: string }> {
+  return { imageUrl: fileUrl(await storeImage(deps, file)) };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
+
+describe("sanitizePostHtml", () => {
+  it("keeps everything the editor produces", () => {
+    const html =
+      "<h1>A</h1><h2>B</h2><h6>C</h6><p><strong>b</strong> <em>i</em> <s>s</s> <code>c</code><br></p>" +
+      "<pre><code>x = 1</code></pre><blockquote><p>q</p></blockquote><ul><li>one</li></ul><ol><li>two</li></ol><hr>" +
+      '<p><a href="https://example.com/x">link</a> <img src="/api/files/images/a.png" alt="A"></p>';
+    expect(sanitizePostHtml(html)).toBe(
+      "<h1>A</h1><h2>B</h2><h6>C</h6><p><strong>b</strong> <em>i</em> <s>s</s> <code>c</code><br /></p>" +
+        "<pre><code>x = 1</code></pre><blockquote><p>q</p></blockquote><ul><li>one</li></ul><ol><li>two</li></ol><hr />" +
+        '<p><a href="https://example.com/x">link</a> <img src="/api/files/images/a.png" alt="A" /></p>',
+    );
+  });
+
+  it("removes scripts, styles, iframes and forms with their content", () => {
+    expect(sanitizePostHtml('<p>ok</p><script>alert(1)</script><style>p{}</style><iframe src="https://evil.example"></iframe>')).toBe(
+      "<p>ok</p>",
+    );
+    expect(sanitizePostHtml('<form action="/x"><input name="a"></form><p>ok</p>')).toBe("<p>ok</p>");
+  });
+
+  it("removes event handlers, styles and classes", () => {
+    expect(sanitizePostHtml('<p onclick="alert(1)" style="color:red" class="x">hi</p>')).toBe("<p>hi</p>");
+    expect(sanitizePostHtml('<img src="https://example.com/a.png" onerror="alert(1)" alt="a">')).toBe(
+      '<img src="https://example.com/a.png" alt="a" />',
+    );
+  });
+
+  it("drops javascript:, data: and vbscript: links but keeps the allowed schemes", () => {
+    for (const href of ["javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"]) {
+      expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe("<a>x</a>");
+    }
+    for (const href of ["http://a.example", "https://a.example", "ftp://a.example", "ftps://a.example", "mailto:a@example.com", "tel:+15550100", "callto:someone", "sms:+15550100", "cid:part1", "xmpp:a@example.com", "/blog/1"]) {
+      expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe(`<a href="${href}">x</a>`);
+    }
+  });
+
+  it("adds rel=noopener noreferrer to links opening a new tab", () => {
+    expect(sanitizePostHtml('<a href="https://a.example" target="_blank">x</a>')).toBe(
+      '<a href="https://a.example" target="_blank" rel="noopener noreferrer">x</a>',
+    );
+    expect(sanitizePostHtml('<a href="https://a.example" target="_blank" rel="opener">x</a>')).toBe(
+      '<a href="https://a.example" target="_blank" rel="noopener noreferrer">x</a>',
+    );
+  });
+
+  it("keeps images only from http(s) or our own /api/ paths", () => {
+    expect(sanitizePostHtml('<p><img src="data:image/png;base64,AAAA" alt="x"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="data:image/svg+xml,<svg onload=alert(1)>"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="javascript:alert(1)"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="//evil.example/a.png"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="/admin/secret"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="ftp://a.example/a.png"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img alt="no source"></p>')).toBe("<p></p>");
+    expect(sanitizePostHtml('<img src="http://a.example/a.png">')).toBe('<img src="http://a.example/a.png" />');
+  });
+});
+
+describe("isEmptyPostHtml", () => {
+  it("is true for markup without text or image", () => {
+    expect(isEmptyPostHtml("")).toBe(true);
+    expect(isEmptyPostHtml("<p></p>")).toBe(true);
+    expect(isEmptyPostHtml("<p> &nbsp; </p><p><br /></p>")).toBe(true);
+    expect(isEmptyPostHtml("<p>x</p>")).toBe(false);
+    expect(isEmptyPostHtml('<p><img src="/api/files/images/a.png" /></p>')).toBe(false);
+  });
+});

@@ -1,0 +1,73 @@
+import sanitizeHtml from "sanitize-html";
+
+/**
+ * Exactly what the editor (TipTap) can produce: anything else a request carries — scripts, styles,
+ * iframes, forms, event handlers — is dropped rather than escaped, since post HTML is rendered
+ * as is on the public pages.
+ */
+const allowedTags = [
+  "p",
+  "br",
+  "strong",
+  "em",
+  "s",
+  "code",
+  "pre",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "li",
+  "hr",
+  "a",
+  "img",
+];
+
+/** SPEC §5's link schemes; javascript:, data: and vbscript: are never among them. */
+const linkSchemes = ["http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp"];
+
+/**
+ * Images load from the web or from our own file route. A data: URL could carry SVG with script,
+ * and any other relative path could point at something on our origin that is not an image.
+ */
+function isAllowedImageSource(src: string | undefined): boolean {
+  if (!src) return false;
+  return /^https?:\/\//i.test(src) || (src.startsWith("/api/") && !src.includes("\\"));
+}
+
+const options: sanitizeHtml.IOptions = {
+  allowedTags,
+  allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt"] },
+  allowedSchemes: linkSchemes,
+  allowedSchemesByTag: { img: ["http", "https"] },
+  // `//host/path` would slip past the scheme list while loading from anywhere.
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  transformTags: {
+    // A page opened with target=_blank could otherwise reach back through window.opener
+    // (reverse tabnabbing) and would learn our URL from the Referer.
+    a: (tagName, attribs) => {
+      if (attribs.target !== "_blank") return { tagName, attribs };
+      return { tagName, attribs: { ...attribs, rel: "noopener noreferrer" } };
+    },
+  },
+  // Runs on the filtered attributes: an image whose src was removed, or is not allowed, goes whole.
+  exclusiveFilter: (frame) => frame.tag === "img" && !isAllowedImageSource(frame.attribs.src),
+};
+
+/** Post HTML reduced to what the editor produces and safe to render on the site. */
+export function sanitizePostHtml(html: string): string {
+  return sanitizeHtml(html, options).trim();
+}
+
+/** True when sanitized HTML shows nothing: no text and no image (e.g. an empty editor's `<p></p>`). */
+export function isEmptyPostHtml(html: string): boolean {
+  if (/<img\b/i.test(html)) return false;
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return text.replace(/&nbsp;|\s/g, "").length === 0;
+}
