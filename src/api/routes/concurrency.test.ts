@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { readFile } from "node:fs/promises";
 import { applyMigrations, readMigrations } from "../../core/db/migrations.ts";
+import { createDownload } from "../../core/downloads/downloads.service.ts";
 
 // Races only show on a server with real parallel connections: run on PostgreSQL when configured.
 const serverTargets = databaseTargets.filter((target) => target.name !== "pglite");
@@ -41,5 +43,35 @@ describe.each(serverTargets)("concurrent calls on $name", (target) => {
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200));
     const { rows } = await testDb.db.query("SELECT 1 FROM subscribers WHERE lower(email) = 'race@example.com'");
     expect(rows).toHaveLength(1);
+  });
+
+  it("50 parallel download requests raise the count by exactly the successes", async () => {
+    const pdf = await readFile(new URL("../../../netlify/local/demo-content/files/investor-pitch-checklist.pdf", import.meta.url));
+    const resource = await createDownload(app.deps, {
+      title: "Race",
+      description: "Counted under load",
+      category: "Checklists",
+      file: new File([pdf], "race.pdf", { type: "application/pdf" }),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        app.handler(
+          new Request(new URL(`/api/downloads/${String(resource.id)}/request`, testOrigin), {
+            method: "POST",
+            headers: { origin: testOrigin, "content-type": "application/json" },
+            body: JSON.stringify({ email: `reader${String(i % 7)}@example.com` }),
+          }),
+          { ip: `203.0.113.${String(i)}` },
+        ),
+      ),
+    );
+    const successes = answers.filter((answer) => answer.status === 200).length;
+    expect(successes).toBe(50);
+    const { rows } = await testDb.db.query<{ download_count: number }>("SELECT download_count FROM downloads WHERE id = $1", [
+      resource.id,
+    ]);
+    expect(rows[0]?.download_count).toBe(successes);
+    const subscribers = await testDb.db.query("SELECT 1 FROM subscribers WHERE email LIKE 'reader%@example.com'");
+    expect(subscribers.rows).toHaveLength(7);
   });
 });
