@@ -1,22 +1,17 @@
 import { z } from "zod";
-import { NotFoundError, UnauthorizedError } from "../../core/errors.ts";
+import { UnauthorizedError } from "../../core/errors.ts";
 import { postFormSchema } from "../../core/posts/post.schema.ts";
-import { createPost, deletePost, getPost, isPostId, listPosts, updatePost, uploadPostImage } from "../../core/posts/posts.service.ts";
+import { createPost, deletePost, getPost, listPosts, updatePost, uploadPostImage } from "../../core/posts/posts.service.ts";
 import { readForm } from "../forms.ts";
 import { json } from "../http.ts";
+import { idParam } from "../route-params.ts";
 import type { Route, RouteContext } from "../route-table.ts";
 
 const imageUploadSchema = z.object({
   image: z.instanceof(File, { error: "Please select an image to upload." }),
 });
 
-/** The `:id` of the path as a post id; anything but a positive integer names no post (404). */
-function postId({ params }: RouteContext): number {
-  const text = params.id ?? "";
-  const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!isPostId(id)) throw new NotFoundError("Post not found");
-  return id;
-}
+const postId = ({ params }: RouteContext) => idParam(params, "Post not found");
 
 export const blogPostsRoutes: Route[] = [
   {

@@ -9,18 +9,13 @@ import {
   requestDownload,
   updateDownload,
 } from "../../core/downloads/downloads.service.ts";
-import { ForbiddenError, NotFoundError } from "../../core/errors.ts";
+import { ForbiddenError } from "../../core/errors.ts";
 import { readForm } from "../forms.ts";
 import { json, readJson } from "../http.ts";
+import { idParam } from "../route-params.ts";
 import type { Route } from "../route-table.ts";
 
-/** Ids are positive Postgres integers; anything else names no resource. */
-function resourceId(params: Record<string, string>): number {
-  const raw = params.id ?? "";
-  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
-  if (id < 1 || id > 2_147_483_647) throw new NotFoundError("This resource does not exist.");
-  return id;
-}
+const resourceId = (params: Record<string, string>) => idParam(params, "This resource does not exist.");
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 8187). */
 function attachmentDisposition(fileName: string): string {

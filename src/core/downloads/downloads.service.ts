@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AppDeps } from "../app-deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import type { FileStore } from "../files/file-store.ts";
+import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import type { DownloadForm } from "./download.schema.ts";
@@ -105,18 +105,11 @@ async function withStoredUploads<T>(
     }
     return await write(stored);
   } catch (error) {
-    await deleteFiles(files, [stored.file?.key, stored.thumbnail?.key]);
+    await deleteFilesQuietly(files, [stored.file?.key, stored.thumbnail?.key]);
     throw error;
   }
 }
 
-/** Best effort: a file that cannot be deleted is logged, never a reason to fail the call. */
-async function deleteFiles(files: FileStore, keys: (string | null | undefined)[]): Promise<void> {
-  const results = await Promise.allSettled(keys.filter((key) => key).map((key) => files.delete(key as string)));
-  for (const result of results) {
-    if (result.status === "rejected") console.error("[downloads] could not delete a stored file:", result.reason);
-  }
-}
 
 /** Adds a resource; the file is required (SPEC §5), the thumbnail optional. */
 export async function createDownload(deps: DownloadsDeps, input: DownloadForm): Promise<AdminDownload> {
@@ -157,7 +150,7 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
     if (!updated) throw new NotFoundError("This resource no longer exists.");
     return updated;
   });
-  await deleteFiles(deps.files, [checked.file && row.old_file_key, checked.thumbnail && row.old_thumbnail_key]);
+  await deleteFilesQuietly(deps.files, [checked.file && row.old_file_key, checked.thumbnail && row.old_thumbnail_key]);
   deps.rebuild();
   return toAdmin(row);
 }
@@ -171,7 +164,7 @@ export async function deleteDownload(deps: DownloadsDeps, id: number): Promise<v
   const deleted = rows[0];
   if (!deleted) throw new NotFoundError("This resource no longer exists.");
   deps.rebuild();
-  await deleteFiles(deps.files, [deleted.file_key, deleted.thumbnail_key]);
+  await deleteFilesQuietly(deps.files, [deleted.file_key, deleted.thumbnail_key]);
 }
 
 export interface DownloadRequestInput {

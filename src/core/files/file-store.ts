@@ -61,3 +61,15 @@ export function blobsFileStore(connection?: BlobsConnection): FileStore {
     },
   };
 }
+
+/**
+ * Removes files after the change that orphaned them has succeeded (or failed): clean-up, so a file
+ * that can't be deleted is logged, never a reason to fail the call.
+ */
+export async function deleteFilesQuietly(files: FileStore, keys: (string | null | undefined)[]): Promise<void> {
+  const present = keys.filter((key): key is string => Boolean(key));
+  const results = await Promise.allSettled(present.map((key) => files.delete(key)));
+  for (const [index, result] of results.entries()) {
+    if (result.status === "rejected") console.error(`[files] could not delete ${String(present[index])}:`, result.reason);
+  }
+}

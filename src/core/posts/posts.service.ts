@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AppDeps } from "../app-deps.ts";
+import { isRowId } from "../db/row-id.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkImage } from "../files/upload-rules.ts";
 import type { PostCategory, PostForm } from "./post.schema.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
@@ -85,7 +87,7 @@ export async function getPost(
 }
 
 async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
-  if (!isPostId(id)) return undefined;
+  if (!isRowId(id)) return undefined;
   const { rows } = await db.query<PostRow>(
     `SELECT ${postColumns} FROM posts WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
     [id],
@@ -93,10 +95,6 @@ async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Pro
   return rows[0];
 }
 
-/** Ids are Postgres `integer`s: anything else can't name a post (and must not reach the query). */
-export function isPostId(id: number): boolean {
-  return Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
-}
 
 function cleanContent(html: string): string {
   const content = sanitizePostHtml(html);
@@ -112,15 +110,6 @@ async function storeImage(deps: Pick<PostsDeps, "files">, file: File): Promise<s
   return key;
 }
 
-/** Deleting a file is clean-up after the change succeeded: a failure is logged, not passed on. */
-async function deleteFileQuietly(deps: Pick<PostsDeps, "files">, key: string | null | undefined): Promise<void> {
-  if (!key) return;
-  try {
-    await deps.files.delete(key);
-  } catch (error) {
-    console.warn(`[posts] could not delete file ${key}:`, error);
-  }
-}
 
 /**
  * Runs a database write that refers to a just-stored image; if the write fails the image is
@@ -131,7 +120,7 @@ async function withStoredImage<T>(deps: PostsDeps, file: File | undefined, write
   try {
     return await write(key);
   } catch (error) {
-    await deleteFileQuietly(deps, key);
+    await deleteFilesQuietly(deps.files, [key]);
     throw error;
   }
 }
@@ -175,21 +164,21 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
       return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
     }),
   );
-  await deleteFileQuietly(deps, replacedKey);
+  await deleteFilesQuietly(deps.files, [replacedKey]);
   deps.rebuild();
   return toPost(row);
 }
 
 /** Deletes a post, then its featured image. */
 export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
-  if (!isPostId(id)) throw new NotFoundError("Post not found");
+  if (!isRowId(id)) throw new NotFoundError("Post not found");
   const { rows } = await deps.db.query<{ featured_image_key: string | null }>(
     "DELETE FROM posts WHERE id = $1 RETURNING featured_image_key",
     [id],
   );
   const deleted = rows[0];
   if (!deleted) throw new NotFoundError("Post not found");
-  await deleteFileQuietly(deps, deleted.featured_image_key);
+  await deleteFilesQuietly(deps.files, [deleted.featured_image_key]);
   deps.rebuild();
 }
 
