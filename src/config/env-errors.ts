@@ -8,6 +8,9 @@ export class InvalidEnvironmentError extends Error {
   }
 }
 
+/** Variables whose values must never appear in a log line, even when they are wrong. */
+const secretNames = new Set(["ADMIN_PASSWORD", "ADMIN_PASSWORD_HASH", "SESSION_SECRET", "DATABASE_URL", "NETLIFY_DB_URL"]);
+
 /** Parses `env` with `schema`, turning zod's issues into one line per variable. */
 export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): z.output<Schema> {
   const result = schema.safeParse(env);
@@ -15,7 +18,7 @@ export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<s
   throw new InvalidEnvironmentError(
     result.error.issues.map((issue) => {
       const name = issue.path.join(".") || "environment";
-      const raw = issue.path.length === 1 ? env[String(issue.path[0])] : undefined;
+      const raw = issue.path.length === 1 && !secretNames.has(name) ? env[name] : undefined;
       return raw === undefined ? `${name}: ${issue.message}` : `${name}: ${issue.message} (got "${raw}")`;
     }),
   );

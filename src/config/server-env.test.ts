@@ -22,3 +22,41 @@ describe("server environment", () => {
     expect(databaseUrl(readServerEnv({ NETLIFY_DB_URL: "postgres://b@db/two" }))).toBe("postgres://b@db/two");
   });
 });
+
+describe("production environment", () => {
+  const production = {
+    SITE_ID: "site-123",
+    DATABASE_URL: "postgres://app:s3cret@db.neon.tech/app",
+    ADMIN_PASSWORD_HASH: `scrypt$131072$8$1$${"a".repeat(22)}$${"b".repeat(43)}`,
+    SESSION_SECRET: "x".repeat(40),
+    ADMIN_PATH: "owner-desk-2026",
+    SITE_URL: "https://nofilter.example",
+  };
+
+  it("accepts a complete production environment", () => {
+    expect(readServerEnv(production).SITE_URL).toBe("https://nofilter.example");
+  });
+
+  it("refuses a plain ADMIN_PASSWORD without ever printing it", () => {
+    const read = () => readServerEnv({ ...production, ADMIN_PASSWORD: "hunter2hunter2" });
+    expect(read).toThrow(/ADMIN_PASSWORD: a plain password is refused in production/);
+    expect(read).not.toThrow(/hunter2/);
+  });
+
+  it("names each missing production variable, on a build (NETLIFY=true) too", () => {
+    const read = () => readServerEnv({ NETLIFY: "true" });
+    expect(read).toThrow(/DATABASE_URL: no database configured in production/);
+    expect(read).toThrow(/ADMIN_PASSWORD_HASH: is required in production/);
+    expect(read).toThrow(/SESSION_SECRET: is required in production/);
+    expect(read).toThrow(/ADMIN_PATH: is required in production/);
+    expect(read).toThrow(/SITE_URL: is required in production/);
+  });
+
+  it("never prints a bad secret's value", () => {
+    expect(() => readServerEnv({ ...production, DATABASE_URL: "mysql://u:pw@host/db" })).not.toThrow(/pw@host/);
+  });
+
+  it("keeps the relaxed rules for a local server", () => {
+    expect(() => readServerEnv({ SITE_ID: "0", NO_FILTER_ENV: "local", ADMIN_PASSWORD: "a local password" })).not.toThrow();
+  });
+});

@@ -26,12 +26,44 @@ export const serverEnvSchema = z.object({
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   SITE_URL: optional(httpUrl),
   BUILD_HOOK_URL: optional(httpUrl),
+  /** `true` in Netlify's builds. */
+  NETLIFY: optional(z.string()),
+  /** Set by Netlify in functions at run time. */
+  SITE_ID: optional(z.string()),
+  /** `local` under `npm start`, `npm run dev` and their site builds: the relaxed local rules. */
+  NO_FILTER_ENV: optional(z.enum(["local"])),
+});
+
+/**
+ * On Netlify (a build, or a function at run time) and not marked local: the production rules apply.
+ * Netlify sets NETLIFY=true in builds and SITE_ID in functions.
+ */
+export function isProduction(env: { NETLIFY?: string | undefined; SITE_ID?: string | undefined; NO_FILTER_ENV?: string | undefined }): boolean {
+  if (env.NO_FILTER_ENV === "local") return false;
+  return env.NETLIFY === "true" || Boolean(env.SITE_ID);
+}
+
+/** What production needs that a local install may leave out, each named with how to fix it. */
+const productionEnvSchema = serverEnvSchema.superRefine((env, ctx) => {
+  if (!isProduction(env)) return;
+  const problem = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
+  if (!env.DATABASE_URL && !env.NETLIFY_DB_URL) {
+    problem("DATABASE_URL", "no database configured in production: set DATABASE_URL (Neon) or enable Netlify DB (NETLIFY_DB_URL)");
+  }
+  if (env.ADMIN_PASSWORD) {
+    problem("ADMIN_PASSWORD", "a plain password is refused in production: set ADMIN_PASSWORD_HASH instead (npm run admin:hash)");
+  }
+  if (!env.ADMIN_PASSWORD_HASH) problem("ADMIN_PASSWORD_HASH", "is required in production (npm run admin:hash prints one)");
+  if (!env.SESSION_SECRET) problem("SESSION_SECRET", "is required in production (at least 32 random characters)");
+  if (!env.ADMIN_PATH) problem("ADMIN_PATH", "is required in production (the hidden dashboard path)");
+  if (!env.SITE_URL) problem("SITE_URL", "is required in production (the site's public https:// address)");
 });
 
 export type ServerEnv = z.output<typeof serverEnvSchema>;
 
+/** Reads and checks the environment; on Netlify the production rules apply too. */
 export function readServerEnv(env: Record<string, string | undefined> = process.env): ServerEnv {
-  return parseEnv(serverEnvSchema, env);
+  return parseEnv(productionEnvSchema, env);
 }
 
 /** The database to use: an explicit `DATABASE_URL` wins over Netlify's. */
