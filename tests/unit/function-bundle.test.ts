@@ -1,0 +1,86 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { zipFunctions } from "@netlify/zip-it-and-ship-it";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
+import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
+import { hashPassword } from "../../src/core/auth/password.ts";
+
+// The deploy check: bundle the functions the way Netlify does, then load each bundle in a clean
+// Node process — outside the repository, with only production variables — against PostgreSQL.
+// A dev-only import, a file the bundler missed or top-level work on local state fails here.
+const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
+const postgres = databaseTargets.find((target) => target.name === "postgresql (pg)");
+
+describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
+  let testDb: TestDatabase;
+  let outDir: string;
+  let bundles: { name: string; path: string }[];
+  let productionEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    testDb = await (postgres as NonNullable<typeof postgres>).create();
+    await applyMigrations(testDb.db, await readMigrations());
+    outDir = await mkdtemp(path.join(tmpdir(), "nf-bundles-"));
+    bundles = await zipFunctions([path.join(projectRoot, "netlify/functions")], outDir, {
+      archiveFormat: "none",
+      basePath: projectRoot,
+      repositoryRoot: projectRoot,
+      config: { "*": { nodeBundler: "esbuild" } },
+    });
+    productionEnv = {
+      PATH: process.env.PATH ?? "",
+      SITE_ID: "bundle-check",
+      DATABASE_URL: testDb.url as string,
+      ADMIN_PASSWORD_HASH: await hashPassword("bundle check password"),
+      SESSION_SECRET: "s".repeat(48),
+      ADMIN_PATH: "owner-desk-check",
+      SITE_URL: "https://nofilter.example",
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await testDb.drop();
+    await rm(outDir, { recursive: true, force: true });
+  });
+
+  /** Loads a bundle's function in a fresh process and calls it once per path. */
+  const callBundle = (bundleDir: string, paths: string[], env: Record<string, string>) => {
+    const script = `
+      const { default: handle } = await import("./netlify/functions/api.mjs");
+      const answers = [];
+      for (const path of ${JSON.stringify(paths)}) {
+        const response = await handle(new Request("https://nofilter.example" + path), { ip: "203.0.113.9" });
+        answers.push({ path, status: response.status, body: await response.text() });
+      }
+      console.log(JSON.stringify(answers));
+      process.exit(0);
+    `;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: bundleDir, env, encoding: "utf8" });
+    return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
+  };
+
+  it("bundles the API function for the /api/* path", () => {
+    expect(bundles.map((bundle) => bundle.name)).toEqual(["api"]);
+  });
+
+  it("answers from the bundle alone with production variables", () => {
+    const api = bundles[0] as { path: string };
+    const { answers, stderr, status } = callBundle(api.path, ["/api/health", "/api/site-settings", "/api/blog-posts?published=true"], productionEnv);
+    expect(status, stderr).toBe(0);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(JSON.parse(answers[0]?.body ?? "{}")).toMatchObject({ status: "ok", database: "ok" });
+    expect(JSON.parse(answers[1]?.body ?? "[]")).toHaveLength(11);
+  });
+
+  it("names the missing variable when production configuration is incomplete", () => {
+    const api = bundles[0] as { path: string };
+    const { DATABASE_URL: _omitted, ...withoutDatabase } = productionEnv;
+    const { answers, stderr } = callBundle(api.path, ["/api/health"], withoutDatabase);
+    expect(answers[0]?.status).toBe(500);
+    expect(answers[0]?.body).not.toMatch(/DATABASE_URL/);
+    expect(stderr).toMatch(/DATABASE_URL: no database configured in production/);
+  });
+});
