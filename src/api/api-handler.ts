@@ -14,6 +14,8 @@ export interface ApiHandlerOptions {
 export interface ClientInfo {
   /** From Netlify's `context.ip` (locally: the socket's address). */
   ip: string;
+  /** Netlify's `context.waitUntil`: keeps the function alive for work after the response. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 export type ApiHandler = (request: Request, client: ClientInfo) => Promise<Response>;
@@ -28,7 +30,9 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       return errorResponse(405, "Method not allowed", { allow: match.allowed.join(", ") });
     }
     try {
-      const deps = await options.deps();
+      const processDeps = await options.deps();
+      // A rebuild asked for during this request may outlive the response: tie it to the request.
+      const deps = { ...processDeps, rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }) };
       if (!safeMethods.has(request.method)) checkSameOrigin(request, deps.env.SITE_URL);
       let session: Promise<Session | null> | undefined;
       const context = {

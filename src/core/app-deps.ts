@@ -1,10 +1,11 @@
-import { databaseUrl, readServerEnv, type ServerEnv } from "../config/server-env.ts";
+import { databaseUrl, isProduction, readServerEnv, type ServerEnv } from "../config/server-env.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { adminCredentials, type AdminCredentials } from "./auth/admin-credentials.ts";
 import { connectDatabase } from "./db/connect.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import { blobsFileStore, type FileStore } from "./files/file-store.ts";
 import { buildHookRebuilder, type RequestRebuild } from "./publishing/rebuild.ts";
+import { sharedRebuilder } from "./publishing/shared-rebuilder.ts";
 
 /** What domain services are given: the database, the file store, the configuration and a clock. */
 export interface AppDeps {
@@ -48,7 +49,11 @@ async function createAppDeps(): Promise<AppDeps> {
     files: blobsFileStore(),
     env,
     admin: adminCredentials(env),
-    rebuild: buildHookRebuilder(env.BUILD_HOOK_URL),
+    // On Netlify, instances share the hook's timing through the database; locally one process does.
+    rebuild:
+      isProduction(env) && env.BUILD_HOOK_URL
+        ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL })
+        : buildHookRebuilder(env.BUILD_HOOK_URL),
     now: () => new Date(),
   };
 }

@@ -21,6 +21,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
     );
     expect(rows.map((row) => row.table_name)).toEqual([
       "admin_sessions",
+      "build_hook_state",
       "downloads",
       "login_attempts",
       "posts",

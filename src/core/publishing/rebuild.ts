@@ -1,5 +1,8 @@
-/** Asks for the static site to be rebuilt after content changed. Never throws. */
-export type RequestRebuild = () => void;
+/**
+ * Asks for the static site to be rebuilt after content changed. Never throws. `waitUntil` (from
+ * the platform's request context) keeps a function alive for work that outlasts the response.
+ */
+export type RequestRebuild = (options?: { waitUntil?: (promise: Promise<unknown>) => void }) => void;
 
 export interface BuildHookOptions {
   fetch?: typeof globalThis.fetch;
@@ -34,11 +37,12 @@ export function buildHookRebuilder(url: string | undefined, options: BuildHookOp
       await call();
     }
   };
-  return () => {
+  return ({ waitUntil } = {}) => {
     if (inFlight) {
       again = true;
       return;
     }
-    void call();
+    const work = call();
+    waitUntil?.(work);
   };
 }

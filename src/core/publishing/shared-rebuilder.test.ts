@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "../../../tests/support/test-databases.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import { sharedRebuilder } from "./shared-rebuilder.ts";
+
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let db: SqlExecutor;
+let calls: number;
+let pending: Promise<unknown>[];
+const fetch = () => {
+  calls += 1;
+  return Promise.resolve(new Response(null, { status: 200 }));
+};
+const waitUntil = (promise: Promise<unknown>) => {
+  pending.push(promise);
+};
+
+beforeEach(async () => {
+  db = await createMigratedDatabase();
+  calls = 0;
+  pending = [];
+});
+afterEach(async () => {
+  await db.close();
+});
+
+describe("shared (database) rebuilder", () => {
+  it("calls at once, then turns a burst inside the window into one trailing call", async () => {
+    // Two "instances" sharing one database.
+    const a = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch });
+    const b = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch });
+    a({ waitUntil });
+    await tick(30);
+    expect(calls).toBe(1);
+    for (let i = 0; i < 5; i++) (i % 2 ? a : b)({ waitUntil });
+    await tick(30);
+    expect(calls).toBe(1);
+    await Promise.all(pending);
+    expect(calls).toBe(2);
+  });
+
+  it("makes no trailing call when nothing changed since the last one", async () => {
+    const rebuild = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 100, fetch });
+    rebuild({ waitUntil });
+    await Promise.all(pending);
+    await tick(150);
+    rebuild({ waitUntil });
+    await Promise.all(pending);
+    expect(calls).toBe(2);
+  });
+
+  it("logs a failing hook instead of throwing", async () => {
+    const logs: string[] = [];
+    const rebuild = sharedRebuilder({
+      db,
+      url: "https://hooks.example/build",
+      fetch: () => Promise.reject(new Error("down")),
+      log: (message) => logs.push(message),
+    });
+    rebuild({ waitUntil });
+    await Promise.all(pending);
+    expect(logs).toEqual(["[publish] build hook failed: down"]);
+  });
+});

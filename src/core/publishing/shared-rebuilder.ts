@@ -1,0 +1,65 @@
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { RequestRebuild } from "./rebuild.ts";
+
+export interface SharedRebuilderOptions {
+  db: SqlQueryable;
+  /** Netlify's build hook URL. */
+  url: string;
+  /** At most one hook call per window (Netlify runs only the first and last of queued builds anyway). */
+  windowMs?: number;
+  fetch?: typeof globalThis.fetch;
+  log?: (message: string) => void;
+}
+
+/**
+ * The production rebuilder: stateless function instances share the last call time through the
+ * database. A change calls the hook at once when the window since the last call has passed;
+ * otherwise it waits for the window to end and then one waiter — whichever claims the row first —
+ * calls it once more, so the last change of a burst is always built. The function is kept alive
+ * for that wait with the request's `waitUntil`.
+ */
+export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild {
+  const { db, url, windowMs = 10_000, fetch = globalThis.fetch, log = (message: string) => console.error(message) } = options;
+  const windowSql = `${String(windowMs)} milliseconds`;
+
+  const callHook = async () => {
+    const response = await fetch(url, { method: "POST", signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel();
+    if (!response.ok) log(`[publish] build hook answered ${String(response.status)}`);
+  };
+
+  const run = async () => {
+    // Record the request and, if the window has passed, claim the call in the same statement.
+    const { rows } = await db.query<{ claimed: boolean; called_at: Date }>(
+      `INSERT INTO build_hook_state (id, requested_at, called_at) VALUES (1, clock_timestamp(), clock_timestamp())
+       ON CONFLICT (id) DO UPDATE SET
+         requested_at = clock_timestamp(),
+         called_at = CASE WHEN build_hook_state.called_at <= clock_timestamp() - $1::interval
+                          THEN clock_timestamp() ELSE build_hook_state.called_at END
+       RETURNING called_at >= requested_at - interval '1 millisecond' AS claimed, called_at`,
+      [windowSql],
+    );
+    const row = rows[0];
+    if (!row) return;
+    if (row.claimed) {
+      await callHook();
+      return;
+    }
+    const wait = Math.max(0, row.called_at.getTime() + windowMs - Date.now()) + 25;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const trailing = await db.query(
+      `UPDATE build_hook_state SET called_at = clock_timestamp()
+        WHERE id = 1 AND requested_at > called_at AND called_at <= clock_timestamp() - $1::interval
+        RETURNING 1`,
+      [windowSql],
+    );
+    if (trailing.rows.length > 0) await callHook();
+  };
+
+  return ({ waitUntil } = {}) => {
+    const work = run().catch((error: unknown) => {
+      log(`[publish] build hook failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    waitUntil?.(work);
+  };
+}
