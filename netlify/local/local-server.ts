@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import type { NetlifyDev } from "@netlify/dev";
@@ -12,6 +12,8 @@ export interface LocalSite {
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
   netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;
   publishDir: string;
+  /** Paths netlify.toml answers with status 404 (see not-found-rules.ts). */
+  notFoundRules: ((pathname: string) => boolean)[];
   /** Path of the local build hook; a POST there asks for a rebuild. */
   buildHookPath: string;
   onBuildHook: () => void;
@@ -54,7 +56,33 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
     return new Response(null, { status: 202 });
   }
   const match = await options.netlifyDev.handleAndIntrospectNodeRequest(req);
-  return match?.response ?? notFoundPage(options.publishDir);
+  if (!match) return notFoundPage(options.publishDir);
+  const ruledMiss =
+    match.type === "redirect" &&
+    match.response.status === 200 &&
+    options.notFoundRules.some((rule) => rule(pathname)) &&
+    !(await builtPageExists(options.publishDir, pathname));
+  if (ruledMiss) return new Response(match.response.body, { status: 404, headers: match.response.headers });
+  return match.response;
+}
+
+/** Whether the build has a page for `pathname` (as `path/index.html`, `path.html` or the file itself). */
+async function builtPageExists(publishDir: string, pathname: string): Promise<boolean> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  const base = path.join(publishDir, path.normalize(decoded).replace(/^(\.\.[/\\])+/, ""));
+  for (const candidate of [path.join(base, "index.html"), `${base}.html`, base]) {
+    try {
+      if ((await stat(candidate)).isFile()) return true;
+    } catch {
+      // Not this one.
+    }
+  }
+  return false;
 }
 
 /** Netlify serves the built 404 page for any miss; NetlifyDev answers nothing, so we do. */

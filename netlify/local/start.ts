@@ -15,6 +15,7 @@ import handleApi from "../functions/api.ts";
 import { loadLocalSecrets } from "./local-secrets.ts";
 import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
+import { readNotFoundRules } from "./not-found-rules.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
 
@@ -101,6 +102,7 @@ ready.site = {
   api: (request, client) => handleApi(request, client),
   netlifyDev,
   publishDir,
+  notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
   buildHookPath,
   onBuildHook: () => void builder.request(),
 };

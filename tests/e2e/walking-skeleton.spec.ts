@@ -37,3 +37,25 @@ test("static pages carry the security headers from netlify.toml", async ({ reque
   expect(response.headers()["x-content-type-options"]).toBe("nosniff");
   expect(response.headers()["x-frame-options"]).toBe("DENY");
 });
+
+test("an unknown post answers 404 with Post Not Found, while real posts are served", async ({ page, request }) => {
+  const response = await page.goto("/blog/999999");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Post Not Found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Home" })).toBeVisible();
+
+  const posts = (await (await request.get("/api/blog-posts?published=true")).json()) as { id: number; title: string }[];
+  const first = posts[0];
+  expect(first).toBeDefined();
+  const post = await page.goto(`/blog/${String(first?.id)}`);
+  expect(post?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(first?.title ?? "");
+});
+
+test("each public page has one h1, and the blog list (nothing to interact with) ships no JavaScript", async ({ request }) => {
+  for (const path of ["/", "/blog", "/downloads"]) {
+    const html = await (await request.get(path)).text();
+    expect(html.match(/<h1[\s>]/g), path).toHaveLength(1);
+    if (path === "/blog") expect(html).not.toMatch(/<script/);
+  }
+});
