@@ -3,6 +3,7 @@ import { connectDatabase } from "../../src/core/db/connect.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { createPgliteExecutor } from "../../src/core/db/pglite-executor.ts";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
+import { startNeonHttpEndpoint } from "./neon-http-endpoint.ts";
 import { startNeonWsProxy } from "./neon-ws-proxy.ts";
 
 /** A fresh, empty database for one test file, and how to throw it away. */
@@ -10,6 +11,8 @@ export interface TestDatabase {
   db: SqlExecutor;
   /** For a server database: its URL (so a second connection can be opened). */
   url?: string;
+  /** Neon driver only: how many queries went over its HTTP endpoint. */
+  httpQueries?: () => number;
   drop(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export const databaseTargets: DatabaseTarget[] = [
   ...(serverUrl
     ? [
         { name: "postgresql (pg)", create: () => createServerDatabase(serverUrl, "pg") },
-        { name: "postgresql (neon driver via ws proxy)", create: () => createServerDatabase(serverUrl, "neon") },
+        { name: "postgresql (neon driver: HTTP queries, WebSocket transactions)", create: () => createServerDatabase(serverUrl, "neon") },
       ]
     : []),
 ];
@@ -49,13 +52,20 @@ async function createServerDatabase(url: string, driver: "pg" | "neon"): Promise
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
   const proxy = driver === "neon" ? await startNeonWsProxy() : undefined;
-  const db = await connectDatabase(dbUrl.toString(), { driver, ...(proxy && { neonWsProxy: proxy.address }) });
+  const http = driver === "neon" ? await startNeonHttpEndpoint() : undefined;
+  const db = await connectDatabase(dbUrl.toString(), {
+    driver,
+    ...(proxy && { neonWsProxy: proxy.address }),
+    ...(http && { neonHttpEndpoint: http.url }),
+  });
   return {
     db,
     url: dbUrl.toString(),
+    ...(http && { httpQueries: http.queries }),
     async drop() {
       await db.close();
       await proxy?.close();
+      await http?.close();
       await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     },

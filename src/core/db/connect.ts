@@ -13,6 +13,11 @@ export interface ConnectOptions {
    * tests to run the production driver against the local PostgreSQL server.
    */
   neonWsProxy?: string;
+  /**
+   * Neon only: where its HTTP query endpoint is (`http://host:port/sql`); tests point it at a local
+   * stand-in. Production uses Neon's own endpoint.
+   */
+  neonHttpEndpoint?: string;
 }
 
 /** Neon's hosts use its serverless driver; everything else speaks the plain wire protocol. */
@@ -49,7 +54,25 @@ export async function connectDatabase(rawUrl: string, options: ConnectOptions = 
   // An idle client that loses its connection emits on the pool; unhandled, that would crash the
   // process (seen with Neon through a proxy). The next query reconnects.
   pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
-  return poolExecutor(pool);
+  const executor = poolExecutor(pool);
+  if (driver !== "neon") return executor;
+  // On Neon a single statement goes over HTTP — one round trip, no WebSocket to open on a cold
+  // start; multi-statement scripts and transactions keep the WebSocket pool.
+  const http = await neonHttpQuery(url, options);
+  return { ...executor, query: http };
+}
+
+async function neonHttpQuery(url: string, options: ConnectOptions): Promise<SqlQueryable["query"]> {
+  const { neon, neonConfig } = await import("@neondatabase/serverless");
+  if (options.neonHttpEndpoint) {
+    const endpoint = options.neonHttpEndpoint;
+    neonConfig.fetchEndpoint = () => endpoint;
+  }
+  const sql = neon(url);
+  return async <Row>(text: string, params: readonly unknown[] = []) => {
+    const rows = await sql.query(text, [...params]);
+    return { rows: rows as Row[] };
+  };
 }
 
 async function pgPool(url: string, options: ConnectOptions): Promise<PoolLike> {
