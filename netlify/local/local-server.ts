@@ -31,6 +31,8 @@ export function createLocalServer(site: () => LocalSite | undefined): Server {
     answer
       .then((response) => sendWebResponse(res, response, req.method))
       .catch((error: unknown) => {
+        // The client went away mid-response (a closed tab, an aborted fetch): nothing to answer.
+        if (res.destroyed || req.socket.destroyed) return;
         console.error(`[server] ${req.method ?? "GET"} ${req.url ?? "/"} failed:`, error);
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
         res.end("Internal server error");

@@ -36,6 +36,18 @@ test("static pages carry the security headers from netlify.toml", async ({ reque
   const response = await request.get("/");
   expect(response.headers()["x-content-type-options"]).toBe("nosniff");
   expect(response.headers()["x-frame-options"]).toBe("DENY");
+  const csp = response.headers()["content-security-policy"] ?? "";
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+});
+
+test("the public pages load under the Content-Security-Policy without a violation", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  for (const path of ["/", "/blog", "/blog/1", "/downloads", "/no/such/page"]) await page.goto(path);
+  expect(violations).toEqual([]);
 });
 
 test("an unknown post answers 404 with Post Not Found, while real posts are served", async ({ page, request }) => {
