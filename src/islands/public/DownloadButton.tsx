@@ -1,0 +1,118 @@
+import { useRef, useState, type SubmitEvent } from "react";
+import { announceCount } from "./download-count.ts";
+import { showToast } from "./toast.ts";
+
+interface Props {
+  id: number;
+  title: string;
+  /** SPEC §4: 'Downloading...' on home, 'Processing...' on the downloads page. */
+  pendingLabel: string;
+}
+
+const failed = { title: "Download Failed", description: "Failed to download the file. Please try again.", variant: "destructive" } as const;
+const started = { title: "Download Started", description: "Your download should begin shortly. Check your email for more resources!" };
+
+/** 'Get Free Download': asks for an email in a dialog, requests the file and starts the download. */
+export default function DownloadButton({ id, title, pendingLabel }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [email, setEmail] = useState("");
+  const [pending, setPending] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const headingId = `download-dialog-${String(id)}`;
+
+  function cancel() {
+    dialog.current?.close();
+    showToast(failed);
+  }
+
+  async function request(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    dialog.current?.close();
+    if (address === "") {
+      showToast(failed);
+      return;
+    }
+    setPending(true);
+    try {
+      const response = await fetch(`/api/downloads/${String(id)}/request`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: address }),
+        credentials: "same-origin",
+      });
+      if (!response.ok) throw new Error("Download failed");
+      const { downloadUrl } = (await response.json()) as { downloadUrl: string };
+      showToast(started);
+      // The file answers as an attachment, so the page stays where it is.
+      const link = document.createElement("a");
+      link.href = downloadUrl;
+      link.download = "";
+      link.click();
+      announceCount({ id, added: 1 });
+    } catch {
+      showToast(failed);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        data-download-id={id}
+        disabled={pending}
+        onClick={() => {
+          dialog.current?.showModal();
+          input.current?.focus();
+        }}
+        className="btn mt-auto justify-center disabled:cursor-wait disabled:opacity-70"
+      >
+        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true" focusable="false">
+          <path d="M12 3v13M6 10l6 6 6-6M4 21h16"></path>
+        </svg>
+        {pending ? pendingLabel : "Get Free Download"}
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={headingId}
+        className="nf-dialog"
+        onCancel={(event) => {
+          // Escape: close as Cancel does (SPEC §8: a cancelled request shows the failure toast).
+          event.preventDefault();
+          cancel();
+        }}
+      >
+        <form noValidate onSubmit={(event) => void request(event)}>
+          <h2 id={headingId} className="font-display text-2xl uppercase leading-tight">
+            Get {title}
+          </h2>
+          <p className="mt-2 text-gray-800">Enter your email and the download starts right away.</p>
+          <label htmlFor={`${headingId}-email`} className="mt-4 mb-1 block text-sm font-semibold">
+            Email address
+          </label>
+          <input
+            id={`${headingId}-email`}
+            name="email"
+            type="email"
+            autoComplete="email"
+            ref={input}
+            placeholder="you@startup.com"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            className="w-full border-3 border-ink bg-white px-4 py-3 text-ink placeholder:text-gray-600"
+          />
+          <div className="mt-5 flex flex-wrap justify-end gap-3">
+            <button type="button" onClick={cancel} className="btn btn-light">
+              Cancel
+            </button>
+            <button type="submit" className="btn">
+              Download
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
