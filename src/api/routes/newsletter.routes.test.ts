@@ -75,3 +75,29 @@ describe("subscribers for the admin", () => {
     expect(lines).toHaveLength((rows[0]?.count ?? 0) + 1);
   });
 });
+
+describe("the newsletter form without JavaScript", () => {
+  const post = (body: string, ip: string) =>
+    app.handler(
+      new Request(new URL("/api/newsletter/subscribe", testOrigin), {
+        method: "POST",
+        headers: { origin: testOrigin, "content-type": "application/x-www-form-urlencoded" },
+        body,
+      }),
+      { ip },
+    );
+
+  it("subscribes and sends the browser to a page that says so", async () => {
+    const response = await post("email=No-JS%40Example.com", "192.0.2.70");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/subscribed/");
+    const { rows } = await app.deps.db.query("SELECT 1 FROM subscribers WHERE email = 'no-js@example.com'");
+    expect(rows).toHaveLength(1);
+  });
+
+  it("sends a bad address to the failure page", async () => {
+    const response = await post("email=nope", "192.0.2.71");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/subscribe-failed/");
+  });
+});
