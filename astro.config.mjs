@@ -1,6 +1,7 @@
 // @ts-check
 import netlify from "@astrojs/netlify";
 import react from "@astrojs/react";
+import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
@@ -24,6 +25,17 @@ export default defineConfig({
       imageCDN: false,
     }),
   }),
-  integrations: [react(), localDatabase()],
+  integrations: [
+    react(),
+    // Public pages only: never the dashboard (its path must not be revealed) or form answer pages.
+    sitemap({
+      filter: (page) => {
+        const path = new URL(page).pathname.replace(/\/$/, "");
+        const adminPath = process.env.ADMIN_PATH;
+        return !["/subscribed", "/subscribe-failed", "/blog/404", "/404"].includes(path) && (!adminPath || path !== `/${adminPath}`);
+      },
+    }),
+    localDatabase(),
+  ],
   vite: { plugins: [tailwindcss()] },
 });

@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { localServerInfo } from "./local-server.ts";
+
+test("robots.txt and the sitemap list the public pages and never the dashboard's path", async ({ request }) => {
+  const adminPath = new URL((await localServerInfo()).adminUrl).pathname.replace(/\/$/, "");
+  const robots = await (await request.get("/robots.txt")).text();
+  expect(robots).toMatch(/Sitemap: .*\/sitemap-index\.xml/);
+  const index = await (await request.get("/sitemap-index.xml")).text();
+  const sitemapUrl = /<loc>([^<]+)<\/loc>/.exec(index)?.[1] ?? "";
+  const sitemap = await (await request.get(new URL(sitemapUrl).pathname)).text();
+  expect(sitemap).toContain("/blog/1/");
+  expect(sitemap).toContain("/downloads/");
+  for (const text of [robots, index, sitemap]) expect(text).not.toContain(adminPath);
+});
+
+test("the RSS feed lists the published posts", async ({ request }) => {
+  const feed = await (await request.get("/rss.xml")).text();
+  const posts = (await (await request.get("/api/blog-posts?published=true")).json()) as { title: string }[];
+  expect(feed).toContain("<rss");
+  expect((feed.match(/<item>/g) ?? []).length).toBe(posts.length);
+});
+
+test("a post page carries canonical, social cards and BlogPosting data", async ({ page }) => {
+  await page.goto("/blog/1");
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/blog\/1\/$/);
+  await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", /^https?:\/\/.+\/api\/files\/images\//);
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+  const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}") as Record<string, unknown>;
+  expect(data["@type"]).toBe("BlogPosting");
+  expect(data.headline).toBe(await page.getByRole("heading", { level: 1 }).textContent());
+});
