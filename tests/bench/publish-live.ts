@@ -33,3 +33,4 @@ for (let run = 0; run < Number(runsArg); run++) {
 }
 times.sort((a, b) => a - b);
 console.log(`publish → live: ${times.map((t) => t.toFixed(2)).join(" s, ")} s (median ${(times[Math.floor(times.length / 2)] ?? 0).toFixed(2)} s)`);
+export {};
