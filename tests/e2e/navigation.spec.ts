@@ -75,3 +75,20 @@ test("a failed subscription on downloads shows its own message", async ({ page }
   await form.getByRole("button", { name: "Subscribe Free" }).click();
   await expect(toast(page, "Subscription Failed")).toContainText("Please try again or contact support.");
 });
+
+test("F8 moves focus to the notifications, and one toast shows at a time", async ({ page }) => {
+  await page.goto("/downloads");
+  await hydrated(page, "Toaster");
+  await page.route("**/api/newsletter/subscribe", (route) => route.abort());
+  const form = (await hydrated(page, "NewsletterForm")).locator("form");
+  for (const tag of ["one", "two"]) {
+    await form.getByLabel("Email address").fill(`${tag}-${String(Date.now())}@example.com`);
+    await form.getByRole("button", { name: "Subscribe Free" }).click();
+    await expect(toast(page, "Subscription Failed")).toBeVisible();
+  }
+  await expect(page.locator(".nf-toast")).toHaveCount(1);
+  await page.keyboard.press("F8");
+  const region = page.getByRole("region", { name: /Notifications/ });
+  await expect(region).toBeAttached();
+  expect(await region.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+});
