@@ -5,8 +5,7 @@
  * wrapper (`data-island`, `data-props`, `data-when`) and hydrated when visible or when idle, its
  * code loaded on demand.
  */
-import { createElement, type ComponentType } from "react";
-import { hydrateRoot } from "react-dom/client";
+import type { ComponentType } from "react";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each island checks its own props
 type IslandModule = { default: ComponentType<any> };
@@ -23,7 +22,13 @@ async function hydrate(element: HTMLElement): Promise<void> {
   const load = islands[element.dataset.island ?? ""];
   if (!load) return;
   const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
-  const { default: Component } = await load();
+  // React loads with the first island that wakes, not with the page: before any island is
+  // visible the page runs only this small loader.
+  const [{ default: Component }, { createElement }, { hydrateRoot }] = await Promise.all([
+    load(),
+    import("react"),
+    import("react-dom/client"),
+  ]);
   hydrateRoot(element, createElement(Component, props));
   // A mark for tests and tools: this island answers to input now.
   element.dataset.hydrated = "";
