@@ -1,12 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-
-async function hydrated(page: Page, island: string) {
-  const wrapper = page.locator(`[data-island="${island}"]`).first();
-  await wrapper.scrollIntoViewIfNeeded();
-  await expect(wrapper).toHaveAttribute("data-hydrated", "");
-  return wrapper;
-}
-const toast = (page: Page, title: string) => page.locator(".nf-toast").filter({ hasText: title });
+import { expect, test } from "@playwright/test";
+import { hydrated, toast } from "./islands.ts";
 
 test("home → a post → back to the blog list → another post", async ({ page }) => {
   await page.goto("/");

@@ -1,14 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-
-/** The islands hydrate lazily (when visible or idle); `data-hydrated` marks them awake. */
-async function hydrated(page: Page, island: string) {
-  const wrapper = page.locator(`[data-island="${island}"]`).first();
-  await wrapper.scrollIntoViewIfNeeded();
-  await expect(wrapper).toHaveAttribute("data-hydrated", "");
-  return wrapper;
-}
-
-const toast = (page: Page, title: string) => page.locator(".nf-toast").filter({ hasText: title });
+import { expect, test } from "@playwright/test";
+import { hydrated, toast } from "./islands.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 
