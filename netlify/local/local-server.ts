@@ -29,7 +29,7 @@ export function createLocalServer(site: () => LocalSite | undefined): Server {
     const ready = site();
     const answer = ready ? respond(ready, req) : Promise.resolve(starting());
     answer
-      .then((response) => sendWebResponse(res, response, req.method))
+      .then((response) => sendWebResponse(res, response, req.method, req.headers["accept-encoding"]))
       .catch((error: unknown) => {
         // The client went away mid-response (a closed tab, an aborted fetch): nothing to answer.
         if (res.destroyed || req.socket.destroyed) return;

@@ -1,6 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+
+/** Text types Netlify's CDN compresses; images, PDFs and archives are compressed already. */
+const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+
+/**
+ * Gzip, as Netlify's CDN applies in production. Without it the local site sent its 37 KB
+ * stylesheet and every page uncompressed, and Lighthouse (mobile, simulated 1.6 Mbps) counted
+ * ~300 ms of render-blocking time that production does not have (issue 6).
+ */
+function shouldGzip(acceptEncoding: string | undefined, response: Response): boolean {
+  if (!/\bgzip\b/.test(acceptEncoding ?? "") || response.headers.has("content-encoding")) return false;
+  return compressible.test(response.headers.get("content-type") ?? "");
+}
 
 /** A web `Request` for a Node request; the body streams through untouched. */
 export function toWebRequest(req: IncomingMessage): Request {
@@ -18,8 +32,11 @@ export function toWebRequest(req: IncomingMessage): Request {
   });
 }
 
-/** Writes a web `Response` to a Node response, keeping each Set-Cookie header separate. */
-export async function sendWebResponse(res: ServerResponse, response: Response, method = "GET"): Promise<void> {
+/**
+ * Writes a web `Response` to a Node response, keeping each Set-Cookie header separate, gzipped
+ * when the client accepts it and the type is text.
+ */
+export async function sendWebResponse(res: ServerResponse, response: Response, method = "GET", acceptEncoding?: string): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
     if (name !== "set-cookie") res.setHeader(name, value);
@@ -31,5 +48,10 @@ export async function sendWebResponse(res: ServerResponse, response: Response, m
     await response.body?.cancel();
     return;
   }
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+  const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+  if (!shouldGzip(acceptEncoding, response)) return pipeline(body, res);
+  res.removeHeader("content-length");
+  res.setHeader("content-encoding", "gzip");
+  res.setHeader("vary", [response.headers.get("vary"), "Accept-Encoding"].filter(Boolean).join(", "));
+  await pipeline(body, createGzip(), res);
 }

@@ -32,6 +32,14 @@ export const serverEnvSchema = z.object({
   SITE_ID: optional(z.string()),
   /** `local` under `npm start`, `npm run dev` and their site builds: the relaxed local rules. */
   NO_FILTER_ENV: optional(z.enum(["local"])),
+  /**
+   * Multiplies the per-client limits of the public write calls (newsletter, download requests).
+   * `npm run bench` raises it so a load test from one address measures the calls, not the 429s.
+   */
+  RATE_LIMIT_MULTIPLIER: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+  ),
 });
 
 /**

@@ -8,28 +8,41 @@
 import type { ComponentType } from "react";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each island checks its own props
-type IslandModule = { default: ComponentType<any> };
+type ReactIsland = { default: ComponentType<any> };
+/** An island in plain DOM code: it wakes the server-rendered markup itself. */
+type DomIsland = { mount: (island: HTMLElement, props: Record<string, unknown>) => void };
 
-const islands: Record<string, () => Promise<IslandModule>> = {
-  DownloadButton: () => import("./DownloadButton.tsx"),
-  DownloadCount: () => import("./DownloadCount.tsx"),
-  NewsletterForm: () => import("./NewsletterForm.tsx"),
-  ShareButton: () => import("./ShareButton.tsx"),
-  Toaster: () => import("./Toaster.tsx"),
+// Plain DOM where the behaviour is small: React's runtime alone (64 KB gzip) is more than a post
+// page's whole budget (issue 6), so pages with only these islands never load it.
+const domIslands: Record<string, () => Promise<DomIsland>> = {
+  NewsletterForm: () => import("./newsletter-form.ts"),
+  ShareButton: () => import("./share-button.ts"),
+  Toaster: () => import("./toast-viewport.ts"),
 };
 
-async function hydrate(element: HTMLElement): Promise<void> {
-  const load = islands[element.dataset.island ?? ""];
-  if (!load) return;
-  const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
-  // React loads with the first island that wakes, not with the page: before any island is
-  // visible the page runs only this small loader.
+const reactIslands: Record<string, () => Promise<ReactIsland>> = {
+  DownloadButton: () => import("./DownloadButton.tsx"),
+  DownloadCount: () => import("./DownloadCount.tsx"),
+};
+
+async function hydrateWithReact(element: HTMLElement, load: () => Promise<ReactIsland>, props: Record<string, unknown>): Promise<void> {
+  // React loads with the first React island that wakes, not with the page.
   const [{ default: Component }, { createElement }, { hydrateRoot }] = await Promise.all([
     load(),
     import("react"),
     import("react-dom/client"),
   ]);
   hydrateRoot(element, createElement(Component, props));
+}
+
+async function hydrate(element: HTMLElement): Promise<void> {
+  const name = element.dataset.island ?? "";
+  const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
+  const dom = domIslands[name];
+  const react = reactIslands[name];
+  if (dom) (await dom()).mount(element, props);
+  else if (react) await hydrateWithReact(element, react, props);
+  else return;
   // A mark for tests and tools: this island answers to input now.
   element.dataset.hydrated = "";
 }
