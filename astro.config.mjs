@@ -4,6 +4,7 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { adminHeaders } from "./netlify/admin-headers.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
 
 // The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
@@ -35,6 +36,7 @@ export default defineConfig({
         return !["/subscribed", "/subscribe-failed", "/blog/404", "/404"].includes(path) && (!adminPath || path !== `/${adminPath}`);
       },
     }),
+    adminHeaders(process.env.ADMIN_PATH),
     localDatabase(),
   ],
   vite: { plugins: [tailwindcss()] },

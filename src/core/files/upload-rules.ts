@@ -1,8 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import { PayloadTooLargeError, UnsupportedTypeError } from "../errors.ts";
-
-/** Netlify's synchronous functions carry about 4.5 MB of binary; we cap uploads at 4 MB. */
-export const maxFileBytes = 4 * 1024 * 1024;
+import { fileTooLargeMessage, imageTypeMessage, maxFileBytes, resourceTypeMessage, type resourceExtensions } from "./upload-limits.ts";
 
 /** An upload whose type has been checked from its bytes. */
 export interface CheckedFile {
@@ -28,7 +26,7 @@ const imageTypes: Record<string, string> = {
  * old formats (doc, xls, ppt) are OLE compound files (`cfb`); the new ones are zip packages that
  * file-type recognises as docx/xlsx/pptx.
  */
-const resourceTypes: Record<string, { signatures: string[]; contentType: string }> = {
+const resourceTypes: Record<(typeof resourceExtensions)[number], { signatures: string[]; contentType: string }> = {
   pdf: { signatures: ["pdf"], contentType: "application/pdf" },
   doc: { signatures: ["cfb"], contentType: "application/msword" },
   xls: { signatures: ["cfb"], contentType: "application/vnd.ms-excel" },
@@ -39,10 +37,8 @@ const resourceTypes: Record<string, { signatures: string[]; contentType: string 
   zip: { signatures: ["zip"], contentType: "application/zip" },
 };
 
-export const resourceExtensions = Object.keys(resourceTypes);
-
 async function readChecked(file: File): Promise<{ bytes: Uint8Array; detected: string | undefined }> {
-  if (file.size > maxFileBytes) throw new PayloadTooLargeError("The file is too large (the limit is 4 MB)");
+  if (file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const bytes = new Uint8Array(await file.arrayBuffer());
   return { bytes, detected: (await fileTypeFromBuffer(bytes))?.ext };
 }
@@ -59,7 +55,7 @@ export async function checkImage(file: File): Promise<CheckedFile> {
   const { bytes, detected } = await readChecked(file);
   const contentType = detected ? imageTypes[detected] : undefined;
   if (!detected || !contentType) {
-    throw new UnsupportedTypeError("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
+    throw new UnsupportedTypeError(imageTypeMessage);
   }
   return { bytes, contentType, extension: detected, fileName: safeFileName(file.name, `image.${detected}`) };
 }
@@ -67,9 +63,8 @@ export async function checkImage(file: File): Promise<CheckedFile> {
 /** pdf, doc, docx, xls, xlsx, ppt, pptx or zip — by extension and by signature; else 415. */
 export async function checkResourceFile(file: File): Promise<CheckedFile> {
   const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
-  const rule = resourceTypes[extension];
-  const refused = () =>
-    new UnsupportedTypeError("Only PDF, Word, Excel, PowerPoint or ZIP files are allowed (pdf, doc, docx, xls, xlsx, ppt, pptx, zip)");
+  const rule = (resourceTypes as Record<string, (typeof resourceTypes)["pdf"] | undefined>)[extension];
+  const refused = () => new UnsupportedTypeError(resourceTypeMessage);
   if (!rule) throw refused();
   const { bytes, detected } = await readChecked(file);
   if (!detected || !rule.signatures.includes(detected)) throw refused();

@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { linkSchemes } from "./link-schemes.ts";
 
 /**
  * Exactly what the editor (TipTap) can produce: anything else a request carries — scripts, styles,
@@ -28,8 +29,6 @@ const allowedTags = [
   "img",
 ];
 
-/** SPEC §5's link schemes; javascript:, data: and vbscript: are never among them. */
-const linkSchemes = ["http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp"];
 
 /**
  * Images load from the web or from our own file route. A data: URL could carry SVG with script,
@@ -43,7 +42,7 @@ function isAllowedImageSource(src: string | undefined): boolean {
 const options: sanitizeHtml.IOptions = {
   allowedTags,
   allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt"] },
-  allowedSchemes: linkSchemes,
+  allowedSchemes: [...linkSchemes],
   allowedSchemesByTag: { img: ["http", "https"] },
   // `//host/path` would slip past the scheme list while loading from anywhere.
   allowProtocolRelative: false,

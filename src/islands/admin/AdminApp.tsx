@@ -1,0 +1,39 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
+import Toaster from "../public/Toaster.tsx";
+import LoginForm from "./LoginForm.tsx";
+import { createQueryClient } from "./query-client.ts";
+import { useAdminSession } from "./session.ts";
+
+// The editor and the tabs are most of the code: the login form doesn't wait for them.
+const Dashboard = lazy(() => import("./Dashboard.tsx"));
+
+const loading = (
+  <p className="p-8 text-center" role="status">
+    Loading…
+  </p>
+);
+
+/** The whole dashboard: one island, rendered only in the browser (nothing in it is public). */
+export default function AdminApp() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionGate />
+      <Toaster />
+    </QueryClientProvider>
+  );
+}
+
+function SessionGate() {
+  const { session, endedMessage, loggedIn, loggedOut } = useAdminSession();
+  if (session.isPending) return loading;
+  // If the session check itself fails (server down), the login form is the honest fallback: its
+  // own call will report what is wrong.
+  if (!session.data?.authenticated) return <LoginForm message={endedMessage} onLoggedIn={loggedIn} />;
+  return (
+    <Suspense fallback={loading}>
+      <Dashboard onLoggedOut={loggedOut} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,64 @@
+import * as Tabs from "@radix-ui/react-tabs";
+import { useMutation } from "@tanstack/react-query";
+import { api } from "./api-client.ts";
+import DownloadsTab from "./downloads/DownloadsTab.tsx";
+import PostsTab from "./posts/PostsTab.tsx";
+import SettingsTab from "./settings/SettingsTab.tsx";
+import SubscribersTab from "./subscribers/SubscribersTab.tsx";
+import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
+
+const tabs = [
+  { value: "posts", label: "Blog Posts", Panel: PostsTab },
+  { value: "downloads", label: "Downloads", Panel: DownloadsTab },
+  { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
+  { value: "settings", label: "Site Settings", Panel: SettingsTab },
+] as const;
+
+/** The logged-in dashboard: header with View Site and Logout, and the four tabs. */
+export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) {
+  // Logout ends the session on the server first, so the old cookie is worthless even if copied.
+  const logout = useMutation({
+    mutationFn: () => api("/api/auth/logout", { method: "POST" }),
+    onSuccess: () => {
+      showToast(toastTexts.loggedOut);
+      onLoggedOut();
+    },
+    onError: () => showErrorToast("Logout failed. Please try again."),
+  });
+
+  return (
+    <div className="min-h-screen">
+      <header className="border-b-3 border-ink bg-ink text-paper">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4">
+          <h1 className="font-display text-xl uppercase">
+            No Filter <span className="ml-1 bg-signal-dark px-2 text-paper">Admin</span>
+          </h1>
+          <nav aria-label="Dashboard" className="flex gap-3">
+            <a href="/" target="_blank" rel="noopener" className="btn btn-light py-2 text-sm">
+              View Site
+            </a>
+            <button type="button" className="btn py-2 text-sm" onClick={() => logout.mutate()} disabled={logout.isPending}>
+              Logout
+            </button>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+        <Tabs.Root defaultValue="posts">
+          <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
+            {tabs.map((tab) => (
+              <Tabs.Trigger key={tab.value} value={tab.value} className="admin-tab">
+                {tab.label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {tabs.map(({ value, Panel }) => (
+            <Tabs.Content key={value} value={value} className="pt-6 focus-visible:outline-3">
+              <Panel />
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      </main>
+    </div>
+  );
+}

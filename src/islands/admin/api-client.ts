@@ -1,0 +1,76 @@
+/**
+ * The dashboard's one way to call the API: same-origin cookies, JSON in and out, and errors that
+ * carry the server's message. A 401 on any admin call means the session ended: the app listens
+ * for it and returns to the login form.
+ */
+
+/** A non-ok answer: SPEC §8's '{status}: {body text}' unless the server sent `{ error }`. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
+export const sessionEndedEvent = "nf:session-ended";
+
+/** Turns an answer's status and body into the error the user sees. */
+export function apiErrorFrom(status: number, statusText: string, bodyText: string): ApiError {
+  try {
+    const body = JSON.parse(bodyText) as { error?: unknown };
+    if (typeof body.error === "string" && body.error) return new ApiError(status, body.error);
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  return new ApiError(status, `${String(status)}: ${bodyText || statusText}`);
+}
+
+/** Reports a 401 so the app can end the session (unless the call was the login itself). */
+export function reportUnauthorized(status: number, path: string): void {
+  if (status === 401 && !path.startsWith("/api/auth/")) window.dispatchEvent(new Event(sessionEndedEvent));
+}
+
+/** Calls `path` and returns its JSON body (or null for 204). `body` objects are sent as JSON. */
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const isForm = init.body instanceof FormData;
+  const response = await fetch(path, {
+    method: init.method ?? "GET",
+    credentials: "same-origin",
+    headers: init.body === undefined || isForm ? {} : { "content-type": "application/json" },
+    body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
+  });
+  if (!response.ok) {
+    reportUnauthorized(response.status, path);
+    throw apiErrorFrom(response.status, response.statusText, await response.text());
+  }
+  return (response.status === 204 ? null : await response.json()) as T;
+}
+
+/**
+ * Sends a multipart form with upload progress (fetch cannot report it): `onProgress` gets 0–1.
+ * Resolves with the JSON body; rejects with an ApiError like `api`.
+ */
+export function uploadForm<T>(path: string, method: "POST" | "PUT", form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, path);
+    request.withCredentials = true;
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener("load", () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress(1);
+        resolve(JSON.parse(request.responseText) as T);
+        return;
+      }
+      reportUnauthorized(request.status, path);
+      reject(apiErrorFrom(request.status, request.statusText, request.responseText));
+    });
+    request.addEventListener("error", () => reject(new Error("Network error")));
+    request.send(form);
+  });
+}

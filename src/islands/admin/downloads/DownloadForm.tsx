@@ -1,0 +1,157 @@
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { downloadCategories, downloadFormSchema } from "../../../core/downloads/download.schema.ts";
+import type { AdminDownload } from "../../../core/downloads/downloads.service.ts";
+import { ApiError, uploadForm } from "../api-client.ts";
+import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
+import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
+import { Field } from "../ui/Field.tsx";
+import { checkChosenImage, checkChosenResource, resourceAccept } from "../upload-checks.ts";
+
+interface Props {
+  editing: AdminDownload | null;
+  onDone: () => void;
+  onCancel: () => void;
+}
+
+const missingFile = "Please select a file to upload.";
+
+/** The resource form: upload a new resource, or edit one (its file and thumbnail kept unless replaced). */
+export default function DownloadForm({ editing, onDone, onCancel }: Props) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [progress, setProgress] = useState<number | null>(null);
+  // A resource saved with a category outside the four (the API allows it) keeps it as an option.
+  const categories: readonly string[] =
+    editing && !(downloadCategories as readonly string[]).includes(editing.category)
+      ? [...downloadCategories, editing.category]
+      : downloadCategories;
+
+  const save = useMutation({
+    mutationFn: (form: FormData) =>
+      editing
+        ? uploadForm<AdminDownload>(`/api/downloads/${String(editing.id)}`, "PUT", form, setProgress)
+        : uploadForm<AdminDownload>("/api/downloads", "POST", form, setProgress),
+    onSuccess: () => {
+      showToast(editing ? toastTexts.downloadUpdated : toastTexts.downloadCreated);
+      onDone();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status < 500 && error.status !== 401) setErrors({ "": error.message });
+      showErrorToast(editing ? "Failed to update downloadable resource." : "Failed to create downloadable resource.");
+    },
+    onSettled: () => setProgress(null),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const chosen = (name: string) => {
+      const value = data.get(name);
+      return value instanceof File && value.size > 0 ? value : undefined;
+    };
+    const file = chosen("file");
+    const thumbnail = chosen("thumbnail");
+    const text = { title: formText(data, "title"), description: formText(data, "description"), category: formText(data, "category") };
+    const values = { ...text, file, thumbnail };
+    const checked = validateForm(downloadFormSchema, values);
+    const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
+    found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFile);
+    found.thumbnail ??= checkChosenImage(thumbnail);
+    const problems = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
+    setErrors(problems);
+    if (problems.file === missingFile) showErrorToast(missingFile);
+    if (Object.keys(problems).length > 0) {
+      focusFirstInvalid("admin-download-form");
+      return;
+    }
+    const form = new FormData();
+    for (const [name, value] of Object.entries(text)) form.append(name, value);
+    if (file) form.append("file", file);
+    if (thumbnail) form.append("thumbnail", thumbnail);
+    setProgress(0);
+    save.mutate(form);
+  };
+
+  const keepNote = editing ? "Leave empty to keep the current one." : undefined;
+  return (
+    <section aria-labelledby="download-form-title" className="card p-5">
+      <h2 id="download-form-title" className="section-title text-2xl">
+        {editing ? "Edit Resource" : "Upload New Resource"}
+      </h2>
+      <form id="admin-download-form" onSubmit={submit} noValidate className="mt-4 space-y-4">
+        {errors[""] && (
+          <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
+            {errors[""]}
+          </p>
+        )}
+        <Field label="Title" name="title" idPrefix="download" error={errors.title}>
+          {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+        </Field>
+        <Field label="Description" name="description" idPrefix="download" error={errors.description}>
+          {(props) => <textarea {...props} rows={3} defaultValue={editing?.description ?? ""} className="admin-input" />}
+        </Field>
+        <Field label="Category" name="category" idPrefix="download" error={errors.category}>
+          {(props) => (
+            <select {...props} defaultValue={editing?.category ?? ""} className="admin-input">
+              <option value="">Select a category</option>
+              {categories.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="File"
+          name="file"
+          idPrefix="download"
+          error={errors.file}
+          hint={
+            <>
+              PDF, Word, Excel, PowerPoint or ZIP, up to 4 MB.
+              {editing && (
+                <>
+                  {" "}
+                  Current file: <strong className="break-all">{editing.fileName}</strong>. {keepNote}
+                </>
+              )}
+            </>
+          }
+        >
+          {(props) => <input {...props} type="file" accept={resourceAccept} className="admin-file" />}
+        </Field>
+        <Field
+          label="Thumbnail Image (optional)"
+          name="thumbnail"
+          idPrefix="download"
+          error={errors.thumbnail}
+          hint={editing ? (editing.thumbnailUrl ? `Current thumbnail shown below. ${keepNote ?? ""}` : "No thumbnail yet.") : "PNG, JPEG, WebP, GIF or AVIF, up to 4 MB."}
+        >
+          {(props) => <input {...props} type="file" accept="image/*" className="admin-file" />}
+        </Field>
+        {editing?.thumbnailUrl && (
+          <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
+        )}
+        {progress !== null && (
+          <div>
+            <progress className="admin-progress" value={progress} max={1} aria-label="Upload progress" />
+            <p className="text-sm" aria-live="polite">
+              {progress < 1 ? `Uploading… ${String(Math.round(progress * 100))}%` : "Processing…"}
+            </p>
+          </div>
+        )}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn" disabled={save.isPending}>
+            {save.isPending ? "Uploading..." : editing ? "Update Resource" : "Upload Resource"}
+          </button>
+          {editing && (
+            <button type="button" className="btn btn-light" onClick={onCancel}>
+              Cancel Edit
+            </button>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

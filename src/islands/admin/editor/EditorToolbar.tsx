@@ -1,0 +1,205 @@
+import { useEditorState, type Editor } from "@tiptap/react";
+import { useRef, useState, type ReactNode } from "react";
+import { api } from "../api-client.ts";
+import { showErrorToast } from "../toasts.ts";
+import { Icon } from "../ui/icons.tsx";
+import { linkAddress } from "./link-address.ts";
+import { linesToParagraphs } from "./simple-mode.ts";
+
+interface Props {
+  editor: Editor;
+  onSimple: () => void;
+}
+
+/** SPEC §2's toolbar. Each button names itself and shows when its format is on (aria-pressed). */
+export default function EditorToolbar({ editor, onSimple }: Props) {
+  const active = useEditorState({
+    editor,
+    selector: ({ editor: current }) => ({
+      bold: current.isActive("bold"),
+      italic: current.isActive("italic"),
+      h1: current.isActive("heading", { level: 1 }),
+      h2: current.isActive("heading", { level: 2 }),
+      bulletList: current.isActive("bulletList"),
+      orderedList: current.isActive("orderedList"),
+      blockquote: current.isActive("blockquote"),
+      link: current.isActive("link"),
+    }),
+  });
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const imageInput = useRef<HTMLInputElement>(null);
+  const chain = () => editor.chain().focus();
+
+  const uploadImage = async (file: File) => {
+    const form = new FormData();
+    form.append("image", file);
+    setUploading(true);
+    try {
+      const { imageUrl } = await api<{ imageUrl: string }>("/api/blog-posts/upload-image", { method: "POST", body: form });
+      chain()
+        .setImage({ src: imageUrl, alt: file.name.replace(/\.[^.]+$/, "") })
+        .run();
+    } catch (error) {
+      // SPEC only logs this; a silent failure would leave the owner guessing, so it shows too.
+      console.error("Image upload failed", error);
+      showErrorToast(error instanceof Error ? error.message : "The image could not be uploaded.", "Image Upload Failed");
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const pasteFromClipboard = async () => {
+    try {
+      const text = await navigator.clipboard.readText();
+      if (text.trim()) chain().insertContent(linesToParagraphs(text)).run();
+    } catch {
+      showErrorToast("The browser did not allow reading the clipboard. Paste with Ctrl+V (⌘V) instead.", "Paste Failed");
+    }
+  };
+
+  return (
+    <div>
+      <div className="admin-toolbar" role="toolbar" aria-label="Formatting">
+        <ToolButton label="Bold" pressed={active.bold} onClick={() => chain().toggleBold().run()}>
+          <Icon name="bold" />
+        </ToolButton>
+        <ToolButton label="Italic" pressed={active.italic} onClick={() => chain().toggleItalic().run()}>
+          <Icon name="italic" />
+        </ToolButton>
+        <ToolButton label="Heading 1" pressed={active.h1} onClick={() => chain().toggleHeading({ level: 1 }).run()}>
+          <span className="font-display text-sm">H1</span>
+        </ToolButton>
+        <ToolButton label="Heading 2" pressed={active.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
+          <span className="font-display text-sm">H2</span>
+        </ToolButton>
+        <ToolButton label="Bullet list" pressed={active.bulletList} onClick={() => chain().toggleBulletList().run()}>
+          <Icon name="bulletList" />
+        </ToolButton>
+        <ToolButton label="Numbered list" pressed={active.orderedList} onClick={() => chain().toggleOrderedList().run()}>
+          <Icon name="orderedList" />
+        </ToolButton>
+        <ToolButton label="Quote" pressed={active.blockquote} onClick={() => chain().toggleBlockquote().run()}>
+          <Icon name="quote" />
+        </ToolButton>
+        <ToolButton label={uploading ? "Uploading image…" : "Insert image"} disabled={uploading} onClick={() => imageInput.current?.click()}>
+          <Icon name="image" />
+        </ToolButton>
+        <input
+          ref={imageInput}
+          type="file"
+          accept="image/*"
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          data-testid="editor-image-input"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = "";
+            if (file) void uploadImage(file);
+          }}
+        />
+        <ToolButton label="Paste from clipboard" onClick={() => void pasteFromClipboard()}>
+          <Icon name="paste" />
+        </ToolButton>
+        <ToolButton label="Link" pressed={linkOpen} onClick={() => setLinkOpen((open) => !open)}>
+          <Icon name="link" />
+        </ToolButton>
+        {active.link && (
+          <ToolButton label="Unlink" onClick={() => chain().extendMarkRange("link").unsetLink().run()}>
+            <Icon name="unlink" />
+          </ToolButton>
+        )}
+        <button type="button" className="admin-tool-text ml-auto" onClick={onSimple}>
+          Simple Editor
+        </button>
+      </div>
+      {linkOpen && (
+        <LinkForm
+          initial={(editor.getAttributes("link").href as string | undefined) ?? ""}
+          onCancel={() => {
+            setLinkOpen(false);
+            editor.commands.focus();
+          }}
+          onAdd={(href) => {
+            const { empty } = editor.state.selection;
+            if (empty && !active.link) {
+              chain().insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
+            } else {
+              chain().extendMarkRange("link").setLink({ href }).run();
+            }
+            setLinkOpen(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function ToolButton(props: { label: string; pressed?: boolean; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="admin-tool"
+      aria-label={props.label}
+      title={props.label}
+      aria-pressed={props.pressed}
+      disabled={props.disabled}
+      // Keep the editor's selection: a mouse-down on the button would otherwise blur it first.
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
+  );
+}
+
+/** The URL input with Add Link / Cancel. Not a <form>: it sits inside the post form. */
+function LinkForm({ initial, onAdd, onCancel }: { initial: string; onAdd: (href: string) => void; onCancel: () => void }) {
+  const [url, setUrl] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const add = () => {
+    const result = linkAddress(url);
+    if ("error" in result) setError(result.error);
+    else onAdd(result.href);
+  };
+  return (
+    <div className="admin-link-form">
+      <label htmlFor="admin-link-url" className="sr-only">
+        Link URL
+      </label>
+      <input
+        id="admin-link-url"
+        type="text"
+        inputMode="url"
+        className="admin-input flex-1"
+        placeholder="https://example.com"
+        value={url}
+        autoFocus
+        aria-invalid={error !== null}
+        aria-describedby={error ? "admin-link-url-error" : undefined}
+        onChange={(event) => setUrl(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            add();
+          } else if (event.key === "Escape") {
+            event.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      <button type="button" className="btn py-1 text-sm" onClick={add}>
+        Add Link
+      </button>
+      <button type="button" className="btn btn-light py-1 text-sm" onClick={onCancel}>
+        Cancel
+      </button>
+      {error && (
+        <p id="admin-link-url-error" className="w-full text-sm font-semibold text-signal-dark">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import { useEffect, useRef, useState } from "react";
+import { paragraphsToLines, linesToParagraphs } from "./simple-mode.ts";
+import { editorExtensions } from "./extensions.ts";
+import EditorToolbar from "./EditorToolbar.tsx";
+
+interface Props {
+  id: string;
+  /** The post's HTML. */
+  value: string;
+  /** Called with the new HTML, or "" when the editor holds nothing. */
+  onChange: (html: string) => void;
+  invalid: boolean;
+  describedBy: string | undefined;
+}
+
+/** The editing surface's attributes: named "Content" and tied to its error, like the other fields. */
+function editingAttributes(id: string, invalid: boolean, describedBy: string | undefined): Record<string, string> {
+  return {
+    id,
+    class: "admin-prose",
+    role: "textbox",
+    "aria-multiline": "true",
+    "aria-label": "Content",
+    "aria-invalid": String(invalid),
+    ...(describedBy && { "aria-describedby": describedBy }),
+  };
+}
+
+/**
+ * The post body: TipTap with SPEC §2's toolbar, or the 'Simple Editor' textarea. Both edit the
+ * same HTML value; the textarea shows it one block per line.
+ */
+export default function RichEditor({ id, value, onChange, invalid, describedBy }: Props) {
+  const [simple, setSimple] = useState(false);
+  const [simpleText, setSimpleText] = useState("");
+  // The last HTML we reported, so a value coming back from the form doesn't reset the cursor.
+  const reported = useRef(value);
+  const editor = useEditor({
+    extensions: editorExtensions,
+    content: value,
+    immediatelyRender: true,
+    shouldRerenderOnTransaction: false,
+    editorProps: { attributes: editingAttributes(id, invalid, describedBy) },
+    onUpdate: ({ editor: current }) => {
+      reported.current = current.isEmpty ? "" : current.getHTML();
+      onChange(reported.current);
+    },
+  });
+  const editorEmpty = useEditorState({ editor, selector: ({ editor: current }) => current.isEmpty });
+
+  // ProseMirror sets its element's attributes once; an error appearing or going must reach them.
+  useEffect(() => {
+    editor.setOptions({ editorProps: { attributes: editingAttributes(id, invalid, describedBy) } });
+  }, [editor, id, invalid, describedBy]);
+
+  // The form changed the value itself (edit chosen, form reset): show it.
+  useEffect(() => {
+    if (value === reported.current) return;
+    reported.current = value;
+    editor.commands.setContent(value, { emitUpdate: false });
+    setSimpleText(paragraphsToLines(value));
+  }, [value, editor]);
+
+  const toSimple = () => {
+    setSimpleText(paragraphsToLines(editorEmpty ? "" : editor.getHTML()));
+    setSimple(true);
+  };
+  const toRich = () => {
+    editor.commands.setContent(reported.current, { emitUpdate: false });
+    setSimple(false);
+  };
+
+  return (
+    <div className={`admin-editor ${invalid ? "admin-editor-invalid" : ""}`}>
+      {simple ? (
+        <>
+          <div className="admin-toolbar">
+            <button type="button" className="admin-tool-text" onClick={toRich}>
+              Switch to Rich Editor
+            </button>
+          </div>
+          <textarea
+            id={id}
+            className="admin-simple"
+            value={simpleText}
+            aria-label="Content"
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(event) => {
+              setSimpleText(event.target.value);
+              reported.current = linesToParagraphs(event.target.value);
+              onChange(reported.current);
+            }}
+          />
+        </>
+      ) : (
+        <>
+          <EditorToolbar editor={editor} onSimple={toSimple} />
+          <EditorContent editor={editor} />
+        </>
+      )}
+    </div>
+  );
+}

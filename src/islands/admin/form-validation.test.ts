@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { loginSchema } from "../../core/auth/login.schema.ts";
+import { downloadFormSchema } from "../../core/downloads/download.schema.ts";
+import { postFormSchema } from "../../core/posts/post.schema.ts";
+import { apiErrorFrom } from "./api-client.ts";
+import { validateForm } from "./form-errors.ts";
+import { checkChosenImage, checkChosenResource } from "./upload-checks.ts";
+
+const postValues = { title: "A post", content: "<p>Words</p>", excerpt: "", category: "", readTime: "5", published: false };
+
+describe("the post form's checks (the server's schema, run in the browser)", () => {
+  it("names the missing title and content at their fields", () => {
+    const result = validateForm(postFormSchema, { ...postValues, title: "  ", content: "" });
+    expect(result).toEqual({ ok: false, errors: { title: "Title is required", content: "Content is required" } });
+  });
+
+  it("falls back to 5 minutes for a non-numeric read time and refuses one outside 1–60", () => {
+    const fallback = validateForm(postFormSchema, { ...postValues, readTime: "soon" });
+    expect(fallback.ok && fallback.data.readTime).toBe(5);
+    expect(validateForm(postFormSchema, { ...postValues, readTime: "61" })).toEqual({
+      ok: false,
+      errors: { readTime: "Read time must be between 1 and 60 minutes" },
+    });
+  });
+
+  it("accepts only the five categories, or none", () => {
+    expect(validateForm(postFormSchema, { ...postValues, category: "Funding" }).ok).toBe(true);
+    const result = validateForm(postFormSchema, { ...postValues, category: "Crypto" });
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe("the resource form's checks", () => {
+  it("asks for title, description and category", () => {
+    expect(validateForm(downloadFormSchema, { title: "", description: "", category: "" })).toEqual({
+      ok: false,
+      errors: { title: "Title is required", description: "Description is required", category: "Category is required" },
+    });
+  });
+
+  it("refuses a file over 4 MB or of another kind before it is sent", () => {
+    const big = new File([new Uint8Array(4 * 1024 * 1024 + 1)], "deck.pdf", { type: "application/pdf" });
+    expect(checkChosenResource(big)).toBe("The file is too large (the limit is 4 MB)");
+    expect(checkChosenResource(new File(["MZ"], "tool.exe"))).toMatch(/^Only PDF, Word, Excel, PowerPoint or ZIP files/);
+    expect(checkChosenResource(new File(["%PDF"], "Checklist.PDF"))).toBeUndefined();
+    expect(checkChosenImage(new File(["<svg/>"], "logo.txt", { type: "text/plain" }))).toMatch(/^Only PNG, JPEG/);
+    expect(checkChosenImage(new File(["x"], "a.png", { type: "image/png" }))).toBeUndefined();
+  });
+});
+
+describe("the login form's checks", () => {
+  it("requires both fields", () => {
+    expect(validateForm(loginSchema, { username: "", password: "" })).toEqual({
+      ok: false,
+      errors: { username: "Username is required", password: "Password is required" },
+    });
+  });
+});
+
+describe("API failures as the owner reads them", () => {
+  it("uses the server's message, else SPEC §8's '{status}: {body}' or the status text", () => {
+    expect(apiErrorFrom(400, "Bad Request", '{"error":"Title is required"}').message).toBe("Title is required");
+    expect(apiErrorFrom(502, "Bad Gateway", "upstream down").message).toBe("502: upstream down");
+    expect(apiErrorFrom(500, "Internal Server Error", "").message).toBe("500: Internal Server Error");
+  });
+});

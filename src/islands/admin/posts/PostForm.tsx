@@ -1,0 +1,173 @@
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import { defaultReadTime, maxReadTime, minReadTime, postCategories, postFormSchema } from "../../../core/posts/post.schema.ts";
+import type { Post } from "../../../core/posts/posts.service.ts";
+import { api, ApiError } from "../api-client.ts";
+import RichEditor from "../editor/RichEditor.tsx";
+import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
+import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
+import { checkChosenImage } from "../upload-checks.ts";
+import { Field } from "../ui/Field.tsx";
+
+interface Props {
+  /** The post being edited, or null to create one. */
+  editing: Post | null;
+  /** After a successful save: back to create mode. */
+  onDone: () => void;
+  onCancel: () => void;
+}
+
+/** The post form: create, or edit the post chosen in Recent Posts (SPEC §2, §5). */
+export default function PostForm({ editing, onDone, onCancel }: Props) {
+  const [content, setContent] = useState(editing?.content ?? "");
+  const [image, setImage] = useState<File | undefined>();
+  const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  // A chosen file previews from memory; the object URL is released when it is replaced.
+  useEffect(() => {
+    if (!image) return;
+    const url = URL.createObjectURL(image);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+
+  const save = useMutation({
+    mutationFn: (form: FormData) =>
+      editing
+        ? api<Post>(`/api/blog-posts/${String(editing.id)}`, { method: "PUT", body: form })
+        : api<Post>("/api/blog-posts", { method: "POST", body: form }),
+    onSuccess: () => {
+      showToast(editing ? toastTexts.postUpdated : toastTexts.postCreated);
+      onDone();
+    },
+    onError: (error) => {
+      // The server's own words for a refused form (400/413/415) go where the owner is looking.
+      if (error instanceof ApiError && error.status < 500 && error.status !== 401) setErrors({ "": error.message });
+      showErrorToast(editing ? "Failed to update blog post." : "Failed to create blog post.");
+    },
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values = {
+      title: formText(data, "title"),
+      excerpt: formText(data, "excerpt"),
+      category: formText(data, "category"),
+      readTime: formText(data, "readTime"),
+      published: data.get("published") === "on",
+      content,
+    };
+    const checked = validateForm(postFormSchema, values);
+    const imageError = checkChosenImage(image);
+    const found = { ...(checked.ok ? {} : checked.errors), ...(imageError && { featuredImage: imageError }) };
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirstInvalid("admin-post-form");
+      return;
+    }
+    const form = new FormData();
+    for (const [name, value] of Object.entries(values)) form.append(name, String(value));
+    if (image) form.append("featuredImage", image);
+    save.mutate(form);
+  };
+
+  return (
+    <section aria-labelledby="post-form-title" className="card p-5">
+      <h2 id="post-form-title" className="section-title text-2xl">
+        {editing ? "Edit Post" : "Create New Post"}
+      </h2>
+      <form id="admin-post-form" onSubmit={submit} noValidate className="mt-4 space-y-4">
+        {errors[""] && (
+          <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
+            {errors[""]}
+          </p>
+        )}
+        <Field label="Title" name="title" error={errors.title}>
+          {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+        </Field>
+        <Field label="Excerpt" name="excerpt" error={errors.excerpt}>
+          {(props) => <textarea {...props} rows={2} defaultValue={editing?.excerpt ?? ""} className="admin-input" />}
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Category" name="category" error={errors.category}>
+            {(props) => (
+              <select {...props} defaultValue={editing?.category ?? ""} className="admin-input">
+                <option value="">Select a category</option>
+                {postCategories.map((category) => (
+                  <option key={category} value={category}>
+                    {category}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Read Time (minutes)" name="readTime" error={errors.readTime}>
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={minReadTime}
+                max={maxReadTime}
+                step={1}
+                defaultValue={editing?.readTime ?? defaultReadTime}
+                className="admin-input"
+              />
+            )}
+          </Field>
+        </div>
+        <Field label="Featured Image" name="featuredImage" error={errors.featuredImage} hint="PNG, JPEG, WebP, GIF or AVIF, up to 4 MB.">
+          {(props) => (
+            <input
+              {...props}
+              type="file"
+              accept="image/*"
+              className="admin-file"
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                setImage(file);
+                setErrors((current) => ({ ...current, featuredImage: checkChosenImage(file) }));
+                if (!file) setPreview(editing?.featuredImage ?? null);
+              }}
+            />
+          )}
+        </Field>
+        {preview && <img src={preview} alt="Featured image preview" className="max-h-48 border-3 border-ink object-cover" />}
+        <div>
+          <span id="admin-content-label" className="block text-sm font-bold uppercase tracking-wide">
+            Content
+          </span>
+          <div className="mt-1">
+            <RichEditor
+              id="admin-content"
+              value={content}
+              onChange={setContent}
+              invalid={Boolean(errors.content)}
+              describedBy={errors.content ? "admin-content-error" : undefined}
+            />
+          </div>
+          {errors.content && (
+            <p id="admin-content-error" className="mt-1 text-sm font-semibold text-signal-dark">
+              {errors.content}
+            </p>
+          )}
+        </div>
+        <label className="flex items-center gap-2 font-semibold">
+          <input type="checkbox" name="published" defaultChecked={editing?.published ?? false} className="size-5 accent-signal-dark" />
+          Publish immediately
+        </label>
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn" disabled={save.isPending}>
+            {save.isPending ? "Saving..." : editing ? "Update Post" : "Create Post"}
+          </button>
+          {editing && (
+            <button type="button" className="btn btn-light" onClick={onCancel}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

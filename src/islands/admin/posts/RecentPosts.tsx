@@ -1,0 +1,56 @@
+import type { Post } from "../../../core/posts/posts.service.ts";
+import { formatLongDate, readTimeLabel } from "../../../lib/format-date.ts";
+import { ConfirmButton } from "../ui/ConfirmButton.tsx";
+import { Icon } from "../ui/icons.tsx";
+import { ListState } from "../ui/ListState.tsx";
+
+interface Props {
+  posts: Post[] | undefined;
+  loading: boolean;
+  error: Error | null;
+  editingId: number | null;
+  onEdit: (post: Post) => void;
+  onDelete: (post: Post) => void;
+}
+
+/** Every post, drafts included, newest first; scrolls on its own when long. */
+export default function RecentPosts({ posts, loading, error, editingId, onEdit, onDelete }: Props) {
+  return (
+    <section aria-labelledby="recent-posts-title" className="card p-5">
+      <h2 id="recent-posts-title" className="section-title text-2xl">
+        Recent Posts
+      </h2>
+      <ListState loading={loading} error={error} empty={posts?.length === 0} emptyText="No posts yet. Create your first post!" />
+      {posts && posts.length > 0 && (
+        <ul className="admin-scroll mt-4 space-y-3" aria-label="Posts" tabIndex={0}>
+          {posts.map((post) => (
+            <li key={post.id} className={`border-3 border-ink p-3 ${editingId === post.id ? "bg-amber/20" : "bg-white"}`}>
+              <div className="flex items-start justify-between gap-3">
+                <h3 className="min-w-0 break-words font-bold leading-snug">{post.title}</h3>
+                <div className="flex shrink-0 gap-2">
+                  <button type="button" className="admin-icon-button" aria-label={`Edit ${post.title}`} title="Edit" onClick={() => onEdit(post)}>
+                    <Icon name="edit" />
+                  </button>
+                  <ConfirmButton
+                    label={`Delete ${post.title}`}
+                    title="Delete this post?"
+                    description={`“${post.title}” will be removed from the site. This cannot be undone.`}
+                    confirmLabel="Delete Post"
+                    onConfirm={() => onDelete(post)}
+                  >
+                    <Icon name="trash" />
+                  </ConfirmButton>
+                </div>
+              </div>
+              <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                <span className={post.published ? "admin-badge admin-badge-on" : "admin-badge"}>{post.published ? "Published" : "Draft"}</span>
+                <span>{post.publishedAt ? formatLongDate(post.publishedAt) : "Not published"}</span>
+                <span>{readTimeLabel(post.readTime)}</span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

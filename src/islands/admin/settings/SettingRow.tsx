@@ -1,0 +1,122 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
+import { api, ApiError } from "../api-client.ts";
+import { queryKeys } from "../query-client.ts";
+import { showErrorToast, showToast } from "../toasts.ts";
+
+/**
+ * One setting, labelled by its description. Text and url values save on Enter, on leaving the
+ * field when it changed, or with Save. Other types (images) only show a file input (SPEC §2).
+ */
+export default function SettingRow({ setting }: { setting: SiteSetting }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(setting.value);
+  const [error, setError] = useState<string | null>(null);
+  const id = `setting-${setting.key}`;
+
+  const save = useMutation({
+    mutationFn: (value: string) => api<SiteSetting>(`/api/site-settings/${setting.key}`, { method: "PUT", body: { value } }),
+    onSuccess: (saved) => {
+      setDraft(saved.value);
+      showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.settings });
+    },
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.status === 400) setError(failure.message);
+      showErrorToast("Failed to update site setting.");
+    },
+  });
+
+  const commit = () => {
+    if (draft === setting.value || save.isPending) return;
+    const checked = settingValueSchema(setting.key).safeParse(draft);
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? "Invalid value");
+      return;
+    }
+    setError(null);
+    save.mutate(draft);
+  };
+
+  if (setting.type === "image") {
+    return (
+      <div>
+        <label htmlFor={id} className="block text-sm font-bold uppercase tracking-wide">
+          {setting.description}
+        </label>
+        <input
+          id={id}
+          type="file"
+          accept="image/*"
+          className="admin-file mt-1"
+          onChange={(event) => console.info("Image settings are not uploaded yet", event.target.files?.[0]?.name)}
+        />
+        <p className="mt-1 break-all text-sm text-slate">Current: {setting.value}</p>
+      </div>
+    );
+  }
+
+  // The paragraphs (descriptions, about, mission) get a text area; a field keeps its kind while edited.
+  const long = settingDefinitions[setting.key].defaultValue.length > 80;
+  const inputProps = {
+    id,
+    value: draft,
+    className: "admin-input",
+    "aria-invalid": error !== null,
+    "aria-describedby": `${id}-current${error ? ` ${id}-error` : ""}`,
+    onBlur: commit,
+    onChange: (event: { target: { value: string } }) => setDraft(event.target.value),
+  };
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-bold uppercase tracking-wide">
+        {setting.description}
+      </label>
+      <div className="mt-1 flex gap-2">
+        {long ? (
+          // Enter still saves (SPEC §2); a long text wraps instead of scrolling sideways.
+          <textarea
+            {...inputProps}
+            rows={3}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && !event.shiftKey) {
+                event.preventDefault();
+                commit();
+              }
+            }}
+          />
+        ) : (
+          <input
+            {...inputProps}
+            type="text"
+            inputMode={setting.type === "url" ? "url" : "text"}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                commit();
+              }
+            }}
+          />
+        )}
+        <button
+          type="button"
+          className="btn btn-light self-start py-2 text-sm"
+          onClick={commit}
+          disabled={save.isPending || draft === setting.value}
+          aria-label={`Save ${setting.description}`}
+        >
+          Save
+        </button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-signal-dark">
+          {error}
+        </p>
+      )}
+      <p id={`${id}-current`} className="mt-1 break-words text-sm text-slate">
+        Current: {setting.value}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useQuery } from "@tanstack/react-query";
+import type { SiteSetting } from "../../../core/settings/settings.schema.ts";
+import { queryKeys } from "../query-client.ts";
+import { ListState } from "../ui/ListState.tsx";
+import SettingRow from "./SettingRow.tsx";
+
+/** Site Settings: one row per setting, and what each one changes on the site. */
+export default function SettingsTab() {
+  const settings = useQuery<SiteSetting[]>({ queryKey: queryKeys.settings });
+  return (
+    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <section aria-labelledby="settings-title" className="card p-5">
+        <h2 id="settings-title" className="section-title text-2xl">
+          Site Settings
+        </h2>
+        <ListState loading={settings.isPending} error={settings.error} empty={settings.data?.length === 0} emptyText="No settings." />
+        <div className="mt-4 space-y-5">
+          {settings.data?.map((setting) => (
+            <SettingRow key={setting.key} setting={setting} />
+          ))}
+        </div>
+      </section>
+      <aside aria-labelledby="settings-help-title" className="card h-fit p-5">
+        <h2 id="settings-help-title" className="section-title text-xl">
+          What these change
+        </h2>
+        <dl className="mt-3 space-y-3 text-sm">
+          <div>
+            <dt className="font-bold">Hero title, subtitle and description</dt>
+            <dd>The big headline, the line under it and the paragraph at the top of the home page.</dd>
+          </div>
+          <div>
+            <dt className="font-bold">Social links</dt>
+            <dd>
+              Your video channel (YouTube), professional network (LinkedIn), microblog (X) and photo sharing (Instagram, TikTok) profiles:
+              the icons in the footer and the Watch on YouTube buttons. Use full https:// addresses.
+            </dd>
+          </div>
+          <div>
+            <dt className="font-bold">About and mission</dt>
+            <dd>The text of the About section and of its Our Mission card on the home page.</dd>
+          </div>
+          <div>
+            <dt className="font-bold">Contact email</dt>
+            <dd>Where the Get in Touch and Contact links send mail.</dd>
+          </div>
+          <div>
+            <dt className="font-bold">Empty means default</dt>
+            <dd>Clear a field and save it to bring back the built-in text. Changes go live after the site rebuilds, in a few seconds.</dd>
+          </div>
+        </dl>
+      </aside>
+    </div>
+  );
+}

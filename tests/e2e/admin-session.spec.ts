@@ -1,0 +1,151 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import pg from "pg";
+import { adminLogin, logIn } from "./admin.ts";
+import { toast } from "./islands.ts";
+import { localServerInfo } from "./local-server.ts";
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+}
+
+test("the dashboard page is kept out of search engines and ships no dashboard markup", async ({ request }) => {
+  const { adminPath } = await adminLogin();
+  const response = await request.get(adminPath);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+  const html = await response.text();
+  expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+  // Client-only: no form, no tab, nothing about the dashboard is in the built page.
+  expect(html).not.toContain("Blog Posts");
+  expect(html).not.toContain("<form");
+});
+
+test("login: required fields, wrong password, then the right one; a reload keeps the session", async ({ page }) => {
+  const { adminPath, username, password } = await adminLogin();
+  await page.goto(adminPath);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByText("Username is required")).toBeVisible();
+  await expect(page.getByText("Password is required")).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(toast(page, "Login Failed")).toContainText("Invalid username or password.");
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toHaveCount(0);
+
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(toast(page, "Login Successful")).toContainText("Welcome to the admin dashboard!");
+  for (const tab of ["Blog Posts", "Downloads", "Email Subscribers", "Site Settings"]) {
+    await expect(page.getByRole("tab", { name: tab })).toBeVisible();
+  }
+
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+});
+
+test("a throttled login says when to try again", async ({ page }) => {
+  const { adminPath } = await adminLogin();
+  await page.goto(adminPath);
+  // Throttling counts per address and username: another name leaves the owner's login alone.
+  await page.getByLabel("Username").fill(`intruder-${String(Date.now())}`);
+  await page.getByLabel("Password").fill("guess");
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(toast(page, "Login Failed")).toContainText("Invalid username or password.");
+    await page.locator(".nf-toast").getByRole("button", { name: "Close" }).click();
+  }
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(toast(page, "Login Failed")).toContainText(/Too many failed logins\. Try again in \d+ minutes\./);
+});
+
+test("a network failure during login says so", async ({ page }) => {
+  const { adminPath, username, password } = await adminLogin();
+  await page.goto(adminPath);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.route("**/api/auth/login", (route) => route.abort("internetdisconnected"));
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(toast(page, "Login Failed")).toContainText("Login failed. Please try again.");
+});
+
+test("logout ends the session on the server: the old cookie is refused", async ({ page }) => {
+  await logIn(page);
+  const cookies = await page.context().cookies();
+  const cookieHeader = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+  const before = await page.request.get("/api/newsletter/subscribers", { headers: { cookie: cookieHeader } });
+  expect(before.status()).toBe(200);
+
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toHaveCount(0);
+
+  const after = await page.request.get("/api/newsletter/subscribers", { headers: { cookie: cookieHeader } });
+  expect(after.status()).toBe(401);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+});
+
+test("an expired session returns to the login form with a message", async ({ page }) => {
+  await logIn(page);
+  const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
+  await db.connect();
+  try {
+    await db.query("DELETE FROM admin_sessions");
+  } finally {
+    await db.end();
+  }
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your session has expired. Please log in again." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+});
+
+test("the tabs work from the keyboard, and axe finds no serious problem on any of them", async ({ page }) => {
+  const { adminPath } = await adminLogin();
+  await page.goto(adminPath);
+  await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await logIn(page);
+  await page.getByRole("tab", { name: "Blog Posts" }).focus();
+  for (const name of ["Downloads", "Email Subscribers", "Site Settings"]) {
+    await page.keyboard.press("ArrowRight");
+    const tab = page.getByRole("tab", { name });
+    await expect(tab).toBeFocused();
+    await expect(tab).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel")).toBeVisible();
+    // Let the tab's list load before checking it.
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+    expect(await seriousViolations(page), name).toEqual([]);
+  }
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeFocused();
+  expect(await seriousViolations(page), "Blog Posts").toEqual([]);
+});
+
+test("the dashboard runs under the site's Content-Security-Policy without a violation or error", async ({ page }) => {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  await logIn(page);
+  // A chosen image previews from a blob: URL, which the policy must allow.
+  await page
+    .locator("#admin-post-form")
+    .getByLabel("Featured Image")
+    .setInputFiles(new URL("../../netlify/local/demo-content/files/cover-runway-math.png", import.meta.url).pathname);
+  await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveJSProperty("complete", true);
+  expect(await page.getByRole("img", { name: "Featured image preview" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  for (const tab of ["Downloads", "Email Subscribers", "Site Settings"]) {
+    await page.getByRole("tab", { name: tab }).click();
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+  }
+  expect(problems).toEqual([]);
+});

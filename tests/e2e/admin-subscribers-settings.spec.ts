@@ -1,0 +1,59 @@
+import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
+import { eventually, logIn, unique } from "./admin.ts";
+import { toast } from "./islands.ts";
+
+test("the subscriber list counts signups and exports them as email-subscribers.csv", async ({ page, request, baseURL }) => {
+  const emails = [`first-${String(Date.now())}@example.com`, `second-${String(Date.now())}@example.com`];
+  for (const email of emails) {
+    const response = await request.post("/api/newsletter/subscribe", { data: { email }, headers: { origin: baseURL ?? "" } });
+    expect(response.ok()).toBe(true);
+  }
+  await logIn(page);
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  const table = page.getByRole("table");
+  for (const email of emails) {
+    const row = table.getByRole("row").filter({ hasText: email });
+    await expect(row).toContainText("Active");
+    await expect(row).toContainText("newsletter");
+  }
+  const total = await table.locator("tbody tr").count();
+  await expect(page.locator("dl div").filter({ hasText: "Total Subscribers" })).toContainText(String(total));
+  await expect(page.getByRole("heading", { name: /Email Subscribers/ })).toContainText(`${String(total)} active`);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe("email-subscribers.csv");
+  await expect(toast(page, "Export Complete")).toBeVisible();
+  const lines = (await readFile(await download.path(), "utf8")).trim().split(/\r?\n/);
+  expect(lines[0]).toMatch(/^email,/i);
+  expect(lines).toHaveLength(total + 1);
+  for (const email of emails) expect(lines.some((line) => line.startsWith(`${email},`))).toBe(true);
+});
+
+test("a changed hero title reaches the home page; a bad URL is refused with the reason", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await logIn(page);
+  await page.getByRole("tab", { name: "Site Settings" }).click();
+  await expect(page.getByRole("complementary")).toContainText("Social links");
+
+  const youtube = page.getByRole("textbox", { name: "YouTube channel link" });
+  await youtube.fill("not a link");
+  await youtube.press("Enter");
+  await expect(page.getByText("Please enter a full http:// or https:// URL.")).toBeVisible();
+  await expect(youtube).toHaveAttribute("aria-invalid", "true");
+
+  const heroTitle = page.getByRole("textbox", { name: "Hero title" });
+  const original = await heroTitle.inputValue();
+  const title = unique("Built in public");
+  await heroTitle.fill(title);
+  await heroTitle.press("Enter");
+  await expect(toast(page, "Setting Updated")).toBeVisible();
+  await expect(page.getByText(`Current: ${title}`)).toBeVisible();
+  await eventually(request, "/", (html) => html.includes(title));
+
+  // Saved on leaving the field too; an empty value brings the default back.
+  await heroTitle.fill("");
+  await page.getByRole("textbox", { name: "Hero subtitle" }).focus();
+  await expect(page.getByText(`Current: ${original}`)).toBeVisible();
+  await eventually(request, "/", (html) => !html.includes(title));
+});

@@ -1,0 +1,43 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { localServerInfo } from "./local-server.ts";
+import { toast } from "./islands.ts";
+
+/** The dashboard's address and login, as `npm start` printed and kept them. */
+export async function adminLogin(): Promise<{ adminPath: string; username: string; password: string }> {
+  const stateDir = process.env.E2E_STATE_DIR ?? ".";
+  const secrets = JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { ADMIN_PASSWORD: string };
+  const adminPath = new URL((await localServerInfo()).adminUrl).pathname;
+  return { adminPath, username: "admin", password: secrets.ADMIN_PASSWORD };
+}
+
+/** Opens the dashboard and logs in through its form. */
+export async function logIn(page: Page): Promise<void> {
+  const { adminPath, username, password } = await adminLogin();
+  await page.goto(adminPath);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(toast(page, "Login Successful")).toContainText("Welcome to the admin dashboard!");
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible();
+}
+
+/**
+ * Waits for the rebuilt site to pass `check` on `pagePath` (publishing rebuilds in the
+ * background; a rebuild takes a few seconds here).
+ */
+export async function eventually(request: APIRequestContext, pagePath: string, check: (html: string, status: number) => boolean) {
+  const deadline = Date.now() + 60_000;
+  let last = "";
+  while (Date.now() < deadline) {
+    const response = await request.get(pagePath);
+    last = await response.text();
+    if (check(last, response.status())) return last;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${pagePath} never showed the change; last answer:\n${last.slice(0, 500)}`);
+}
+
+/** A unique text for this run, so reruns against the same data don't collide. */
+export const unique = (label: string) => `${label} ${String(Date.now()).slice(-7)}`;
