@@ -1,0 +1,84 @@
+/**
+ * Lighthouse scores (mobile, simulated throttling: Lighthouse's defaults) of pages of a running
+ * site, in one headless Chromium:
+ *   node tests/bench/lighthouse.ts [siteUrl]
+ * Chromium comes from CHROME_PATH, else /usr/bin/chromium.
+ */
+import { existsSync } from "node:fs";
+import { launch } from "chrome-launcher";
+import lighthouse from "lighthouse";
+
+export interface LighthouseRow {
+  path: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  /** The metrics behind the performance score, in ms (CLS unitless). */
+  metrics: Record<string, number>;
+  /** Audits that cost points, for the explanation when a score is below 100. */
+  failing: string[];
+}
+
+const categories = ["performance", "accessibility", "best-practices", "seo"];
+
+/** The Chromium to drive, or undefined when there is none (the figure is then skipped). */
+export function chromiumPath(): string | undefined {
+  return [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(
+    (candidate) => candidate && existsSync(candidate),
+  );
+}
+
+export async function measureLighthouse(siteUrl: string, paths: string[], chromePath: string): Promise<LighthouseRow[]> {
+  const chrome = await launch({
+    chromePath,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const rows: LighthouseRow[] = [];
+    for (const path of paths) {
+      const result = await lighthouse(new URL(path, siteUrl).href, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories });
+      if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+      const { categories: scores, audits } = result.lhr;
+      const score = (id: string) => Math.round((scores[id]?.score ?? 0) * 100);
+      const failing = Object.values(audits)
+        .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual")
+        .map((audit) => audit.id);
+      const metrics = Object.fromEntries(
+        ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [
+          id,
+          audits[id]?.numericValue ?? Number.NaN,
+        ]),
+      );
+      rows.push({
+        path,
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        bestPractices: score("best-practices"),
+        seo: score("seo"),
+        metrics,
+        failing,
+      });
+    }
+    return rows;
+  } finally {
+    chrome.kill();
+  }
+}
+
+if (import.meta.main) {
+  const chromePath = chromiumPath();
+  if (!chromePath) throw new Error("No Chromium found: set CHROME_PATH");
+  for (const row of await measureLighthouse(process.argv[2] ?? "http://localhost:8888", ["/", "/blog", "/blog/1", "/downloads"], chromePath)) {
+    console.log(row);
+  }
+}

@@ -1,0 +1,149 @@
+/** The benchmark's results and the table `npm run bench` prints, each figure beside its target. */
+import { cpus, release, totalmem } from "node:os";
+import type { LatencyRow } from "./api-latency.ts";
+import type { LoadRow } from "./api-load.ts";
+import type { BuildRow } from "./build-scaling.ts";
+import type { CsvExportFigures } from "./csv-export.ts";
+import type { LighthouseRow } from "./lighthouse.ts";
+import type { PageWeight } from "./page-weight.ts";
+
+export interface BenchResults {
+  date: string;
+  machine: string;
+  pages?: PageWeight[];
+  lighthouse?: LighthouseRow[];
+  latency?: LatencyRow[];
+  load?: LoadRow[];
+  /** The same load against `npm start` on PostgreSQL (DATABASE_URL) instead of the embedded database. */
+  loadOnPostgres?: LoadRow[];
+  csvExport?: CsvExportFigures[];
+  /** The export twice more, `npm start` on PostgreSQL. */
+  csvExportOnPostgres?: CsvExportFigures[];
+  publishLiveSeconds?: number[];
+  startup?: { freshMs: number; warmMs: number };
+  builds?: BuildRow[];
+  /** Figures not measured, with the reason. */
+  skipped: Record<string, string>;
+  benchSeconds?: number;
+}
+
+export function machineDescription(): string {
+  return `${String(cpus().length)} × ${cpus()[0]?.model.trim() ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.versions.node}`;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const verdict = (met: boolean) => (met ? "met" : "MISSED");
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+function printPages(pages: PageWeight[]): void {
+  console.log("\n1. Page weight, gzipped (targets: a post 0 KB JS before interaction and ≤ 60 KB in total; every page ≤ 80 KB JS)");
+  table(
+    ["page", "HTML", "CSS", "JS total", "JS before interaction", "total", "verdict"],
+    pages.map((page) => {
+      const isPost = /^\/blog\/\d+$/.test(page.path);
+      const total = page.html + page.css + page.jsTotal;
+      const met = page.jsTotal <= 80 * 1024 && (!isPost || (page.jsBeforeInteraction === 0 && total <= 60 * 1024));
+      return [page.path, kb(page.html), kb(page.css), kb(page.jsTotal), kb(page.jsBeforeInteraction), kb(total), verdict(met)];
+    }),
+  );
+}
+
+function printLighthouse(rows: LighthouseRow[]): void {
+  console.log("\n2. Lighthouse, mobile, simulated throttling (target 100 each)");
+  table(
+    ["page", "perf", "a11y", "best practices", "SEO", "LCP", "TBT", "CLS", "costing points"],
+    rows.map((row) => [
+      row.path,
+      String(row.performance),
+      String(row.accessibility),
+      String(row.bestPractices),
+      String(row.seo),
+      `${((row.metrics["largest-contentful-paint"] ?? 0) / 1000).toFixed(2)} s`,
+      `${(row.metrics["total-blocking-time"] ?? 0).toFixed(0)} ms`,
+      (row.metrics["cumulative-layout-shift"] ?? 0).toFixed(3),
+      row.failing.join(", "),
+    ]),
+  );
+}
+
+function printBuilds(rows: BuildRow[]): void {
+  console.log("\n3. Build scaling, scratch PostgreSQL (target ≥ 200 pages/s at 1,000 posts)");
+  table(
+    ["posts", "pages", "build (median)", "pages/s", "peak memory", "builds"],
+    rows.map((row) => [String(row.posts), String(row.pages), `${row.seconds.toFixed(1)} s`, row.pagesPerSecond.toFixed(0), mib(row.peakMemoryBytes), String(row.runs)]),
+  );
+  const [, thousand, largest] = rows;
+  if (thousand && largest) {
+    const marginal = (largest.pages - thousand.pages) / (largest.seconds - thousand.seconds);
+    console.log(`marginal rate ${String(thousand.posts)} → ${String(largest.posts)} posts: ${marginal.toFixed(0)} pages/s; at 1,000 posts: ${verdict(thousand.pagesPerSecond >= 200)}`);
+  }
+}
+
+function loadTable(load: LoadRow[]): void {
+  table(
+    ["route", "req/s", "p50", "p99", "of ceiling", "non-2xx", "errors", "verdict"],
+    load.map((row) => {
+      const limit = row.name.startsWith("POST") ? 50 : 20;
+      const met = row.p99Ms <= limit && row.non2xx === 0 && row.errors === 0;
+      return [row.name, row.requestsPerSecond.toFixed(0), `${String(row.p50Ms)} ms`, `${String(row.p99Ms)} ms`, `${(row.ofCeiling * 100).toFixed(1)} %`, String(row.non2xx), String(row.errors), row.name.includes("ceiling") ? "" : verdict(met)];
+    }),
+  );
+}
+
+function printLoad(latency: LatencyRow[], load: LoadRow[], loadOnPostgres: LoadRow[] | undefined): void {
+  console.log("\n5. API under load: autocannon, 64 connections, npm start (targets: p99 ≤ 20 ms reads, ≤ 50 ms writes)");
+  loadTable(load);
+  if (loadOnPostgres) {
+    console.log("the same, npm start on PostgreSQL 15 (DATABASE_URL) instead of the embedded database:");
+    loadTable(loadOnPostgres);
+  }
+  console.log("one connection at a time (no queueing):");
+  for (const row of latency) console.log(`  ${row.route.padEnd(34)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms`);
+}
+
+function csvTable(rows: CsvExportFigures[], database: string): void {
+  table(
+    ["rows", "database", "size", "time", "server memory before", "at peak", "growth", "verdict"],
+    rows.map((csv) => [
+      String(csv.rows),
+      database,
+      mib(csv.bytes),
+      `${csv.seconds.toFixed(2)} s`,
+      mib(csv.serverRssBeforeBytes),
+      mib(csv.serverRssPeakBytes),
+      mib(csv.serverRssPeakBytes - csv.serverRssBeforeBytes),
+      csv.rows >= 100_000 ? verdict(csv.seconds <= 3) : "",
+    ]),
+  );
+}
+
+export function printReport(results: BenchResults): void {
+  console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);
+  if (results.pages) printPages(results.pages);
+  if (results.lighthouse) printLighthouse(results.lighthouse);
+  if (results.builds) printBuilds(results.builds);
+  if (results.publishLiveSeconds) {
+    const seconds = median(results.publishLiveSeconds);
+    console.log(`\n4. Publish → live at 1,000 posts (target ≤ 10 s): median ${seconds.toFixed(1)} s of ${results.publishLiveSeconds.map((s) => s.toFixed(1)).join(", ")} s — ${verdict(seconds <= 10)}`);
+  }
+  if (results.load && results.latency) printLoad(results.latency, results.load, results.loadOnPostgres);
+  if (results.csvExport) {
+    console.log("\n6. CSV export of the subscribers (target: 100,000 in ≤ 3 s, flat memory)");
+    csvTable(results.csvExport, "embedded database");
+    if (results.csvExportOnPostgres) csvTable(results.csvExportOnPostgres, "PostgreSQL");
+  }
+  if (results.startup) {
+    const { freshMs, warmMs } = results.startup;
+    console.log(`\n7. Start-up, npm start to the first page served (target ≤ 30 s): fresh ${(freshMs / 1000).toFixed(1)} s — ${verdict(freshMs <= 30_000)}; warm restart ${(warmMs / 1000).toFixed(1)} s`);
+  }
+  for (const [figure, reason] of Object.entries(results.skipped)) console.log(`\nSKIPPED ${figure}: ${reason}`);
+  if (results.benchSeconds) console.log(`\nbenchmark ran in ${(results.benchSeconds / 60).toFixed(1)} min`);
+}
