@@ -1,5 +1,4 @@
 // @ts-check
-import netlify from "@astrojs/netlify";
 import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
@@ -11,6 +10,9 @@ import { localDatabase } from "./netlify/local/astro-local-database.ts";
 // fully static site doesn't need: Netlify serves dist/ and 404.html itself. So the adapter runs
 // only under `astro dev`, where its Vite plugin brings functions, Blobs and the local database.
 const isDev = process.argv.includes("dev");
+// Imported only then: loading the adapter costs about a second, which every site build (and so
+// every publish under `npm start`) would pay for nothing (issue 6).
+const netlify = isDev ? (await import("@astrojs/netlify")).default : undefined;
 
 export default defineConfig({
   output: "static",
@@ -19,7 +21,7 @@ export default defineConfig({
   ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
   trailingSlash: "ignore",
   build: { format: "directory" },
-  ...(isDev && {
+  ...(netlify && {
     adapter: netlify({
       // Edge functions would download Deno (no network here); images go through our own API.
       devFeatures: { edgeFunctions: false, images: false, environmentVariables: false },
