@@ -5,10 +5,16 @@ import { AppError, ForbiddenError, RateLimitedError, UnauthorizedError } from ".
 import { errorResponse, firstIssueMessage } from "./http.ts";
 import { matchRoute, type Route } from "./route-table.ts";
 import { readSessionToken } from "./session-cookie.ts";
+import { createSharedReads } from "./shared-reads.ts";
 
 export interface ApiHandlerOptions {
   routes: readonly Route[];
   deps: () => Promise<AppDeps>;
+  /**
+   * How long anonymous answers of `shared` routes are shared between requests (shared-reads.ts).
+   * 0, the default, reads every time: tests that change the database directly see it at once.
+   */
+  sharedReadMs?: number;
 }
 
 export interface ClientInfo {
@@ -22,6 +28,7 @@ export type ApiHandler = (request: Request, client: ClientInfo) => Promise<Respo
 
 /** One way into the API: route lookup, dependencies, and every error turned into its status. */
 export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
+  const sharedReads = createSharedReads(options.sharedReadMs ?? 0);
   return async (request, client) => {
     const url = new URL(request.url);
     const match = matchRoute(options.routes, request.method, url.pathname);
@@ -46,7 +53,12 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       if (match.route.access === "admin" && !(await context.session())) {
         throw new UnauthorizedError("Your session has expired. Please log in again.");
       }
-      return await match.route.handle(context);
+      if (match.route.shared && request.method === "GET" && readSessionToken(request) === undefined) {
+        return await sharedReads.answer(url.pathname + url.search, () => match.route.handle(context));
+      }
+      const response = await match.route.handle(context);
+      if (!safeMethods.has(request.method) && response.ok) sharedReads.clear();
+      return response;
     } catch (error) {
       return errorToResponse(error, request);
     }

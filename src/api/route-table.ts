@@ -21,6 +21,11 @@ export interface Route {
   path: string;
   /** `admin`: answered 401 unless the request carries a live admin session. Default `public`. */
   access?: "public" | "admin";
+  /**
+   * `true`: a GET whose answer without a session cookie is the same for everyone, so it may be
+   * shared between requests for a moment (see shared-reads.ts).
+   */
+  shared?: boolean;
   handle: (context: RouteContext) => Promise<Response>;
 }
 

@@ -17,6 +17,7 @@ export const blogPostsRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/blog-posts",
+    shared: true,
     // Public with ?published=true; without it the list includes drafts, so it is the admin's.
     handle: async (context) => {
       const publishedOnly = context.url.searchParams.get("published") === "true";
@@ -48,6 +49,7 @@ export const blogPostsRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/blog-posts/:id",
+    shared: true,
     // A draft is visible only with a session; to anyone else it does not exist.
     handle: async (context) => {
       const includeDrafts = (await context.session()) !== null;

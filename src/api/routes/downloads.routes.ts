@@ -28,6 +28,7 @@ export const downloadsRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/downloads",
+    shared: true,
     // One list for both: the dashboard (with a session) also gets its `thumbnailPath` field.
     handle: async ({ deps, session }) => json((await session()) ? await listDownloadsForAdmin(deps) : await listDownloads(deps)),
   },

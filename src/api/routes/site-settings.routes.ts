@@ -7,6 +7,7 @@ export const siteSettingsRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/site-settings",
+    shared: true,
     handle: async ({ deps }) => json(await listSiteSettings(deps)),
   },
   {
