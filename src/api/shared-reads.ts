@@ -19,7 +19,7 @@ export interface SharedReads {
 interface StoredAnswer {
   status: number;
   headers: [string, string][];
-  body: Uint8Array;
+  body: ArrayBuffer;
 }
 
 export function createSharedReads(ttlMs: number, now: () => number = () => performance.now()): SharedReads {
@@ -28,7 +28,7 @@ export function createSharedReads(ttlMs: number, now: () => number = () => perfo
   const store = async (response: Response): Promise<StoredAnswer> => ({
     status: response.status,
     headers: [...response.headers],
-    body: new Uint8Array(await response.arrayBuffer()),
+    body: await response.arrayBuffer(),
   });
   // A Response copies the bytes it is given, so one stored body serves every replay.
   const replay = ({ status, headers, body }: StoredAnswer) => new Response(body, { status, headers });
