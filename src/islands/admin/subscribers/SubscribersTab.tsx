@@ -44,7 +44,7 @@ export default function SubscribersTab() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="subscribers-title" className="section-title flex items-center gap-3 text-2xl">
           Email Subscribers
-          <span className="admin-badge admin-badge-on font-sans text-sm normal-case">{active.toLocaleString("en-US")} active</span>
+          <span className="admin-badge admin-badge-on whitespace-nowrap font-sans text-sm normal-case">{active.toLocaleString("en-US")} active</span>
         </h2>
         <button type="button" className="btn py-2 text-sm" onClick={() => exporter.mutate()} disabled={exporter.isPending}>
           <Icon name="download" />
@@ -60,7 +60,8 @@ export default function SubscribersTab() {
             <Total label="Newsletter Signups" value={fromNewsletter} />
           </dl>
           <div className="admin-scroll mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscriber list">
-            <table className="admin-table">
+            {/* Rows keep one line each; on a phone the list scrolls sideways instead of breaking emails apart. */}
+            <table className="admin-table whitespace-nowrap">
               <thead>
                 <tr>
                   <th scope="col">Email</th>
@@ -72,7 +73,7 @@ export default function SubscribersTab() {
               <tbody>
                 {list.map((subscriber) => (
                   <tr key={subscriber.id}>
-                    <td className="break-all">{subscriber.email}</td>
+                    <td>{subscriber.email}</td>
                     <td>
                       <span className={subscriber.isActive ? "admin-badge admin-badge-on" : "admin-badge"}>
                         {subscriber.isActive ? "Active" : "Inactive"}
