@@ -25,7 +25,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "downloads",
       "login_attempts",
       "posts",
-      "rate_limit_hits",
+      "rate_limit_counters",
       "schema_migrations",
       "site_settings",
       "subscribers",
