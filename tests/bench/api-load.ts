@@ -38,7 +38,15 @@ async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
   return { url: `http://localhost:${String(helloPort)}/`, stop: () => child.kill() };
 }
 
+/** Unmeasured load before each measured run: the JIT and the first shared read are not steady state. */
+const warmUpSeconds = 2;
+
 async function load(url: string, seconds: number, target: Omit<LoadTarget, "name" | "path">, origin: string) {
+  await run(url, warmUpSeconds, target, origin);
+  return run(url, seconds, target, origin);
+}
+
+async function run(url: string, seconds: number, target: Omit<LoadTarget, "name" | "path">, origin: string) {
   const result = await autocannon({
     url,
     connections: 64,
