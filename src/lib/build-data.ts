@@ -1,6 +1,6 @@
 import { appDeps } from "../core/app-deps.ts";
 import { listDownloads, type PublicDownload } from "../core/downloads/downloads.service.ts";
-import { getPost, listPosts, type Post } from "../core/posts/posts.service.ts";
+import { listPosts, type Post } from "../core/posts/posts.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 
@@ -8,22 +8,28 @@ import { siteSettingValues } from "../core/settings/settings.service.ts";
 
 export type SiteSettings = Record<SettingKey, string>;
 
-/** Site settings for pages, read from the database when the site is built. */
-export async function loadSiteSettings(): Promise<SiteSettings> {
-  return siteSettingValues(await appDeps());
+/**
+ * A read that every page of a build shares: a build reads it once (at 1,000 posts the footer's
+ * settings were 1,008 identical queries and the posts list three, issue 6); `astro dev` reads it
+ * for every page so a change shows on the next reload. A failed read is not kept.
+ */
+function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {
+  let shared: Promise<T> | undefined;
+  return () => {
+    if (import.meta.env.DEV) return read();
+    shared ??= read().catch((error: unknown) => {
+      shared = undefined;
+      throw error;
+    });
+    return shared;
+  };
 }
+
+/** Site settings for pages, read from the database when the site is built. */
+export const loadSiteSettings = oncePerBuild(async (): Promise<SiteSettings> => siteSettingValues(await appDeps()));
 
 /** Published posts, newest first. */
-export async function loadPublishedPosts(): Promise<Post[]> {
-  return listPosts(await appDeps(), { publishedOnly: true });
-}
-
-/** One published post (throws NotFoundError for a draft or a missing id). */
-export async function loadPost(id: number): Promise<Post> {
-  return getPost(await appDeps(), id, { includeDrafts: false });
-}
+export const loadPublishedPosts = oncePerBuild(async (): Promise<Post[]> => listPosts(await appDeps(), { publishedOnly: true }));
 
 /** Downloadable resources, newest first, as the public page sees them. */
-export async function loadDownloads(): Promise<PublicDownload[]> {
-  return listDownloads(await appDeps());
-}
+export const loadDownloads = oncePerBuild(async (): Promise<PublicDownload[]> => listDownloads(await appDeps()));
