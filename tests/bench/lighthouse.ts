@@ -16,10 +16,7 @@ export interface LighthouseRow {
   seo: number;
   /** The metrics behind the performance score, in ms (CLS unitless). */
   metrics: Record<string, number>;
-  /**
-   * Audits that cost points, for the explanation when a score is below 100. Insights
-   * (`metricSavings`) are left out: they suggest savings but carry no weight in the score.
-   */
+  /** Weighted audits that cost points, for the explanation when a score is below 100. */
   failing: string[];
   /** The performance score of every run; the row is the run with the median score. */
   performanceRuns: number[];
@@ -75,8 +72,10 @@ async function audit(url: string, path: string, port: number): Promise<Omit<Ligh
   if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
   const { categories: scores, audits } = result.lhr;
   const score = (id: string) => Math.round((scores[id]?.score ?? 0) * 100);
+  // Only audits with a weight in some category move a score; insights and diagnostics do not.
+  const weighted = new Set(Object.values(scores).flatMap((category) => category.auditRefs.filter((ref) => ref.weight > 0).map((ref) => ref.id)));
   const failing = Object.values(audits)
-    .filter((audit) => audit.score !== null && audit.score < 0.9 && !["informative", "manual", "metricSavings"].includes(audit.scoreDisplayMode))
+    .filter((audit) => weighted.has(audit.id) && audit.score !== null && audit.score < 0.9)
     .map((audit) => audit.id);
   const metrics = Object.fromEntries(
     ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [
