@@ -20,7 +20,7 @@ export interface LoadRow {
   errors: number;
 }
 
-interface LoadTarget {
+export interface LoadTarget {
   name: string;
   path: string;
   method?: "GET" | "POST";
