@@ -20,7 +20,10 @@ export default defineConfig({
   outDir: process.env.ASTRO_OUT_DIR ?? "./dist",
   ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
   trailingSlash: "ignore",
-  build: { format: "directory" },
+  // Four pages render at once: a page waits on writing its file, and rendering the next one meanwhile
+  // took a 1,000-post build from ~5.5 s to ~4.4 s here, with the same bytes out (issue 6). Data is
+  // read once per build (src/lib/build-data.ts), so this adds no database load.
+  build: { format: "directory", concurrency: 4 },
   ...(netlify && {
     adapter: netlify({
       // Edge functions would download Deno (no network here); images go through our own API.
