@@ -1,10 +1,7 @@
 import type { z } from "zod";
 import { PayloadTooLargeError, ValidationError } from "../core/errors.ts";
+import { formTooLargeMessage, maxFormBytes } from "../core/files/upload-limits.ts";
 import { firstIssueMessage } from "./http.ts";
-
-/** Netlify's synchronous functions take ~6 MB of base64: 4 MB of file plus the other fields. */
-export const maxUploadBytes = 4 * 1024 * 1024;
-const maxFormBytes = maxUploadBytes + 256 * 1024;
 
 /**
  * Reads a multipart (or urlencoded) form and validates it: text fields arrive as strings, files
@@ -15,7 +12,7 @@ export async function readForm<Schema extends z.ZodType>(
   schema: Schema,
   limitBytes = maxFormBytes,
 ): Promise<z.output<Schema>> {
-  const tooLarge = () => new PayloadTooLargeError(`The upload is too large (the limit is ${String(Math.floor(maxUploadBytes / 1024 / 1024))} MB)`);
+  const tooLarge = () => new PayloadTooLargeError(formTooLargeMessage);
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw tooLarge();
   const body = await readLimitedBody(request, limitBytes, tooLarge);

@@ -38,6 +38,14 @@ test("the resource form refuses a missing file, a wrong type and a file over 4 M
   await file.setInputFiles({ name: "script.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(form(page).getByText(/Only PDF, Word, Excel, PowerPoint or ZIP files are allowed/)).toBeVisible();
+
+  // Each under 4 MB, together more than one upload carries.
+  await file.setInputFiles({ name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(3 * 1024 * 1024) });
+  await form(page)
+    .getByLabel("Thumbnail Image (optional)")
+    .setInputFiles({ name: "thumb.png", mimeType: "image/png", buffer: Buffer.alloc(1.5 * 1024 * 1024) });
+  await form(page).getByRole("button", { name: "Upload Resource" }).click();
+  await expect(form(page).getByRole("alert")).toHaveText(/The file and thumbnail together are too large to send/);
   expect(uploads).toBe(0);
 });
 

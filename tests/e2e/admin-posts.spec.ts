@@ -221,3 +221,55 @@ test("a failed image upload in the editor is shown, not only logged", async ({ p
     .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
   await expect(toast(page, "Image Upload Failed")).toContainText("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
 });
+
+test("the other toolbar buttons format the text and show when they apply", async ({ page }) => {
+  await logIn(page);
+  await editor(page).click();
+  await tool(page, "Heading 1").click();
+  await page.keyboard.type("Big title");
+  await expect(tool(page, "Heading 1")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Enter");
+  await tool(page, "Italic").click();
+  await page.keyboard.type("leaning");
+  await expect(tool(page, "Italic")).toHaveAttribute("aria-pressed", "true");
+  await tool(page, "Italic").click();
+  await page.keyboard.press("Enter");
+  await tool(page, "Numbered list").click();
+  await page.keyboard.type("first step");
+  await expect(tool(page, "Numbered list")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await tool(page, "Quote").click();
+  await page.keyboard.type("said someone");
+  await expect(tool(page, "Quote")).toHaveAttribute("aria-pressed", "true");
+  await expect(tool(page, "Numbered list")).toHaveAttribute("aria-pressed", "false");
+  const content = editor(page);
+  await expect(content.locator("h1")).toHaveText("Big title");
+  await expect(content.locator("em")).toHaveText("leaning");
+  await expect(content.locator("ol li")).toHaveText("first step");
+  await expect(content.locator("blockquote")).toHaveText("said someone");
+});
+
+test("the simple editor warns before it would drop formatting", async ({ page }) => {
+  await logIn(page);
+  await editor(page).click();
+  await tool(page, "Bold").click();
+  await page.keyboard.type("strong words");
+  await form(page).getByRole("button", { name: "Simple Editor" }).click();
+  await expect(form(page).getByText("The Simple Editor keeps plain paragraphs only.")).toBeVisible();
+  // Back without typing: the formatting is still there.
+  await form(page).getByRole("button", { name: "Switch to Rich Editor" }).click();
+  await expect(editor(page).locator("strong")).toHaveText("strong words");
+});
+
+test("a half-written post survives a look at another tab", async ({ page }) => {
+  await logIn(page);
+  await form(page).getByLabel("Title").fill("Work in progress");
+  await editor(page).click();
+  await page.keyboard.type("Half a thought");
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  await expect(page.getByRole("button", { name: "Export CSV" })).toBeVisible();
+  await page.getByRole("tab", { name: "Blog Posts" }).click();
+  await expect(form(page).getByLabel("Title")).toHaveValue("Work in progress");
+  await expect(editor(page)).toHaveText("Half a thought");
+});

@@ -37,10 +37,8 @@ export async function logIn(
   if (failures >= loginThrottle.maxFailures) {
     const oldest = rows[0]?.oldest ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + loginThrottle.windowMs - now.getTime()) / 1000));
-    throw new RateLimitedError(
-      `Too many failed logins. Try again in ${String(Math.ceil(retryAfterSeconds / 60))} minutes.`,
-      retryAfterSeconds,
-    );
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    throw new RateLimitedError(`Too many failed logins. Try again in ${minutes === 1 ? "1 minute" : `${String(minutes)} minutes`}.`, retryAfterSeconds);
   }
 
   const hash = await deps.admin.passwordHash();

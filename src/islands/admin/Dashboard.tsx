@@ -1,5 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import { api } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
@@ -16,6 +17,14 @@ const tabs = [
 
 /** The logged-in dashboard: header with View Site and Logout, and the four tabs. */
 export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) {
+  // A tab loads its list when first opened, then stays mounted (hidden) so a half-written post or
+  // resource survives a look at another tab.
+  const [current, setCurrent] = useState<string>(tabs[0].value);
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set([tabs[0].value]));
+  const open = (value: string) => {
+    setCurrent(value);
+    setOpened((before) => new Set(before).add(value));
+  };
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
     mutationFn: () => api("/api/auth/logout", { method: "POST" }),
@@ -44,7 +53,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
         </div>
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-8">
-        <Tabs.Root defaultValue="posts">
+        <Tabs.Root value={current} onValueChange={open}>
           <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
             {tabs.map((tab) => (
               <Tabs.Trigger key={tab.value} value={tab.value} className="admin-tab">
@@ -53,8 +62,8 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
             ))}
           </Tabs.List>
           {tabs.map(({ value, Panel }) => (
-            <Tabs.Content key={value} value={value} className="pt-6 focus-visible:outline-3">
-              <Panel />
+            <Tabs.Content key={value} value={value} forceMount className="pt-6 focus-visible:outline-3 data-[state=inactive]:hidden">
+              {opened.has(value) && <Panel />}
             </Tabs.Content>
           ))}
         </Tabs.Root>

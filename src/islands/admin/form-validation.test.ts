@@ -4,7 +4,10 @@ import { downloadFormSchema } from "../../core/downloads/download.schema.ts";
 import { postFormSchema } from "../../core/posts/post.schema.ts";
 import { apiErrorFrom } from "./api-client.ts";
 import { validateForm } from "./form-errors.ts";
-import { checkChosenImage, checkChosenResource } from "./upload-checks.ts";
+import { z } from "zod";
+import { readForm } from "../../api/forms.ts";
+import { maxFormBytes } from "../../core/files/upload-limits.ts";
+import { checkChosenImage, checkChosenResource, checkFormSize } from "./upload-checks.ts";
 
 const postValues = { title: "A post", content: "<p>Words</p>", excerpt: "", category: "", readTime: "5", published: false };
 
@@ -45,6 +48,36 @@ describe("the resource form's checks", () => {
     expect(checkChosenResource(new File(["%PDF"], "Checklist.PDF"))).toBeUndefined();
     expect(checkChosenImage(new File(["<svg/>"], "logo.txt", { type: "text/plain" }))).toMatch(/^Only PNG, JPEG/);
     expect(checkChosenImage(new File(["x"], "a.png", { type: "image/png" }))).toBeUndefined();
+  });
+});
+
+describe("the size of a whole upload", () => {
+  const formWith = (fileBytes: number, thumbnailBytes: number) => {
+    const form = new FormData();
+    form.append("title", "Deck");
+    form.append("file", new File([new Uint8Array(fileBytes)], "deck.pdf"));
+    form.append("thumbnail", new File([new Uint8Array(thumbnailBytes)], "thumb.png"));
+    return form;
+  };
+  // As bytes: undici's FormData body throws unhandled when a server stops reading it partway.
+  const serverReads = async (form: FormData) => {
+    const encoded = new Response(form);
+    const body = await encoded.arrayBuffer();
+    const headers = { "content-type": encoded.headers.get("content-type") ?? "" };
+    return readForm(new Request("http://localhost/api/downloads", { method: "POST", headers, body }), z.record(z.string(), z.unknown()));
+  };
+
+  it("refuses a file and thumbnail that each pass but together exceed what the server takes", async () => {
+    const form = formWith(3 * 1024 * 1024, 1.5 * 1024 * 1024);
+    expect(checkChosenResource(form.get("file") as File)).toBeUndefined();
+    expect(checkFormSize(form, "too large together")).toBe("too large together");
+    await expect(serverReads(form)).rejects.toThrow("The upload is too large (the limit is 4 MB)");
+  });
+
+  it("never lets through a form the server would refuse: the largest one it passes arrives", async () => {
+    let thumbnailBytes = maxFormBytes - 3 * 1024 * 1024;
+    while (checkFormSize(formWith(3 * 1024 * 1024, thumbnailBytes), "too large")) thumbnailBytes -= 64;
+    await expect(serverReads(formWith(3 * 1024 * 1024, thumbnailBytes))).resolves.toHaveProperty("title", "Deck");
   });
 });
 

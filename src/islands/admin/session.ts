@@ -17,15 +17,26 @@ export function useAdminSession() {
     queryFn: () => api<{ authenticated: boolean }>("/api/auth/session"),
   });
 
+  /**
+   * Back to the login form. The session answer changes first, so the gate swaps the dashboard out
+   * before any list is forgotten: clearing first left the open tab to refetch its list, get a 401
+   * and report a logout as an expired session.
+   */
+  const endSession = (message: string | null) => {
+    setEndedMessage(message);
+    queryClient.setQueryData(queryKeys.session, { authenticated: false });
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.session[0] });
+  };
+
   useEffect(() => {
     const onEnded = () => {
-      queryClient.clear();
-      queryClient.setQueryData(queryKeys.session, { authenticated: false });
-      setEndedMessage(sessionExpiredMessage);
+      // A late 401 from a call made before a logout is no news.
+      if (queryClient.getQueryData<{ authenticated: boolean }>(queryKeys.session)?.authenticated === false) return;
+      endSession(sessionExpiredMessage);
     };
     window.addEventListener(sessionEndedEvent, onEnded);
     return () => window.removeEventListener(sessionEndedEvent, onEnded);
-  }, [queryClient]);
+  });
 
   /** After a successful login. */
   const loggedIn = () => {
@@ -34,10 +45,7 @@ export function useAdminSession() {
   };
 
   /** After logout: forget every list, back to the login form. */
-  const loggedOut = () => {
-    queryClient.clear();
-    queryClient.setQueryData(queryKeys.session, { authenticated: false });
-  };
+  const loggedOut = () => endSession(null);
 
   return { session, endedMessage, loggedIn, loggedOut };
 }

@@ -2,6 +2,7 @@ import {
   fileTooLargeMessage,
   imageTypeMessage,
   maxFileBytes,
+  maxFormBytes,
   resourceExtensions,
   resourceTypeMessage,
 } from "../../core/files/upload-limits.ts";
@@ -21,6 +22,24 @@ export function checkChosenResource(file: File | undefined): string | undefined 
   const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
   if (!(resourceExtensions as readonly string[]).includes(extension)) return resourceTypeMessage;
   return file.size > maxFileBytes ? fileTooLargeMessage : undefined;
+}
+
+/** A multipart part's boundary and headers, generously: the count must not fall short of the server's. */
+const partOverheadBytes = 256;
+
+/**
+ * The server refuses a whole request over `maxFormBytes`, so files that pass one by one can still
+ * be refused together (a 3 MB file with a 1.5 MB thumbnail): counted here as the request would
+ * carry them, before minutes of upload are spent on an answer of 413.
+ */
+export function checkFormSize(form: FormData, message: string): string | undefined {
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  for (const [name, value] of form) {
+    bytes += partOverheadBytes + encoder.encode(name).byteLength;
+    bytes += typeof value === "string" ? encoder.encode(value).byteLength : value.size + encoder.encode(value.name).byteLength;
+  }
+  return bytes > maxFormBytes ? message : undefined;
 }
 
 /** The file input's accept list (SPEC §5). */

@@ -6,7 +6,7 @@ import { ApiError, uploadForm } from "../api-client.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
-import { checkChosenImage, checkChosenResource, resourceAccept } from "../upload-checks.ts";
+import { checkChosenImage, checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
 
 interface Props {
   editing: AdminDownload | null;
@@ -15,6 +15,8 @@ interface Props {
 }
 
 const missingFile = "Please select a file to upload.";
+const tooLargeTogether =
+  "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
 
 /** The resource form: upload a new resource, or edit one (its file and thumbnail kept unless replaced). */
 export default function DownloadForm({ editing, onDone, onCancel }: Props) {
@@ -68,6 +70,11 @@ export default function DownloadForm({ editing, onDone, onCancel }: Props) {
     for (const [name, value] of Object.entries(text)) form.append(name, value);
     if (file) form.append("file", file);
     if (thumbnail) form.append("thumbnail", thumbnail);
+    const tooLarge = checkFormSize(form, tooLargeTogether);
+    if (tooLarge) {
+      setErrors({ "": tooLarge });
+      return;
+    }
     setProgress(0);
     save.mutate(form);
   };

@@ -102,7 +102,7 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
         <ToolButton label="Paste from clipboard" onClick={() => void pasteFromClipboard()}>
           <Icon name="paste" />
         </ToolButton>
-        <ToolButton label="Link" pressed={linkOpen} onClick={() => setLinkOpen((open) => !open)}>
+        <ToolButton label="Link" pressed={linkOpen || active.link} onClick={() => setLinkOpen((open) => !open)}>
           <Icon name="link" />
         </ToolButton>
         {active.link && (

@@ -1,6 +1,6 @@
 import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import { useEffect, useRef, useState } from "react";
-import { paragraphsToLines, linesToParagraphs } from "./simple-mode.ts";
+import { paragraphsToLines, linesToParagraphs, simpleModeLoses } from "./simple-mode.ts";
 import { editorExtensions } from "./extensions.ts";
 import EditorToolbar from "./EditorToolbar.tsx";
 
@@ -34,6 +34,8 @@ function editingAttributes(id: string, invalid: boolean, describedBy: string | u
 export default function RichEditor({ id, value, onChange, invalid, describedBy }: Props) {
   const [simple, setSimple] = useState(false);
   const [simpleText, setSimpleText] = useState("");
+  // The rich content had more than plain paragraphs when the textarea opened: say what typing costs.
+  const [simpleLoses, setSimpleLoses] = useState(false);
   // The last HTML we reported, so a value coming back from the form doesn't reset the cursor.
   const reported = useRef(value);
   const editor = useEditor({
@@ -63,7 +65,9 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
   }, [value, editor]);
 
   const toSimple = () => {
-    setSimpleText(paragraphsToLines(editorEmpty ? "" : editor.getHTML()));
+    const html = editorEmpty ? "" : editor.getHTML();
+    setSimpleText(paragraphsToLines(html));
+    setSimpleLoses(simpleModeLoses(html));
     setSimple(true);
   };
   const toRich = () => {
@@ -80,13 +84,19 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
               Switch to Rich Editor
             </button>
           </div>
+          {simpleLoses && (
+            <p id={`${id}-simple-note`} className="admin-simple-note">
+              The Simple Editor keeps plain paragraphs only. Typing here drops this post&apos;s headings, lists, links, images and
+              formatting; switch back without typing to keep them.
+            </p>
+          )}
           <textarea
             id={id}
             className="admin-simple"
             value={simpleText}
             aria-label="Content"
             aria-invalid={invalid}
-            aria-describedby={describedBy}
+            aria-describedby={[describedBy, simpleLoses ? `${id}-simple-note` : undefined].filter(Boolean).join(" ") || undefined}
             onChange={(event) => {
               setSimpleText(event.target.value);
               reported.current = linesToParagraphs(event.target.value);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sanitizePostHtml } from "../../../core/posts/sanitize-post-html.ts";
-import { linesToParagraphs, paragraphsToLines } from "./simple-mode.ts";
+import { linesToParagraphs, paragraphsToLines, simpleModeLoses } from "./simple-mode.ts";
 
 describe("the Simple Editor's conversion", () => {
   it("wraps each line in a paragraph and drops blank lines", () => {
@@ -24,5 +24,14 @@ describe("the Simple Editor's conversion", () => {
   it("round-trips plain text unchanged", () => {
     const text = "Fish & chips <3\nMore \"quoted\" words";
     expect(paragraphsToLines(linesToParagraphs(text))).toBe(text);
+  });
+
+  it("knows when typing in the textarea would drop formatting, and when plain paragraphs lose nothing", () => {
+    expect(simpleModeLoses("<p>Just words</p><p>Fish &amp; chips</p>")).toBe(false);
+    expect(simpleModeLoses("")).toBe(false);
+    expect(simpleModeLoses("<p>One <strong>bold</strong> word</p>")).toBe(true);
+    expect(simpleModeLoses('<p><a href="https://example.com">a link</a></p>')).toBe(true);
+    expect(simpleModeLoses('<p>text</p><img src="/api/files/images/a.png">')).toBe(true);
+    expect(simpleModeLoses("<h2>Heading</h2>")).toBe(true);
   });
 });

@@ -31,3 +31,11 @@ export function paragraphsToLines(html: string): string {
     .filter((line) => line !== "")
     .join("\n");
 }
+
+/**
+ * Whether the Simple Editor would lose something of `html` once the owner types there: headings,
+ * lists, links, images, bold… — anything that the trip to lines and back does not give back.
+ */
+export function simpleModeLoses(html: string): boolean {
+  return html !== "" && linesToParagraphs(paragraphsToLines(html)) !== html;
+}

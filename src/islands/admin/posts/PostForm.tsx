@@ -6,7 +6,7 @@ import { api, ApiError } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
-import { checkChosenImage } from "../upload-checks.ts";
+import { checkChosenImage, checkFormSize } from "../upload-checks.ts";
 import { Field } from "../ui/Field.tsx";
 
 interface Props {
@@ -70,6 +70,14 @@ export default function PostForm({ editing, onDone, onCancel }: Props) {
     const form = new FormData();
     for (const [name, value] of Object.entries(values)) form.append(name, String(value));
     if (image) form.append("featuredImage", image);
+    const tooLarge = checkFormSize(
+      form,
+      "The featured image and the content together are too large to send (the limit is 4 MB per save). Choose a smaller image.",
+    );
+    if (tooLarge) {
+      setErrors({ "": tooLarge });
+      return;
+    }
     save.mutate(form);
   };
 

@@ -19,6 +19,8 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
     mutationFn: (value: string) => api<SiteSetting>(`/api/site-settings/${setting.key}`, { method: "PUT", body: { value } }),
     onSuccess: (saved) => {
       setDraft(saved.value);
+      // The saved value is current at once: a blur right after Enter must not save it a second time.
+      queryClient.setQueryData<SiteSetting[]>(queryKeys.settings, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
       showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
       void queryClient.invalidateQueries({ queryKey: queryKeys.settings });
     },
