@@ -3,6 +3,7 @@ import react from "@astrojs/react";
 import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
 import { adminHeaders } from "./netlify/admin-headers.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
 
@@ -42,7 +43,13 @@ export default defineConfig({
       },
     }),
     adminHeaders(process.env.ADMIN_PATH),
+    adminAppBundle(),
     localDatabase(),
   ],
-  vite: { plugins: [tailwindcss()] },
+  vite: {
+    plugins: [tailwindcss()],
+    // Our Content-Security-Policy allows no inline script, so Astro must never inline a small one
+    // (e.g. the admin page's loader); other assets keep Vite's default.
+    build: { assetsInlineLimit: (file) => (file.endsWith(".js") ? false : undefined) },
+  },
 });
