@@ -115,8 +115,17 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   expect(postHtml).toMatch(/<img src="\/api\/files\/images\/[^"]+"/);
 
   // The draft never shows, and its page does not exist.
-  expect(await (await request.get("/blog")).text()).not.toContain(draftTitle);
+  for (const publicPath of ["/", "/blog", "/rss.xml", "/api/blog-posts?published=true"]) {
+    const answer = await request.get(publicPath);
+    expect(answer.ok(), publicPath).toBe(true);
+    expect(await answer.text(), publicPath).not.toContain(draftTitle);
+  }
   expect((await request.get(`/blog/${String(draftId)}`)).status()).toBe(404);
+  const sitemap = await request.get("/sitemap-0.xml");
+  expect(sitemap.ok()).toBe(true);
+  expect(await sitemap.text()).not.toMatch(new RegExp(`/blog/${String(draftId)}/?<`));
+  // Not even by its id to a visitor (this request context has no session; the owner's may read it).
+  expect((await request.get(`/api/blog-posts/${String(draftId)}`)).status()).toBe(404);
 
   // Edit: the form fills; cancel returns to create; a saved change reaches the site.
   await postItem(page, title).getByRole("button", { name: `Edit ${title}` }).click();

@@ -84,3 +84,34 @@ test("a changed hero title reaches the home page; a bad URL is refused with the 
   await save.click();
   await expect(page.getByText(`Current: ${originalSubtitle}`, { exact: true })).toBeVisible();
 });
+
+test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page }) => {
+  await logIn(page);
+  const offline = (pattern: string) => page.route(pattern, (route) => route.abort("internetdisconnected"));
+
+  // Deleting a post: the post stays listed.
+  const posts = page.getByRole("list", { name: "Posts" }).getByRole("listitem");
+  const firstTitle = (await posts.first().getByRole("heading").textContent())?.trim() ?? "";
+  await offline("**/api/blog-posts/*");
+  await posts.first().getByRole("button", { name: `Delete ${firstTitle}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete Post" }).click();
+  await expect(toast(page, "Error")).toContainText("Failed to delete blog post.");
+  await expect(posts.filter({ hasText: firstTitle })).toHaveCount(1);
+
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  await expect(page.getByRole("button", { name: "Export CSV" })).toBeVisible();
+  await offline("**/api/newsletter/subscribers/export");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  await expect(toast(page, "Export Failed")).toContainText("Failed to export email subscribers.");
+
+  await page.getByRole("tab", { name: "Site Settings" }).click();
+  const subtitle = page.getByRole("textbox", { name: "Hero subtitle" });
+  const original = await subtitle.inputValue();
+  await offline("**/api/site-settings/*");
+  await subtitle.fill(`${original} (offline)`);
+  await subtitle.press("Enter");
+  await expect(toast(page, "Error")).toContainText("Failed to update site setting.");
+  // What was typed is still in the field, and the saved value unchanged.
+  await expect(subtitle).toHaveValue(`${original} (offline)`);
+  await expect(page.getByText(`Current: ${original}`, { exact: true })).toBeVisible();
+});
