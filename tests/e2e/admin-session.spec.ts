@@ -95,8 +95,7 @@ test("logout ends the session on the server: the old cookie is refused", async (
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
 });
 
-test("an expired session returns to the login form with a message", async ({ page }) => {
-  await logIn(page);
+async function expireSessions() {
   const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
   await db.connect();
   try {
@@ -104,9 +103,39 @@ test("an expired session returns to the login form with a message", async ({ pag
   } finally {
     await db.end();
   }
+}
+
+test("an expired session returns to the login form with a message", async ({ page }) => {
+  await logIn(page);
+  await expireSessions();
   await page.getByRole("tab", { name: "Email Subscribers" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Your session has expired. Please log in again." })).toBeVisible();
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+});
+
+test("a post written while the session expired survives logging in again", async ({ page }) => {
+  const { username, password } = await adminLogin();
+  await logIn(page);
+  const form = page.locator("#admin-post-form");
+  const title = `Long read ${String(Date.now())}`;
+  await form.getByLabel("Title").fill(title);
+  await form.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("An hour of writing.");
+  await expireSessions();
+  await form.getByRole("button", { name: "Create Post" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your session has expired. Please log in again." })).toBeVisible();
+
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(form.getByLabel("Title")).toHaveValue(title);
+  await expect(form.getByRole("textbox", { name: "Content" })).toHaveText("An hour of writing.");
+  await form.getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  const item = page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });
+  await item.getByRole("button", { name: `Delete ${title}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete Post" }).click();
+  await expect(item).toHaveCount(0);
 });
 
 test("the tabs work from the keyboard, and axe finds no serious problem on any of them", async ({ page }) => {

@@ -26,14 +26,22 @@ export default function AdminApp() {
 }
 
 function SessionGate() {
-  const { session, endedMessage, loggedIn, loggedOut } = useAdminSession();
+  const { session, endedMessage, keepDashboard, loggedIn, loggedOut } = useAdminSession();
   if (session.isPending) return loading;
   // If the session check itself fails (server down), the login form is the honest fallback: its
   // own call will report what is wrong.
-  if (!session.data?.authenticated) return <LoginForm message={endedMessage} onLoggedIn={loggedIn} />;
+  const authenticated = session.data?.authenticated === true;
   return (
-    <Suspense fallback={loading}>
-      <Dashboard onLoggedOut={loggedOut} />
-    </Suspense>
+    <>
+      {(authenticated || keepDashboard) && (
+        // One place in the tree whether shown or hidden, so React keeps the forms' state.
+        <div hidden={!authenticated}>
+          <Suspense fallback={loading}>
+            <Dashboard onLoggedOut={loggedOut} />
+          </Suspense>
+        </div>
+      )}
+      {!authenticated && <LoginForm message={endedMessage} onLoggedIn={loggedIn} />}
+    </>
   );
 }
