@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { cp, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
@@ -55,7 +55,7 @@ export async function cachedAdminBundle(root: string): Promise<CachedBundle> {
   try {
     return { dir, entryUrl: await readEntryUrl(dir), built: false };
   } catch {
-    // Not built for this version yet (or a half-written folder from an interrupted build).
+    // Not built for this version yet.
   }
   // Built aside and renamed into place: two builds at once (tests and a benchmark) never see half.
   const scratch = `${dir}.${String(process.pid)}.tmp`;
@@ -83,17 +83,23 @@ export async function cachedAdminBundle(root: string): Promise<CachedBundle> {
       },
     },
   });
-  await rm(dir, { recursive: true, force: true });
+  // Another build may have finished the same version first: same key, same files, keep theirs.
+  // A folder for this key is never removed, since a running build may be copying from it.
   await rename(scratch, dir).catch(() => rm(scratch, { recursive: true, force: true }));
-  // Older versions' bundles are of no further use.
+  // Other versions' bundles (and scratch folders of builds that died) go once surely unused.
+  const staleBefore = Date.now() - 60 * 60 * 1000;
   for (const name of await readdir(cacheRoot)) {
-    if (name !== key && name !== ".vite" && !name.endsWith(".tmp")) await rm(path.join(cacheRoot, name), { recursive: true, force: true });
+    if (name === key || name === ".vite") continue;
+    const other = path.join(cacheRoot, name);
+    const modified = await stat(other).then((info) => info.mtimeMs, () => Date.now());
+    if (modified < staleBefore) await rm(other, { recursive: true, force: true });
   }
   return { dir, entryUrl: await readEntryUrl(dir), built: true };
 }
 
 export function adminAppBundle(): AstroIntegration {
   let bundle: CachedBundle | undefined;
+  let replaced = false;
   return {
     name: "no-filter:admin-app-bundle",
     hooks: {
@@ -113,6 +119,7 @@ export function adminAppBundle(): AstroIntegration {
                 enforce: "pre",
                 load(id) {
                   if (id.split("?")[0] !== entryPath) return null;
+                  replaced = true;
                   // A URL the bundler leaves alone: the browser fetches the cached entry itself.
                   return `import(/* @vite-ignore */ new URL(${JSON.stringify(entryUrl)}, document.baseURI).href);\n`;
                 },
@@ -123,6 +130,8 @@ export function adminAppBundle(): AstroIntegration {
       },
       "astro:build:done": async ({ dir }) => {
         if (!bundle) return;
+        // Moved or renamed, the entry would be bundled in full again, silently: say so instead.
+        if (!replaced) throw new Error(`${entryModule} was never loaded by the build: update netlify/admin-app-bundle.ts`);
         const target = fileURLToPath(new URL(assetsDir, dir));
         await mkdir(target, { recursive: true });
         await cp(path.join(bundle.dir, assetsDir), target, { recursive: true });

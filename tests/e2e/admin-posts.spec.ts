@@ -219,6 +219,8 @@ test("the simple editor turns each line into a paragraph and back", async ({ pag
   await form(page).getByRole("button", { name: "Switch to Rich Editor" }).click();
   await expect(editor(page).locator("p")).toHaveText(["First line", "Second line"]);
   await form(page).getByRole("button", { name: "Simple Editor" }).click();
+  // Plain paragraphs lose nothing here: no warning.
+  await expect(form(page).getByText("The Simple Editor keeps plain paragraphs only")).toHaveCount(0);
   await expect(form(page).getByRole("textbox", { name: "Content" })).toHaveValue("First line\nSecond line");
 });
 

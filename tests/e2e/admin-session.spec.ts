@@ -124,12 +124,15 @@ test("a post written while the session expired survives logging in again", async
   await expireSessions();
   await form.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Your session has expired. Please log in again." })).toBeVisible();
+  await expect(page.getByLabel("Username")).toBeFocused();
 
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(form.getByLabel("Title")).toHaveValue(title);
   await expect(form.getByRole("textbox", { name: "Content" })).toHaveText("An hour of writing.");
+  // Back where the owner was working.
+  await expect(form.getByRole("button", { name: "Create Post" })).toBeFocused();
   await form.getByRole("button", { name: "Create Post" }).click();
   await expect(toast(page, "Post Created")).toBeVisible();
   const item = page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });

@@ -52,7 +52,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
           </nav>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+      <main className="mx-auto max-w-6xl px-4 py-8">
         <Tabs.Root value={current} onValueChange={open}>
           <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
             {tabs.map((tab) => (

@@ -41,7 +41,7 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
   };
 
   return (
-    <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-16">
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-16">
       <form onSubmit={submit} noValidate className="card p-6 sm:p-8" aria-labelledby="login-title">
         <p className="font-display text-sm uppercase tracking-wide text-signal-dark">No Filter</p>
         <h1 id="login-title" className="section-title mt-1 text-3xl">
@@ -54,7 +54,8 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
         )}
         <div className="mt-6 space-y-4">
           <Field label="Username" name="username" error={errors.username}>
-            {(props) => <input {...props} type="text" autoComplete="username" className="admin-input" />}
+            {/* Sent back here by an expired session: the owner's next step is this field. */}
+            {(props) => <input {...props} type="text" autoComplete="username" autoFocus={message !== null} className="admin-input" />}
           </Field>
           <Field label="Password" name="password" error={errors.password}>
             {(props) => <input {...props} type="password" autoComplete="current-password" className="admin-input" />}

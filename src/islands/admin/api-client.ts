@@ -28,14 +28,27 @@ export function apiErrorFrom(status: number, statusText: string, bodyText: strin
   return new ApiError(status, `${String(status)}: ${bodyText || statusText}`);
 }
 
+/**
+ * Which login the calls belong to: a new login or a logout moves it on, so a slow call made under
+ * an older session (an upload that answers 401 after the owner has logged in again) ends nothing.
+ */
+let sessionEpoch = 0;
+
+/** A login or logout happened: calls already under way belong to the session before it. */
+export function startSessionEpoch(): void {
+  sessionEpoch += 1;
+}
+
 /** Reports a 401 so the app can end the session (unless the call was the login itself). */
-export function reportUnauthorized(status: number, path: string): void {
-  if (status === 401 && !path.startsWith("/api/auth/")) window.dispatchEvent(new Event(sessionEndedEvent));
+function reportUnauthorized(status: number, path: string, epoch: number): void {
+  if (status !== 401 || path.startsWith("/api/auth/") || epoch !== sessionEpoch) return;
+  window.dispatchEvent(new Event(sessionEndedEvent));
 }
 
 /** Calls `path` and returns its JSON body (or null for 204). `body` objects are sent as JSON. */
 export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const isForm = init.body instanceof FormData;
+  const epoch = sessionEpoch;
   const response = await fetch(path, {
     method: init.method ?? "GET",
     credentials: "same-origin",
@@ -43,10 +56,21 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
   });
   if (!response.ok) {
-    reportUnauthorized(response.status, path);
+    reportUnauthorized(response.status, path, epoch);
     throw apiErrorFrom(response.status, response.statusText, await response.text());
   }
   return (response.status === 204 ? null : await response.json()) as T;
+}
+
+/** Calls `path` and returns its body as a file (the CSV export); errors as `api`. */
+export async function apiBlob(path: string): Promise<Blob> {
+  const epoch = sessionEpoch;
+  const response = await fetch(path, { credentials: "same-origin" });
+  if (!response.ok) {
+    reportUnauthorized(response.status, path, epoch);
+    throw apiErrorFrom(response.status, response.statusText, await response.text());
+  }
+  return response.blob();
 }
 
 /**
@@ -54,6 +78,7 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
  * Resolves with the JSON body; rejects with an ApiError like `api`.
  */
 export function uploadForm<T>(path: string, method: "POST" | "PUT", form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  const epoch = sessionEpoch;
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open(method, path);
@@ -67,7 +92,7 @@ export function uploadForm<T>(path: string, method: "POST" | "PUT", form: FormDa
         resolve(JSON.parse(request.responseText) as T);
         return;
       }
-      reportUnauthorized(request.status, path);
+      reportUnauthorized(request.status, path, epoch);
       reject(apiErrorFrom(request.status, request.statusText, request.responseText));
     });
     request.addEventListener("error", () => reject(new Error("Network error")));

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { api, sessionEndedEvent } from "./api-client.ts";
+import { useEffect, useRef, useState } from "react";
+import { api, sessionEndedEvent, startSessionEpoch } from "./api-client.ts";
 import { queryKeys } from "./query-client.ts";
 
 export const sessionExpiredMessage = "Your session has expired. Please log in again.";
@@ -15,6 +15,18 @@ export function useAdminSession() {
   // A session that expired under the owner's hands keeps the dashboard (hidden, forms as they
   // were): a post written for an hour must survive logging in again.
   const [keepDashboard, setKeepDashboard] = useState(false);
+  // Where the owner was working when the session ended, to return there after logging in. The
+  // last focused control, not the focus of that moment: a Save button is disabled (and has lost
+  // focus) while its call runs.
+  const lastFocused = useRef<HTMLElement | null>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocus = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement) lastFocused.current = event.target;
+    };
+    document.addEventListener("focusin", onFocus);
+    return () => document.removeEventListener("focusin", onFocus);
+  }, []);
   const session = useQuery({
     queryKey: queryKeys.session,
     queryFn: () => api<{ authenticated: boolean }>("/api/auth/session"),
@@ -22,8 +34,10 @@ export function useAdminSession() {
 
   useEffect(() => {
     const onEnded = () => {
-      // A late 401 from a call made before a logout or another 401 is no news.
+      // Several calls may find the session gone at once: the first one ends it.
       if (queryClient.getQueryData<{ authenticated: boolean }>(queryKeys.session)?.authenticated === false) return;
+      startSessionEpoch();
+      returnFocus.current = lastFocused.current;
       setEndedMessage(sessionExpiredMessage);
       setKeepDashboard(true);
       queryClient.setQueryData(queryKeys.session, { authenticated: false });
@@ -34,10 +48,15 @@ export function useAdminSession() {
 
   /** After a successful login: the lists are read again under the new session. */
   const loggedIn = () => {
+    startSessionEpoch();
     setEndedMessage(null);
     setKeepDashboard(false);
     queryClient.setQueryData(queryKeys.session, { authenticated: true });
     void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.session[0] });
+    const target = returnFocus.current;
+    returnFocus.current = null;
+    // Once the dashboard is shown again (the next frame), focus goes back where it was.
+    if (target) requestAnimationFrame(() => target.isConnected && target.focus());
   };
 
   /**
@@ -46,6 +65,7 @@ export function useAdminSession() {
    * open tab to refetch its list, get a 401 and report the logout as an expired session.
    */
   const loggedOut = () => {
+    startSessionEpoch();
     setEndedMessage(null);
     setKeepDashboard(false);
     queryClient.setQueryData(queryKeys.session, { authenticated: false });

@@ -34,10 +34,14 @@ const partOverheadBytes = 256;
  */
 export function checkFormSize(form: FormData, message: string): string | undefined {
   const encoder = new TextEncoder();
-  let bytes = 0;
+  // The closing boundary, then each part; browsers send a text field's line breaks as CRLF.
+  let bytes = partOverheadBytes;
   for (const [name, value] of form) {
     bytes += partOverheadBytes + encoder.encode(name).byteLength;
-    bytes += typeof value === "string" ? encoder.encode(value).byteLength : value.size + encoder.encode(value.name).byteLength;
+    bytes +=
+      typeof value === "string"
+        ? encoder.encode(value.replace(/\r?\n|\r/g, "\r\n")).byteLength
+        : value.size + encoder.encode(value.name).byteLength;
   }
   return bytes > maxFormBytes ? message : undefined;
 }

@@ -36,6 +36,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
   const [simpleText, setSimpleText] = useState("");
   // The rich content had more than plain paragraphs when the textarea opened: say what typing costs.
   const [simpleLoses, setSimpleLoses] = useState(false);
+  const [simpleTyped, setSimpleTyped] = useState(false);
   // The last HTML we reported, so a value coming back from the form doesn't reset the cursor.
   const reported = useRef(value);
   const editor = useEditor({
@@ -68,6 +69,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
     const html = editorEmpty ? "" : editor.getHTML();
     setSimpleText(paragraphsToLines(html));
     setSimpleLoses(simpleModeLoses(html));
+    setSimpleTyped(false);
     setSimple(true);
   };
   const toRich = () => {
@@ -86,8 +88,9 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
           </div>
           {simpleLoses && (
             <p id={`${id}-simple-note`} className="admin-simple-note">
-              The Simple Editor keeps plain paragraphs only. Typing here drops this post&apos;s headings, lists, links, images and
-              formatting; switch back without typing to keep them.
+              {simpleTyped
+                ? "The Simple Editor keeps plain paragraphs only: this post's headings, lists, links, images and formatting are gone now."
+                : "The Simple Editor keeps plain paragraphs only. Typing here drops this post's headings, lists, links, images and formatting; switch back without typing to keep them."}
             </p>
           )}
           <textarea
@@ -99,6 +102,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
             aria-describedby={[describedBy, simpleLoses ? `${id}-simple-note` : undefined].filter(Boolean).join(" ") || undefined}
             onChange={(event) => {
               setSimpleText(event.target.value);
+              setSimpleTyped(true);
               reported.current = linesToParagraphs(event.target.value);
               onChange(reported.current);
             }}

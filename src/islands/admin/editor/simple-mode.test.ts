@@ -10,7 +10,7 @@ describe("the Simple Editor's conversion", () => {
 
   it("escapes what the owner types, so text is never read as markup", () => {
     const html = linesToParagraphs('Use <script>alert("x")</script> & see');
-    expect(html).toBe("<p>Use &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; see</p>");
+    expect(html).toBe('<p>Use &lt;script&gt;alert("x")&lt;/script&gt; &amp; see</p>');
     // The server keeps it as the same visible text.
     expect(sanitizePostHtml(html)).toContain("&lt;script&gt;");
   });
@@ -28,6 +28,8 @@ describe("the Simple Editor's conversion", () => {
 
   it("knows when typing in the textarea would drop formatting, and when plain paragraphs lose nothing", () => {
     expect(simpleModeLoses("<p>Just words</p><p>Fish &amp; chips</p>")).toBe(false);
+    // Quotes, non-breaking spaces, empty paragraphs and line breaks are plain text too.
+    expect(simpleModeLoses('<p>She said "no"&nbsp;twice</p><p></p><p>one<br>two</p>')).toBe(false);
     expect(simpleModeLoses("")).toBe(false);
     expect(simpleModeLoses("<p>One <strong>bold</strong> word</p>")).toBe(true);
     expect(simpleModeLoses('<p><a href="https://example.com">a link</a></p>')).toBe(true);

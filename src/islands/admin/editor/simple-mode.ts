@@ -5,9 +5,10 @@
  */
 import { decodeEntities } from "../../../lib/post-excerpt.ts";
 
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => escapes[char] ?? char);
+/** Text content needs only these three escaped (the editor writes quotes as they are). */
+const escapeHtml = (text: string) => text.replace(/[&<>]/g, (char) => escapes[char] ?? char);
 
 /** 'line one\nline two' → '<p>line one</p><p>line two</p>'; blank lines are dropped. */
 export function linesToParagraphs(text: string): string {
@@ -33,9 +34,9 @@ export function paragraphsToLines(html: string): string {
 }
 
 /**
- * Whether the Simple Editor would lose something of `html` once the owner types there: headings,
- * lists, links, images, bold… — anything that the trip to lines and back does not give back.
+ * Whether the Simple Editor would lose something of `html` once the owner types there: anything
+ * but plain paragraphs and line breaks (headings, lists, links, images, bold…).
  */
 export function simpleModeLoses(html: string): boolean {
-  return html !== "" && linesToParagraphs(paragraphsToLines(html)) !== html;
+  return /<(?!\/?p>|br\s*\/?>)/i.test(html);
 }

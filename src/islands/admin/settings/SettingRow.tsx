@@ -17,8 +17,9 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
 
   const save = useMutation({
     mutationFn: (value: string) => api<SiteSetting>(`/api/site-settings/${setting.key}`, { method: "PUT", body: { value } }),
-    onSuccess: (saved) => {
-      setDraft(saved.value);
+    onSuccess: (saved, sent) => {
+      // What the server kept (trimmed, or the default for an empty value), unless more was typed.
+      setDraft((current) => (current === sent ? saved.value : current));
       // The saved value is current at once: a blur right after Enter must not save it a second time.
       queryClient.setQueryData<SiteSetting[]>(queryKeys.settings, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
       showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });

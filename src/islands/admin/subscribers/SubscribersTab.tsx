@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
 import { formatLongDate } from "../../../lib/format-date.ts";
-import { apiErrorFrom, reportUnauthorized } from "../api-client.ts";
+import { apiBlob } from "../api-client.ts";
 import { queryKeys } from "../query-client.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
@@ -11,12 +11,7 @@ const exportPath = "/api/newsletter/subscribers/export";
 
 /** Fetches the CSV and saves it as email-subscribers.csv (SPEC §7). */
 async function exportCsv(): Promise<void> {
-  const response = await fetch(exportPath, { credentials: "same-origin" });
-  if (!response.ok) {
-    reportUnauthorized(response.status, exportPath);
-    throw apiErrorFrom(response.status, response.statusText, await response.text());
-  }
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(await apiBlob(exportPath));
   const link = document.createElement("a");
   link.href = url;
   link.download = "email-subscribers.csv";
