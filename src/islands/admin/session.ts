@@ -46,6 +46,15 @@ export function useAdminSession() {
     return () => window.removeEventListener(sessionEndedEvent, onEnded);
   }, [queryClient]);
 
+  // Once the dashboard is shown again (this hook's answer is what shows it), focus goes back.
+  const authenticated = session.data?.authenticated === true;
+  useEffect(() => {
+    const target = returnFocus.current;
+    if (!authenticated || !target) return;
+    returnFocus.current = null;
+    if (target.isConnected) target.focus();
+  }, [authenticated]);
+
   /** After a successful login: the lists are read again under the new session. */
   const loggedIn = () => {
     startSessionEpoch();
@@ -53,10 +62,6 @@ export function useAdminSession() {
     setKeepDashboard(false);
     queryClient.setQueryData(queryKeys.session, { authenticated: true });
     void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.session[0] });
-    const target = returnFocus.current;
-    returnFocus.current = null;
-    // Once the dashboard is shown again (the next frame), focus goes back where it was.
-    if (target) requestAnimationFrame(() => target.isConnected && target.focus());
   };
 
   /**
