@@ -141,6 +141,42 @@ test("a post written while the session expired survives logging in again", async
   await expect(item).toHaveCount(0);
 });
 
+test("a slow call that fails under the old session does not end the new one", async ({ page }) => {
+  const { username, password } = await adminLogin();
+  await logIn(page);
+  await page.getByRole("tab", { name: "Downloads" }).click();
+  const form = page.locator("#admin-download-form");
+  await form.getByLabel("Title").fill("Slow upload");
+  await form.getByLabel("Description").fill("Sent just before the session ran out.");
+  await form.getByLabel("Category").selectOption("Guides");
+  await form.getByLabel("File", { exact: true }).setInputFiles({ name: "slow.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
+  // The upload is held on its way until the owner has logged in again, then reaches the server
+  // with the cookie it was sent with, which the server no longer knows.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/downloads", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    await released;
+    await route.fulfill({ response: await route.fetch() });
+  });
+  await form.getByRole("button", { name: "Upload Resource" }).click();
+  await expireSessions();
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Your session has expired" })).toBeVisible();
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+
+  const answered = page.waitForResponse((response) => response.url().endsWith("/api/downloads") && response.request().method() === "POST");
+  release();
+  expect((await answered).status()).toBe(401);
+  await expect(toast(page, "Error")).toContainText("Failed to create downloadable resource.");
+  // The new session goes on: no login form, the dashboard stays.
+  await expect(page.getByRole("button", { name: "Login" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+});
+
 test("the tabs work from the keyboard, and axe finds no serious problem on any of them", async ({ page }) => {
   const { adminPath } = await adminLogin();
   await page.goto(adminPath);
