@@ -45,32 +45,31 @@ function reportUnauthorized(status: number, path: string, epoch: number): void {
   window.dispatchEvent(new Event(sessionEndedEvent));
 }
 
-/** Calls `path` and returns its JSON body (or null for 204). `body` objects are sent as JSON. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const isForm = init.body instanceof FormData;
+/** Calls `path` and returns the ok answer; a failure becomes an ApiError (a 401 ends the session). */
+async function send(path: string, init: RequestInit = {}): Promise<Response> {
   const epoch = sessionEpoch;
-  const response = await fetch(path, {
-    method: init.method ?? "GET",
-    credentials: "same-origin",
-    headers: init.body === undefined || isForm ? {} : { "content-type": "application/json" },
-    body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
-  });
+  const response = await fetch(path, { ...init, credentials: "same-origin" });
   if (!response.ok) {
     reportUnauthorized(response.status, path, epoch);
     throw apiErrorFrom(response.status, response.statusText, await response.text());
   }
+  return response;
+}
+
+/** Calls `path` and returns its JSON body (or null for 204). `body` objects are sent as JSON. */
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const isForm = init.body instanceof FormData;
+  const response = await send(path, {
+    method: init.method ?? "GET",
+    headers: init.body === undefined || isForm ? {} : { "content-type": "application/json" },
+    body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
+  });
   return (response.status === 204 ? null : await response.json()) as T;
 }
 
 /** Calls `path` and returns its body as a file (the CSV export); errors as `api`. */
 export async function apiBlob(path: string): Promise<Blob> {
-  const epoch = sessionEpoch;
-  const response = await fetch(path, { credentials: "same-origin" });
-  if (!response.ok) {
-    reportUnauthorized(response.status, path, epoch);
-    throw apiErrorFrom(response.status, response.statusText, await response.text());
-  }
-  return response.blob();
+  return (await send(path)).blob();
 }
 
 /**

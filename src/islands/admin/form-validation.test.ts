@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { readForm } from "../../api/forms.ts";
 import { loginSchema } from "../../core/auth/login.schema.ts";
 import { downloadFormSchema } from "../../core/downloads/download.schema.ts";
+import { maxFormBytes } from "../../core/files/upload-limits.ts";
 import { postFormSchema } from "../../core/posts/post.schema.ts";
 import { apiErrorFrom } from "./api-client.ts";
 import { validateForm } from "./form-errors.ts";
-import { z } from "zod";
-import { readForm } from "../../api/forms.ts";
-import { maxFormBytes } from "../../core/files/upload-limits.ts";
 import { checkChosenImage, checkChosenResource, checkFormSize } from "./upload-checks.ts";
 
 const postValues = { title: "A post", content: "<p>Words</p>", excerpt: "", category: "", readTime: "5", published: false };

@@ -1,9 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type Query } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api, sessionEndedEvent, startSessionEpoch } from "./api-client.ts";
 import { queryKeys } from "./query-client.ts";
 
 export const sessionExpiredMessage = "Your session has expired. Please log in again.";
+
+/** Every list the dashboard shows: all queries but the session's own. */
+const isList = (query: Query) => query.queryKey[0] !== queryKeys.session[0];
 
 /**
  * Whether the owner is logged in, asked of the server (`GET /api/auth/session`) so a reload keeps
@@ -14,7 +17,7 @@ export function useAdminSession() {
   const [endedMessage, setEndedMessage] = useState<string | null>(null);
   // A session that expired under the owner's hands keeps the dashboard (hidden, forms as they
   // were): a post written for an hour must survive logging in again.
-  const [keepDashboard, setKeepDashboard] = useState(false);
+  const keepDashboard = endedMessage !== null;
   // Where the owner was working when the session ended, to return there after logging in. The
   // last focused control, not the focus of that moment: a Save button is disabled (and has lost
   // focus) while its call runs.
@@ -39,7 +42,6 @@ export function useAdminSession() {
       startSessionEpoch();
       returnFocus.current = lastFocused.current;
       setEndedMessage(sessionExpiredMessage);
-      setKeepDashboard(true);
       queryClient.setQueryData(queryKeys.session, { authenticated: false });
     };
     window.addEventListener(sessionEndedEvent, onEnded);
@@ -59,9 +61,8 @@ export function useAdminSession() {
   const loggedIn = () => {
     startSessionEpoch();
     setEndedMessage(null);
-    setKeepDashboard(false);
     queryClient.setQueryData(queryKeys.session, { authenticated: true });
-    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.session[0] });
+    void queryClient.invalidateQueries({ predicate: isList });
   };
 
   /**
@@ -72,9 +73,8 @@ export function useAdminSession() {
   const loggedOut = () => {
     startSessionEpoch();
     setEndedMessage(null);
-    setKeepDashboard(false);
     queryClient.setQueryData(queryKeys.session, { authenticated: false });
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.session[0] });
+    queryClient.removeQueries({ predicate: isList });
   };
 
   return { session, endedMessage, keepDashboard, loggedIn, loggedOut };
