@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
 import { createApiHandler } from "./api-handler.ts";
+import { declareRoute, emptyAnswer } from "./declare-route.ts";
+
+const boom = declareRoute({ method: "GET", path: "/api/boom", access: "public", summary: "Fails", answers: { 204: emptyAnswer("Never") } });
 import { apiRoutes } from "./routes.ts";
 import { settingKeys } from "../core/settings/settings.schema.ts";
 
@@ -75,7 +78,7 @@ describe("the shared handler", () => {
 
   it("hides the details of an unexpected failure behind a generic 500", async () => {
     const broken = createApiHandler({
-      routes: [{ method: "GET", path: "/api/boom", handle: () => Promise.reject(new Error("secret internals")) }],
+      routes: [{ ...boom, handle: () => Promise.reject(new Error("secret internals")) }],
       deps: () => Promise.resolve(app.deps),
     });
     const response = await broken(new Request("http://localhost/api/boom"), { ip: "127.0.0.1" });

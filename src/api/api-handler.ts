@@ -1,20 +1,29 @@
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
 import type { AppDeps } from "../core/app-deps.ts";
 import { findSession, type Session } from "../core/auth/sessions.ts";
-import { AppError, ForbiddenError, RateLimitedError, UnauthorizedError } from "../core/errors.ts";
-import { errorResponse, firstIssueMessage } from "./http.ts";
-import { matchRoute, type Route } from "./route-table.ts";
+import { AppError, ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from "../core/errors.ts";
+import { sessionExpiredMessage } from "../core/messages.ts";
+import { firstAnswerOf, type RouteDeclaration } from "./declare-route.ts";
+import { isFormPost, readForm } from "./forms.ts";
+import { errorResponse, firstIssueMessage, json, readJson } from "./http.ts";
+import type { HandlerContext, ServedRoute } from "./route-handler.ts";
+import { matchRoute } from "./route-table.ts";
 import { readSessionToken } from "./session-cookie.ts";
 import { createSharedReads } from "./shared-reads.ts";
 
 export interface ApiHandlerOptions {
-  routes: readonly Route[];
+  routes: readonly ServedRoute[];
   deps: () => Promise<AppDeps>;
   /**
    * How long anonymous answers of `shared` routes are shared between requests (shared-reads.ts).
    * 0, the default, reads every time: tests that change the database directly see it at once.
    */
   sharedReadMs?: number;
+  /**
+   * Check every JSON answer against its declared schema (a mismatch is a 500). For tests: an answer
+   * that drifts from the contract fails them, at no cost to production.
+   */
+  checkAnswers?: boolean;
 }
 
 export interface ClientInfo {
@@ -26,7 +35,7 @@ export interface ClientInfo {
 
 export type ApiHandler = (request: Request, client: ClientInfo) => Promise<Response>;
 
-/** One way into the API: route lookup, dependencies, and every error turned into its status. */
+/** One way into the API: route lookup, the declared checks, dependencies, and every error turned into its status. */
 export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
   const sharedReads = createSharedReads(options.sharedReadMs ?? 0);
   return async (request, client) => {
@@ -36,27 +45,44 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       if (match.allowed.length === 0) return errorResponse(404, "Not found");
       return errorResponse(405, "Method not allowed", { allow: match.allowed.join(", ") });
     }
+    const { route } = match;
+    const formPost = route.body?.form && isFormPost(request) ? route.body.form : undefined;
     try {
       const processDeps = await options.deps();
       // A rebuild asked for during this request may outlive the response: tie it to the request.
       const deps = { ...processDeps, rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }) };
       if (!safeMethods.has(request.method)) checkSameOrigin(request, deps.env.SITE_URL);
       let session: Promise<Session | null> | undefined;
-      const context = {
-        request,
-        url,
-        params: match.params,
-        deps,
-        clientIp: client.ip,
-        session: () => (session ??= findSession(deps, readSessionToken(request))),
+      const findOnce = () => (session ??= findSession(deps, readSessionToken(request)));
+      if (route.access === "admin" && !(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
+      const params = parseParams(route, match.params);
+      const query = parseQuery(route, url.searchParams);
+      const answer = async () => {
+        try {
+          type Context = HandlerContext<RouteDeclaration>;
+          const context: Context = {
+            params: params as Context["params"],
+            query: query as Context["query"],
+            body: (await readBody(route, request, Boolean(formPost))) as Context["body"],
+            request,
+            deps,
+            clientIp: client.ip,
+            session: findOnce,
+          };
+          const result = await route.handle(context);
+          if (formPost) return seeOther(formPost.success);
+          return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
+        } catch (error) {
+          // A visitor's form without JavaScript lands on a page that says what happened.
+          if (formPost && error instanceof AppError && error.status < 500) return seeOther(formPost.failure);
+          throw error;
+        }
       };
-      if (match.route.access === "admin" && !(await context.session())) {
-        throw new UnauthorizedError("Your session has expired. Please log in again.");
+      if (route.shared && request.method === "GET" && readSessionToken(request) === undefined) {
+        // Keyed by what the route reads, so a query it ignores makes no new entry.
+        return await sharedReads.answer(`${url.pathname}?${JSON.stringify(query ?? {})}`, answer);
       }
-      if (match.route.shared && request.method === "GET" && readSessionToken(request) === undefined) {
-        return await sharedReads.answer(url.pathname + url.search, () => match.route.handle(context));
-      }
-      const response = await match.route.handle(context);
+      const response = await answer();
       if (!safeMethods.has(request.method) && response.ok) sharedReads.clear();
       return response;
     } catch (error) {
@@ -64,6 +90,45 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     }
   };
 }
+
+/** Path parameters that fail their schema name nothing: 404 with the schema's message. */
+function parseParams(route: RouteDeclaration, raw: Record<string, string>): unknown {
+  if (!route.params) return undefined;
+  const result = route.params.safeParse(raw);
+  if (!result.success) throw new NotFoundError(firstIssueMessage(result.error));
+  return result.data;
+}
+
+function parseQuery(route: RouteDeclaration, searchParams: URLSearchParams): unknown {
+  if (!route.query) return undefined;
+  return parseOr400(route.query, Object.fromEntries(searchParams));
+}
+
+function parseOr400<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
+  return result.data;
+}
+
+async function readBody(route: RouteDeclaration, request: Request, formPost: boolean): Promise<unknown> {
+  if (!route.body) return undefined;
+  if (route.body.type === "multipart" || formPost) return readForm(request, route.body.schema);
+  return readJson(request, route.body.schema);
+}
+
+/** A handler's plain value as its route's first declared answer. */
+function toResponse(route: RouteDeclaration, data: unknown, check: boolean): Response {
+  const { status, answer } = firstAnswerOf(route);
+  if (answer.kind === "empty") return new Response(null, { status });
+  if (answer.kind !== "json") throw new Error(`${route.method} ${route.path}: a ${answer.kind} answer must be a Response`);
+  if (check) {
+    const result = answer.schema.safeParse(data);
+    if (!result.success) throw new Error(`${route.method} ${route.path} answered outside its schema: ${result.error.message}`);
+  }
+  return json(data, { status });
+}
+
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { location } });
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 

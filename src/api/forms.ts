@@ -59,3 +59,7 @@ async function readLimitedBody(request: Request, limit: number, tooLarge: () => 
   }
   return body;
 }
+
+/** A browser's own form post (urlencoded or multipart), as opposed to a script's JSON. */
+export const isFormPost = (request: Request) =>
+  /^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(request.headers.get("content-type") ?? "");

@@ -1,19 +1,41 @@
-import type { Route } from "./route-table.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import type { ServedRoute } from "./route-handler.ts";
+import { serve } from "./route-handler.ts";
+import { authHandlers } from "./routes/auth.handlers.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { blogPostsHandlers } from "./routes/blog-posts.handlers.ts";
 import { blogPostsRoutes } from "./routes/blog-posts.routes.ts";
+import { downloadsHandlers } from "./routes/downloads.handlers.ts";
 import { downloadsRoutes } from "./routes/downloads.routes.ts";
+import { filesHandlers } from "./routes/files.handlers.ts";
 import { filesRoutes } from "./routes/files.routes.ts";
+import { healthHandlers } from "./routes/health.handlers.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
+import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 
-/** Every API route, wired in one place. */
-export const apiRoutes: Route[] = [
-  ...healthRoutes,
-  ...authRoutes,
-  ...blogPostsRoutes,
-  ...downloadsRoutes,
-  ...filesRoutes,
-  ...siteSettingsRoutes,
-  ...newsletterRoutes,
+/** Every route declaration, by resource: the API's whole contract. */
+export const apiContract = {
+  health: healthRoutes,
+  auth: authRoutes,
+  blogPosts: blogPostsRoutes,
+  downloads: downloadsRoutes,
+  files: filesRoutes,
+  siteSettings: siteSettingsRoutes,
+  newsletter: newsletterRoutes,
+};
+
+let openApiDocument: Record<string, unknown> | undefined;
+
+/** Every API route with its handler, wired in one place. */
+export const apiRoutes: ServedRoute[] = [
+  ...serve(healthRoutes, healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract)))),
+  ...serve(authRoutes, authHandlers),
+  ...serve(blogPostsRoutes, blogPostsHandlers),
+  ...serve(downloadsRoutes, downloadsHandlers),
+  ...serve(filesRoutes, filesHandlers),
+  ...serve(siteSettingsRoutes, siteSettingsHandlers),
+  ...serve(newsletterRoutes, newsletterHandlers),
 ];

@@ -5,7 +5,8 @@ import { createSession } from "../core/auth/sessions.ts";
 import { createApiHandler, type ApiHandler } from "./api-handler.ts";
 import { readForm } from "./forms.ts";
 import { json } from "./http.ts";
-import type { Route } from "./route-table.ts";
+import { declareRoute, jsonAnswer } from "./declare-route.ts";
+import type { ServedRoute } from "./route-handler.ts";
 import { sessionCookie } from "./session-cookie.ts";
 
 // A small route table exercising the shared handler's hooks the way real routes will.
@@ -13,12 +14,15 @@ const uploadSchema = z.object({
   title: z.string().trim().min(1, "Title is required"),
   file: z.instanceof(File, { message: "Please select a file to upload." }),
 });
-const routes: Route[] = [
-  { method: "GET", path: "/api/private", access: "admin", handle: () => Promise.resolve(json({ secret: true })) },
-  { method: "POST", path: "/api/public-write", handle: () => Promise.resolve(json({ ok: true }, { status: 201 })) },
+const answer = jsonAnswer(z.unknown(), "Anything");
+const route = (method: "GET" | "POST", path: string, access: "public" | "admin" = "public") =>
+  declareRoute({ method, path, access, summary: path, answers: { 200: answer } });
+const routes: ServedRoute[] = [
+  { ...route("GET", "/api/private", "admin"), handle: () => Promise.resolve(json({ secret: true })) },
+  { ...route("POST", "/api/public-write"), handle: () => Promise.resolve(json({ ok: true }, { status: 201 })) },
   {
-    method: "POST",
-    path: "/api/upload",
+    ...route("POST", "/api/upload"),
+    // Reads its own form, to test the limit at a size a test can send.
     handle: async ({ request }) => {
       const form = await readForm(request, uploadSchema, 1024);
       return json({ title: form.title, size: form.file.size, name: form.file.name });

@@ -1,11 +1,21 @@
+import { apiUrls } from "../api/api-urls.ts";
 import { databaseUrl, isProduction, readServerEnv, type ServerEnv } from "../config/server-env.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { adminCredentials, type AdminCredentials } from "./auth/admin-credentials.ts";
 import { connectDatabase } from "./db/connect.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
+import type { SignedDownload } from "./downloads/download-link.ts";
 import { blobsFileStore, type FileStore } from "./files/file-store.ts";
 import { buildHookRebuilder, type RequestRebuild } from "./publishing/rebuild.ts";
 import { sharedRebuilder } from "./publishing/shared-rebuilder.ts";
+
+/** The URLs services hand out (they never spell the API's paths). */
+export interface ApiUrls {
+  /** Where a stored file (an `images/…` key) is served. */
+  file: (key: string) => string;
+  /** A resource's signed download link. */
+  downloadFile: (id: number, signed: SignedDownload) => string;
+}
 
 /** What domain services are given: the database, the file store, the configuration and a clock. */
 export interface AppDeps {
@@ -16,6 +26,8 @@ export interface AppDeps {
   /** Asks for the static site to be rebuilt after a content change (never throws). */
   rebuild: RequestRebuild;
   now: () => Date;
+  /** The URLs services hand out, built by the API next to the routes that answer them. */
+  urls: ApiUrls;
 }
 
 let cached: Promise<AppDeps> | undefined;
@@ -55,5 +67,6 @@ async function createAppDeps(): Promise<AppDeps> {
         ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL })
         : buildHookRebuilder(env.BUILD_HOOK_URL),
     now: () => new Date(),
+    urls: apiUrls,
   };
 }

@@ -1,11 +1,6 @@
 import type { SqlQueryable } from "./db/sql-executor.ts";
+import type { Health } from "./health.schema.ts";
 
-export interface Health {
-  status: "ok";
-  database: "ok";
-  /** Round trip to the database, in milliseconds. */
-  databaseMs: number;
-}
 
 /** Proves the service can reach its database (a real round trip, not a cached flag). */
 export async function checkHealth(deps: { db: SqlQueryable }): Promise<Health> {

@@ -1,6 +1,8 @@
 import { appDeps } from "../core/app-deps.ts";
-import { listDownloads, type PublicDownload } from "../core/downloads/downloads.service.ts";
-import { listPosts, type Post } from "../core/posts/posts.service.ts";
+import type { PublicDownload } from "../core/downloads/download.schema.ts";
+import { listDownloads } from "../core/downloads/downloads.service.ts";
+import type { Post } from "../core/posts/post.schema.ts";
+import { listPosts } from "../core/posts/posts.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 

@@ -1,4 +1,4 @@
-import type { Post } from "../core/posts/posts.service.ts";
+import type { Post } from "../core/posts/post.schema.ts";
 import { postSummary } from "./post-excerpt.ts";
 
 /**

@@ -1,5 +1,6 @@
 import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts";
 import { apiRoutes } from "../../src/api/routes.ts";
+import { apiUrls } from "../../src/api/api-urls.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
@@ -47,9 +48,10 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
       rebuilds.count += 1;
     },
     now: () => new Date(),
+    urls: apiUrls,
     ...overrides,
   };
-  const handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps) });
+  const handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), checkAnswers: true });
   return {
     deps,
     handler,

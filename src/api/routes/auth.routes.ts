@@ -1,31 +1,29 @@
-import { loginSchema } from "../../core/auth/login.schema.ts";
-import { logIn } from "../../core/auth/login.ts";
-import { deleteSession } from "../../core/auth/sessions.ts";
-import { json, readJson } from "../http.ts";
-import type { Route } from "../route-table.ts";
-import { clearedSessionCookie, readSessionToken, sessionCookie } from "../session-cookie.ts";
+import { loginSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
+import { apiPaths } from "../api-paths.ts";
+import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
-export const authRoutes: Route[] = [
-  {
+export const authRoutes = {
+  login: declareRoute({
     method: "POST",
-    path: "/api/auth/login",
-    handle: async ({ request, deps, clientIp }) => {
-      const input = await readJson(request, loginSchema);
-      const { token } = await logIn(deps, input, clientIp);
-      return json({ authenticated: true }, { headers: { "set-cookie": sessionCookie(request, token) } });
-    },
-  },
-  {
+    path: apiPaths.login,
+    access: "public",
+    summary: "Logs the owner in: sets the session cookie",
+    body: { type: "json", schema: loginSchema },
+    answers: { 200: jsonAnswer(sessionStateSchema, "Logged in; the session cookie is set") },
+    errors: [401, 429],
+  }),
+  logout: declareRoute({
     method: "POST",
-    path: "/api/auth/logout",
-    handle: async ({ request, deps }) => {
-      await deleteSession(deps, readSessionToken(request));
-      return json({ authenticated: false }, { headers: { "set-cookie": clearedSessionCookie(request) } });
-    },
-  },
-  {
+    path: apiPaths.logout,
+    access: "public",
+    summary: "Ends the session of the request's cookie, if any",
+    answers: { 200: jsonAnswer(sessionStateSchema, "Logged out; the cookie is cleared") },
+  }),
+  session: declareRoute({
     method: "GET",
-    path: "/api/auth/session",
-    handle: async ({ session }) => json({ authenticated: (await session()) !== null }),
-  },
-];
+    path: apiPaths.session,
+    access: "public",
+    summary: "Whether the request carries a live admin session",
+    answers: { 200: jsonAnswer(sessionStateSchema, "The session state") },
+  }),
+};

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import type { Post } from "../../core/posts/posts.service.ts";
+import type { Post } from "../../core/posts/post.schema.ts";
 import { createApiHandler, type ApiHandler } from "../api-handler.ts";
-import { blogPostsRoutes } from "./blog-posts.routes.ts";
-import { filesRoutes } from "./files.routes.ts";
+import { apiRoutes } from "../routes.ts";
 
 let app: TestApp;
 let handler: ApiHandler;
@@ -37,7 +36,7 @@ const fileKey = (url: string | null) => (url ?? "").replace(/^\/api\/files\//, "
 beforeAll(async () => {
   png = new Uint8Array(await readFile(new URL("../../../netlify/local/demo-content/files/thumb-cold-email-templates.png", import.meta.url)));
   app = await createTestApp();
-  handler = createApiHandler({ routes: [...blogPostsRoutes, ...filesRoutes], deps: () => Promise.resolve(app.deps) });
+  handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(app.deps), checkAnswers: true });
   admin = await app.adminHeaders();
 });
 afterAll(async () => {

@@ -1,78 +1,69 @@
 import { z } from "zod";
-import { UnauthorizedError } from "../../core/errors.ts";
-import { postFormSchema } from "../../core/posts/post.schema.ts";
-import { createPost, deletePost, getPost, listPosts, updatePost, uploadPostImage } from "../../core/posts/posts.service.ts";
-import { readForm } from "../forms.ts";
-import { json } from "../http.ts";
-import { idParam } from "../route-params.ts";
-import type { Route, RouteContext } from "../route-table.ts";
+import { postFormSchema, postImageSchema, postImageUploadSchema, postSchema } from "../../core/posts/post.schema.ts";
+import { apiPaths } from "../api-paths.ts";
+import { declareRoute, emptyAnswer, jsonAnswer } from "../declare-route.ts";
+import { rowIdParams } from "../params.schema.ts";
 
-const imageUploadSchema = z.object({
-  image: z.instanceof(File, { error: "Please select an image to upload." }),
-});
+const postId = rowIdParams("Post not found");
 
-const postId = ({ params }: RouteContext) => idParam(params, "Post not found");
-
-export const blogPostsRoutes: Route[] = [
-  {
+export const blogPostsRoutes = {
+  list: declareRoute({
     method: "GET",
-    path: "/api/blog-posts",
+    path: apiPaths.blogPosts,
+    access: "session",
     shared: true,
-    // Public with ?published=true; without it the list includes drafts, so it is the admin's.
-    handle: async (context) => {
-      const publishedOnly = context.url.searchParams.get("published") === "true";
-      if (!publishedOnly && !(await context.session())) {
-        throw new UnauthorizedError("Your session has expired. Please log in again.");
-      }
-      return json(await listPosts(context.deps, { publishedOnly }));
-    },
-  },
-  {
+    summary: "Published posts newest first with ?published=true (public); every post, drafts included, without it (admin)",
+    query: z.object({
+      published: z
+        .string()
+        .optional()
+        .transform((value) => value === "true")
+        .meta({ description: "`true`: only published posts; anything else needs an admin session" }),
+    }),
+    answers: { 200: jsonAnswer(z.array(postSchema), "The posts") },
+    errors: [401],
+  }),
+  create: declareRoute({
     method: "POST",
-    path: "/api/blog-posts",
+    path: apiPaths.blogPosts,
     access: "admin",
-    handle: async ({ request, deps }) => {
-      const form = await readForm(request, postFormSchema);
-      return json(await createPost(deps, form), { status: 201 });
-    },
-  },
-  // Before `/:id`, which would otherwise take "upload-image" for an id.
-  {
+    summary: "Creates a post",
+    body: { type: "multipart", schema: postFormSchema },
+    answers: { 201: jsonAnswer(postSchema, "The new post") },
+  }),
+  // Before `get`, whose `:id` would otherwise take "upload-image".
+  uploadImage: declareRoute({
     method: "POST",
-    path: "/api/blog-posts/upload-image",
+    path: apiPaths.blogPostImage,
     access: "admin",
-    handle: async ({ request, deps }) => {
-      const { image } = await readForm(request, imageUploadSchema);
-      return json(await uploadPostImage(deps, image));
-    },
-  },
-  {
+    summary: "Stores an image for the editor and answers its URL",
+    body: { type: "multipart", schema: postImageUploadSchema },
+    answers: { 200: jsonAnswer(postImageSchema, "Where the image is served") },
+  }),
+  get: declareRoute({
     method: "GET",
-    path: "/api/blog-posts/:id",
+    path: apiPaths.blogPost,
+    access: "session",
     shared: true,
-    // A draft is visible only with a session; to anyone else it does not exist.
-    handle: async (context) => {
-      const includeDrafts = (await context.session()) !== null;
-      return json(await getPost(context.deps, postId(context), { includeDrafts }));
-    },
-  },
-  {
+    summary: "One post; a draft only with an admin session (to anyone else it does not exist)",
+    params: postId,
+    answers: { 200: jsonAnswer(postSchema, "The post") },
+  }),
+  update: declareRoute({
     method: "PUT",
-    path: "/api/blog-posts/:id",
+    path: apiPaths.blogPost,
     access: "admin",
-    handle: async (context) => {
-      const id = postId(context);
-      const form = await readForm(context.request, postFormSchema);
-      return json(await updatePost(context.deps, id, form));
-    },
-  },
-  {
+    summary: "Changes a post; without a new featured image the current one is kept",
+    params: postId,
+    body: { type: "multipart", schema: postFormSchema },
+    answers: { 200: jsonAnswer(postSchema, "The post as saved") },
+  }),
+  remove: declareRoute({
     method: "DELETE",
-    path: "/api/blog-posts/:id",
+    path: apiPaths.blogPost,
     access: "admin",
-    handle: async (context) => {
-      await deletePost(context.deps, postId(context));
-      return new Response(null, { status: 204 });
-    },
-  },
-];
+    summary: "Deletes a post and its featured image",
+    params: postId,
+    answers: { 204: emptyAnswer("Deleted") },
+  }),
+};

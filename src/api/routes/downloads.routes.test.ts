@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { createApiHandler, type ApiHandler } from "../api-handler.ts";
-import { downloadsRoutes } from "./downloads.routes.ts";
+import { apiRoutes } from "../routes.ts";
 
 const demoFiles = new URL("../../../netlify/local/demo-content/files/", import.meta.url);
 const demoBytes = (name: string) => readFile(new URL(name, demoFiles));
@@ -16,7 +16,7 @@ const call = (path: string, init?: RequestInit, ip = "203.0.113.7") =>
 
 beforeAll(async () => {
   app = await createTestApp({ now: () => clock });
-  handler = createApiHandler({ routes: downloadsRoutes, deps: () => Promise.resolve(app.deps) });
+  handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(app.deps), checkAnswers: true });
 });
 afterAll(async () => {
   await app.close();

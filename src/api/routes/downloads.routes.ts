@@ -1,94 +1,76 @@
-import { downloadFormSchema, downloadRequestSchema } from "../../core/downloads/download.schema.ts";
-import { downloadLinkSecret, verifyDownloadLink } from "../../core/downloads/download-link.ts";
+import { z } from "zod";
 import {
-  createDownload,
-  deleteDownload,
-  downloadFile,
-  listDownloads,
-  listDownloadsForAdmin,
-  requestDownload,
-  updateDownload,
-} from "../../core/downloads/downloads.service.ts";
-import { ForbiddenError } from "../../core/errors.ts";
-import { readForm } from "../forms.ts";
-import { json, readJson } from "../http.ts";
-import { idParam } from "../route-params.ts";
-import type { Route } from "../route-table.ts";
+  adminDownloadSchema,
+  downloadFormSchema,
+  downloadLinkQuerySchema,
+  downloadLinkSchema,
+  downloadRequestSchema,
+  publicDownloadSchema,
+} from "../../core/downloads/download.schema.ts";
+import { resourceGoneMessage } from "../../core/messages.ts";
+import type { SignedDownload } from "../../core/downloads/download-link.ts";
+import { apiPaths, pathWith } from "../api-paths.ts";
+import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer } from "../declare-route.ts";
+import { rowIdParams } from "../params.schema.ts";
 
-const resourceId = (params: Record<string, string>) => idParam(params, "This resource does not exist.");
+const resourceId = rowIdParams(resourceGoneMessage);
 
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 8187). */
-function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
-
-export const downloadsRoutes: Route[] = [
-  {
+export const downloadsRoutes = {
+  list: declareRoute({
     method: "GET",
-    path: "/api/downloads",
+    path: apiPaths.downloads,
+    access: "session",
     shared: true,
-    // One list for both: the dashboard (with a session) also gets its `thumbnailPath` field.
-    handle: async ({ deps, session }) => json((await session()) ? await listDownloadsForAdmin(deps) : await listDownloads(deps)),
-  },
-  {
+    summary: "Every resource, newest first; with an admin session each also carries `thumbnailPath`",
+    answers: { 200: jsonAnswer(z.union([z.array(adminDownloadSchema), z.array(publicDownloadSchema)]), "The resources") },
+  }),
+  create: declareRoute({
     method: "POST",
-    path: "/api/downloads",
+    path: apiPaths.downloads,
     access: "admin",
-    handle: async ({ request, deps }) => {
-      const form = await readForm(request, downloadFormSchema);
-      return json(await createDownload(deps, form), { status: 201 });
-    },
-  },
-  {
+    summary: "Adds a resource: its file (required) and an optional thumbnail",
+    body: { type: "multipart", schema: downloadFormSchema },
+    answers: { 201: jsonAnswer(adminDownloadSchema, "The new resource") },
+  }),
+  update: declareRoute({
     method: "PUT",
-    path: "/api/downloads/:id",
+    path: apiPaths.download,
     access: "admin",
-    handle: async ({ request, params, deps }) => {
-      const id = resourceId(params);
-      const form = await readForm(request, downloadFormSchema);
-      return json(await updateDownload(deps, id, form));
-    },
-  },
-  {
+    summary: "Changes a resource; the file and thumbnail are kept unless replaced",
+    params: resourceId,
+    body: { type: "multipart", schema: downloadFormSchema },
+    answers: { 200: jsonAnswer(adminDownloadSchema, "The resource as saved") },
+  }),
+  remove: declareRoute({
     method: "DELETE",
-    path: "/api/downloads/:id",
+    path: apiPaths.download,
     access: "admin",
-    handle: async ({ params, deps }) => {
-      await deleteDownload(deps, resourceId(params));
-      return new Response(null, { status: 204 });
-    },
-  },
-  {
+    summary: "Removes a resource, its file and its thumbnail",
+    params: resourceId,
+    answers: { 204: emptyAnswer("Deleted") },
+  }),
+  request: declareRoute({
     method: "POST",
-    path: "/api/downloads/:id/request",
-    handle: async ({ request, params, deps, clientIp }) => {
-      const id = resourceId(params);
-      const { email } = await readJson(request, downloadRequestSchema);
-      return json(await requestDownload(deps, { id, email, clientIp }));
-    },
-  },
-  {
+    path: apiPaths.downloadRequest,
+    access: "public",
+    summary: "A visitor gives an email for a resource: subscribes them and answers a signed link valid for 24 hours",
+    params: resourceId,
+    body: { type: "json", schema: downloadRequestSchema },
+    answers: { 200: jsonAnswer(downloadLinkSchema, "The signed download link") },
+    errors: [429],
+  }),
+  file: declareRoute({
     method: "GET",
-    path: "/api/downloads/:id/file",
-    handle: async ({ url, params, deps }) => {
-      const id = resourceId(params);
-      const link = { id, expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") };
-      if (!verifyDownloadLink(downloadLinkSecret(deps.env), link, deps.now())) {
-        throw new ForbiddenError("This download link is invalid or has expired.");
-      }
-      const file = await downloadFile(deps, id);
-      return new Response(new Uint8Array(file.data), {
-        headers: {
-          "content-type": file.contentType,
-          "content-disposition": attachmentDisposition(file.fileName),
-          "content-length": String(file.data.byteLength),
-          "x-content-type-options": "nosniff",
-          "referrer-policy": "no-referrer",
-          "cache-control": "private, no-store",
-        },
-      });
-    },
-  },
-];
+    path: apiPaths.downloadFile,
+    access: "public",
+    summary: "The resource's file, for a signed, unexpired link",
+    params: resourceId,
+    query: downloadLinkQuerySchema,
+    answers: { 200: fileAnswer("application/octet-stream", "The file, as an attachment under its original name") },
+  }),
+};
+
+/** A resource's signed download link, answered by `downloadsRoutes.file`. */
+export function downloadFileUrl(id: number, signed: SignedDownload): string {
+  return `${pathWith(apiPaths.downloadFile, { id })}?${new URLSearchParams({ ...signed }).toString()}`;
+}

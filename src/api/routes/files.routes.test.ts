@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { createApiHandler, type ApiHandler } from "../api-handler.ts";
-import { filesRoutes } from "./files.routes.ts";
+import { apiRoutes } from "../routes.ts";
 
 let app: TestApp;
 let handler: ApiHandler;
@@ -12,7 +12,7 @@ const call = (path: string, init?: RequestInit) => handler(new Request(new URL(p
 beforeAll(async () => {
   png = new Uint8Array(await readFile(new URL("../../../netlify/local/demo-content/files/thumb-cold-email-templates.png", import.meta.url)));
   app = await createTestApp();
-  handler = createApiHandler({ routes: filesRoutes, deps: () => Promise.resolve(app.deps) });
+  handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(app.deps), checkAnswers: true });
   await app.deps.files.put("images/0b8f3c3e-1111-4222-8333-444455556666.png", png, { contentType: "image/png", fileName: "a.png" });
   await app.deps.files.put("resources/secret.pdf", new Uint8Array([37, 80, 68, 70]), { contentType: "application/pdf" });
 });

@@ -1,30 +1,29 @@
-import { NotFoundError } from "../../core/errors.ts";
-import type { Route } from "../route-table.ts";
+import { z } from "zod";
+import { apiPaths, pathWith } from "../api-paths.ts";
+import { declareRoute, fileAnswer } from "../declare-route.ts";
 
 /** A stored image's name: `<uuid>.<ext>`-like, never a path (no slashes, no leading dot). */
 const imageNamePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]+$/;
 
-export const filesRoutes: Route[] = [
-  {
+export const filesRoutes = {
+  // Only `images/` is public: resource files go out through signed download links, never here.
+  image: declareRoute({
     method: "GET",
-    // Only `images/` is public: resource files go out through signed download links, never here.
-    path: "/api/files/images/:name",
-    handle: async ({ params, deps }) => {
-      const name = params.name ?? "";
-      const file = imageNamePattern.test(name) ? await deps.files.get(`images/${name}`) : null;
-      if (!file) throw new NotFoundError("File not found");
-      // Copied: the store's view may sit on a shared buffer, which a Response body can't take.
-      return new Response(new Uint8Array(file.data), {
-        headers: {
-          "content-type": file.contentType,
-          "content-length": String(file.data.byteLength),
-          // Keys are never reused (a new upload gets a new uuid), so the bytes behind a URL never change.
-          "cache-control": "public, max-age=31536000, immutable",
-          // Even if a stored file were not the image its type says, the browser won't run it.
-          "x-content-type-options": "nosniff",
-          "content-security-policy": "default-src 'none'",
-        },
-      });
-    },
-  },
-];
+    path: apiPaths.image,
+    access: "public",
+    summary: "A stored image (featured images, editor images, thumbnails)",
+    params: z.object({ name: z.string().regex(imageNamePattern, "File not found") }),
+    answers: { 200: fileAnswer("image/*", "The image; its URL never changes content, so it is cached for a year") },
+  }),
+};
+
+const imagesFolder = "images/";
+
+/** The URL a stored file is served under: `images/<name>` keys only, through `filesRoutes.image`. */
+export function publicFileUrl(key: string): string {
+  if (!key.startsWith(imagesFolder)) throw new Error(`Only images are served publicly (got "${key}")`);
+  return pathWith(apiPaths.image, { name: key.slice(imagesFolder.length) });
+}
+
+/** The stored key behind an image name of `filesRoutes.image`. */
+export const imageKey = (name: string) => `${imagesFolder}${name}`;

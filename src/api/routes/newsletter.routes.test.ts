@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { subscribeLimit } from "./newsletter.routes.ts";
+import { subscribeLimit } from "../../core/subscribers/subscribers.service.ts";
 
 let app: TestApp;
 beforeAll(async () => {

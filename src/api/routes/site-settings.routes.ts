@@ -1,22 +1,25 @@
-import { settingUpdateSchema } from "../../core/settings/settings.schema.ts";
-import { listSiteSettings, updateSiteSetting } from "../../core/settings/settings.service.ts";
-import { json, readJson } from "../http.ts";
-import type { Route } from "../route-table.ts";
+import { z } from "zod";
+import { settingUpdateSchema, siteSettingSchema } from "../../core/settings/settings.schema.ts";
+import { apiPaths } from "../api-paths.ts";
+import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
-export const siteSettingsRoutes: Route[] = [
-  {
+export const siteSettingsRoutes = {
+  list: declareRoute({
     method: "GET",
-    path: "/api/site-settings",
+    path: apiPaths.siteSettings,
+    access: "public",
     shared: true,
-    handle: async ({ deps }) => json(await listSiteSettings(deps)),
-  },
-  {
+    summary: "Every site setting with its value (its built-in default when none is stored)",
+    answers: { 200: jsonAnswer(z.array(siteSettingSchema), "The settings, in the dashboard's order") },
+  }),
+  update: declareRoute({
     method: "PUT",
-    path: "/api/site-settings/:key",
+    path: apiPaths.siteSetting,
     access: "admin",
-    handle: async ({ request, params, deps }) => {
-      const { value } = await readJson(request, settingUpdateSchema);
-      return json(await updateSiteSetting(deps, params.key ?? "", value));
-    },
-  },
-];
+    summary: "Changes one setting; an empty value brings the default back",
+    // Any key reaches the service, which answers an unknown one with its own 404.
+    params: z.object({ key: z.string() }),
+    body: { type: "json", schema: settingUpdateSchema },
+    answers: { 200: jsonAnswer(siteSettingSchema, "The setting as saved") },
+  }),
+};

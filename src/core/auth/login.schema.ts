@@ -7,3 +7,6 @@ export const loginSchema = z.object({
 });
 
 export type LoginInput = z.output<typeof loginSchema>;
+
+/** Whether the request carries a live admin session. */
+export const sessionStateSchema = z.object({ authenticated: z.boolean() });

@@ -4,15 +4,12 @@ import { downloadLinkSecret, signDownloadLink, verifyDownloadLink } from "./down
 const secret = "a test secret that is long enough to sign links";
 const now = new Date("2030-01-01T00:00:00Z");
 
-function parse(link: string) {
-  const url = new URL(link, "http://localhost");
-  return { expires: url.searchParams.get("expires"), signature: url.searchParams.get("signature") };
-}
+const parse = (link: { expires: string; signature: string }): { expires: string | null; signature: string | null } => link;
 
 describe("download links", () => {
-  it("signs /api/downloads/<id>/file with an expiry 24 hours ahead", () => {
+  it("signs an id with an expiry 24 hours ahead", () => {
     const link = signDownloadLink(secret, 7, now);
-    expect(link).toMatch(/^\/api\/downloads\/7\/file\?expires=\d+&signature=[\w-]{43}$/);
+    expect(link.signature).toMatch(/^[\w-]{43}$/);
     expect(Number(parse(link).expires)).toBe(now.getTime() / 1000 + 24 * 60 * 60);
     expect(verifyDownloadLink(secret, { id: 7, ...parse(link) }, now)).toBe(true);
   });

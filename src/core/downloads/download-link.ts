@@ -16,11 +16,15 @@ function signature(secret: string, id: number, expires: number): string {
   return createHmac("sha256", secret).update(`${id}.${expires}`).digest("base64url");
 }
 
-/** `/api/downloads/<id>/file?expires=<unix seconds>&signature=<HMAC-SHA256, base64url>`. */
-export function signDownloadLink(secret: string, id: number, now: Date): string {
+/** What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry (base64url). */
+export interface SignedDownload {
+  expires: string;
+  signature: string;
+}
+
+export function signDownloadLink(secret: string, id: number, now: Date): SignedDownload {
   const expires = Math.floor(now.getTime() / 1000) + downloadLinkLifetimeSeconds;
-  const query = new URLSearchParams({ expires: String(expires), signature: signature(secret, id, expires) });
-  return `/api/downloads/${id}/file?${query.toString()}`;
+  return { expires: String(expires), signature: signature(secret, id, expires) };
 }
 
 /** True when the link's signature is ours for this id and it has not expired (constant-time compare). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { missingFileMessage } from "../messages.ts";
 import { subscribeSchema } from "../subscribers/subscriber.schema.ts";
 
 /** The categories the dashboard offers; the server accepts any other short name as well. */
@@ -20,13 +21,39 @@ export const downloadFormSchema = z.object({
   title: requiredText("Title is required", 200, "The title must be at most 200 characters"),
   description: requiredText("Description is required", 2000, "The description must be at most 2000 characters"),
   category: requiredText("Category is required", 50, "The category must be at most 50 characters"),
-  file: optionalFile("Please select a file to upload."),
+  file: optionalFile(missingFileMessage),
   thumbnail: optionalFile("The thumbnail must be an image file"),
 });
 
 export type DownloadForm = z.output<typeof downloadFormSchema>;
+/** What the dashboard's form sends. */
+export type DownloadFormInput = z.input<typeof downloadFormSchema>;
 
 /** The email a visitor gives before downloading: the same rules as a newsletter signup. */
 export const downloadRequestSchema = subscribeSchema;
 
 export type DownloadRequest = z.output<typeof downloadRequestSchema>;
+
+/** A resource as the public page and its islands see it. */
+export const publicDownloadSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  fileName: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  downloadCount: z.number().int(),
+});
+
+export type PublicDownload = z.output<typeof publicDownloadSchema>;
+
+/** The dashboard's view of a resource: also the thumbnail's stored path. */
+export const adminDownloadSchema = publicDownloadSchema.extend({ thumbnailPath: z.string().nullable() });
+
+export type AdminDownload = z.output<typeof adminDownloadSchema>;
+
+/** The answer to a download request: a signed link, valid for 24 hours. */
+export const downloadLinkSchema = z.object({ downloadUrl: z.string() });
+
+/** The query of a signed download link. */
+export const downloadLinkQuerySchema = z.object({ expires: z.string().optional(), signature: z.string().optional() });

@@ -1,30 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { AppDeps } from "../app-deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
-import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
-import type { DownloadForm } from "./download.schema.ts";
+import type { RateLimit } from "../rate-limit.ts";
+import { subscribe } from "../subscribers/subscribers.service.ts";
+import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import { downloadLinkSecret, signDownloadLink } from "./download-link.ts";
 
-export type DownloadsDeps = Pick<AppDeps, "db" | "files" | "env" | "rebuild" | "now">;
+export type DownloadsDeps = Pick<AppDeps, "db" | "files" | "env" | "rebuild" | "now" | "urls">;
 
 /** A resource as the public downloads page sees it (no storage keys). */
-export interface PublicDownload {
-  id: number;
-  title: string;
-  description: string;
-  category: string;
-  fileName: string;
-  thumbnailUrl: string | null;
-  downloadCount: number;
-}
-
-/** The dashboard's view: the same, plus `thumbnailPath` (SPEC §3 names it so for the admin). */
-export interface AdminDownload extends PublicDownload {
-  thumbnailPath: string | null;
-}
-
 interface DownloadRow {
   id: number;
   title: string;
@@ -40,33 +27,33 @@ const rowColumns = "id, title, description, category, file_name, thumbnail_key, 
 /** Visitors asking for links: enough for a team behind one address, not for a script. */
 export const downloadRequestLimit: RateLimit = { bucket: "download-request", max: 30, windowMs: 10 * 60 * 1000 };
 
-function toPublic(row: DownloadRow): PublicDownload {
+function toPublic(row: DownloadRow, fileUrl: AppDeps["urls"]["file"]): PublicDownload {
   return {
     id: row.id,
     title: row.title,
     description: row.description,
     category: row.category,
     fileName: row.file_name,
-    thumbnailUrl: row.thumbnail_key ? `/api/files/${row.thumbnail_key}` : null,
+    thumbnailUrl: row.thumbnail_key ? fileUrl(row.thumbnail_key) : null,
     downloadCount: row.download_count,
   };
 }
 
-function toAdmin(row: DownloadRow): AdminDownload {
-  const download = toPublic(row);
+function toAdmin(row: DownloadRow, fileUrl: AppDeps["urls"]["file"]): AdminDownload {
+  const download = toPublic(row, fileUrl);
   return { ...download, thumbnailPath: download.thumbnailUrl };
 }
 
 /** All resources, newest first, for the public page. */
-export async function listDownloads(deps: Pick<DownloadsDeps, "db">): Promise<PublicDownload[]> {
+export async function listDownloads(deps: Pick<DownloadsDeps, "db" | "urls">): Promise<PublicDownload[]> {
   const { rows } = await deps.db.query<DownloadRow>(`SELECT ${rowColumns} FROM downloads ORDER BY created_at DESC, id DESC`);
-  return rows.map(toPublic);
+  return rows.map((row) => toPublic(row, deps.urls.file));
 }
 
 /** All resources, newest first, with the dashboard's fields. */
-export async function listDownloadsForAdmin(deps: Pick<DownloadsDeps, "db">): Promise<AdminDownload[]> {
+export async function listDownloadsForAdmin(deps: Pick<DownloadsDeps, "db" | "urls">): Promise<AdminDownload[]> {
   const { rows } = await deps.db.query<DownloadRow>(`SELECT ${rowColumns} FROM downloads ORDER BY created_at DESC, id DESC`);
-  return rows.map(toAdmin);
+  return rows.map((row) => toAdmin(row, deps.urls.file));
 }
 
 interface StoredUploads {
@@ -113,10 +100,10 @@ async function withStoredUploads<T>(
 
 /** Adds a resource; the file is required (SPEC §5), the thumbnail optional. */
 export async function createDownload(deps: DownloadsDeps, input: DownloadForm): Promise<AdminDownload> {
-  if (!input.file) throw new ValidationError("Please select a file to upload.");
+  if (!input.file) throw new ValidationError(missingFileMessage);
   const checked = await checkUploads(input);
   const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
-    if (!file) throw new ValidationError("Please select a file to upload.");
+    if (!file) throw new ValidationError(missingFileMessage);
     const { rows } = await deps.db.query<DownloadRow>(
       `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${rowColumns}`,
@@ -125,7 +112,7 @@ export async function createDownload(deps: DownloadsDeps, input: DownloadForm): 
     return rows[0] as DownloadRow;
   });
   deps.rebuild();
-  return toAdmin(row);
+  return toAdmin(row, deps.urls.file);
 }
 
 /** Changes a resource; without a new file or thumbnail the current one is kept, else replaced. */
@@ -147,12 +134,12 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
         file?.contentType ?? null, file?.bytes.byteLength ?? null, thumbnail?.key ?? null],
     );
     const updated = rows[0];
-    if (!updated) throw new NotFoundError("This resource no longer exists.");
+    if (!updated) throw new NotFoundError(resourceGoneMessage);
     return updated;
   });
   await deleteFilesQuietly(deps.files, [checked.file && row.old_file_key, checked.thumbnail && row.old_thumbnail_key]);
   deps.rebuild();
-  return toAdmin(row);
+  return toAdmin(row, deps.urls.file);
 }
 
 /** Removes a resource, then its file and thumbnail. */
@@ -162,7 +149,7 @@ export async function deleteDownload(deps: DownloadsDeps, id: number): Promise<v
     [id],
   );
   const deleted = rows[0];
-  if (!deleted) throw new NotFoundError("This resource no longer exists.");
+  if (!deleted) throw new NotFoundError(resourceGoneMessage);
   deps.rebuild();
   await deleteFilesQuietly(deps.files, [deleted.file_key, deleted.thumbnail_key]);
 }
@@ -179,25 +166,17 @@ export interface DownloadRequestInput {
  * per address), the count rises by one, and they get a signed link valid for 24 hours.
  */
 export async function requestDownload(
-  deps: Pick<DownloadsDeps, "db" | "env" | "now">,
+  deps: Pick<DownloadsDeps, "db" | "env" | "now" | "urls">,
   input: DownloadRequestInput,
   limit: RateLimit = downloadRequestLimit,
 ): Promise<{ downloadUrl: string }> {
-  await takeRateLimit(deps, limit, input.clientIp);
-  // One statement, so the count and the subscriber are recorded together or not at all, and the
-  // increment is exact under concurrency (the row lock serializes the updates).
-  const { rows } = await deps.db.query<{ id: number }>(
-    `WITH counted AS (
-       UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING id
-     ), subscribed AS (
-       INSERT INTO subscribers (email, source) SELECT $2, 'download' FROM counted
-       ON CONFLICT ((lower(email))) DO NOTHING
-     )
-     SELECT id FROM counted`,
-    [input.id, input.email],
-  );
-  if (!rows[0]) throw new NotFoundError("This resource no longer exists.");
-  return { downloadUrl: signDownloadLink(downloadLinkSecret(deps.env), input.id, deps.now()) };
+  await deps.db.transaction(async (tx) => {
+    // Row-locked increment: exact under concurrency; rolled back with the signup if either fails.
+    const { rows } = await tx.query("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING id", [input.id]);
+    if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
+    await subscribe({ ...deps, db: tx }, { email: input.email, source: "download", clientIp: input.clientIp }, limit);
+  });
+  return { downloadUrl: deps.urls.downloadFile(input.id, signDownloadLink(downloadLinkSecret(deps.env), input.id, deps.now())) };
 }
 
 /** The stored file of a resource, with the name it is offered under. */
@@ -211,6 +190,6 @@ export async function downloadFile(
   );
   const row = rows[0];
   const stored = row && (await deps.files.get(row.file_key));
-  if (!row || !stored) throw new NotFoundError("This resource no longer exists.");
+  if (!row || !stored) throw new NotFoundError(resourceGoneMessage);
   return { data: stored.data, contentType: row.file_type, fileName: row.file_name };
 }

@@ -57,3 +57,27 @@ export const postFormSchema = z.object({
 export type PostFormInput = z.input<typeof postFormSchema>;
 /** What the service is given once the form is read. */
 export type PostForm = z.output<typeof postFormSchema>;
+
+/** A post as the API answers it and the pages render it (dates as ISO strings). */
+export const postSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string().meta({ description: "Sanitized HTML" }),
+  excerpt: z.string().nullable(),
+  category: z.enum(postCategories).nullable(),
+  readTime: z.number().int(),
+  published: z.boolean(),
+  publishedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  featuredImage: z.string().nullable().meta({ description: "`/api/files/images/…`, or null when the post has none" }),
+});
+
+export type Post = z.output<typeof postSchema>;
+
+/** An image for the editor (`POST /api/blog-posts/upload-image`). */
+export const postImageUploadSchema = z.object({
+  image: z.instanceof(File, { error: "Please select an image to upload." }),
+});
+
+export const postImageSchema = z.object({ imageUrl: z.string() });

@@ -5,26 +5,10 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkImage } from "../files/upload-rules.ts";
-import type { PostCategory, PostForm } from "./post.schema.ts";
+import type { Post, PostCategory, PostForm } from "./post.schema.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
 
-export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild">;
-
-/** A post as the API answers it and the pages render it (dates as ISO strings). */
-export interface Post {
-  id: number;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  category: PostCategory | null;
-  readTime: number;
-  published: boolean;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** `/api/files/images/…`, or null when the post has none. */
-  featuredImage: string | null;
-}
+export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild" | "urls">;
 
 interface PostRow {
   id: number;
@@ -43,14 +27,9 @@ interface PostRow {
 const postColumns =
   "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at";
 
-/** The URL the file route serves a stored file under. */
-export function fileUrl(key: string): string {
-  return `/api/files/${key}`;
-}
-
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow): Post {
+function toPost(row: PostRow, fileUrl: AppDeps["urls"]["file"]): Post {
   return {
     id: row.id,
     title: row.title,
@@ -67,23 +46,23 @@ function toPost(row: PostRow): Post {
 }
 
 /** Published posts newest first (the public list), or every post by creation (the admin list). */
-export async function listPosts(deps: Pick<PostsDeps, "db">, { publishedOnly }: { publishedOnly: boolean }): Promise<Post[]> {
+export async function listPosts(deps: Pick<PostsDeps, "db" | "urls">, { publishedOnly }: { publishedOnly: boolean }): Promise<Post[]> {
   const sql = publishedOnly
     ? `SELECT ${postColumns} FROM posts WHERE published ORDER BY published_at DESC, id DESC`
     : `SELECT ${postColumns} FROM posts ORDER BY created_at DESC, id DESC`;
   const { rows } = await deps.db.query<PostRow>(sql);
-  return rows.map(toPost);
+  return rows.map((row) => toPost(row, deps.urls.file));
 }
 
 /** One post; a draft is only found for the admin (`includeDrafts`), else it does not exist. */
 export async function getPost(
-  deps: Pick<PostsDeps, "db">,
+  deps: Pick<PostsDeps, "db" | "urls">,
   id: number,
   { includeDrafts }: { includeDrafts: boolean },
 ): Promise<Post> {
   const row = await findPostRow(deps.db, id);
   if (!row || (!row.published && !includeDrafts)) throw new NotFoundError("Post not found");
-  return toPost(row);
+  return toPost(row, deps.urls.file);
 }
 
 async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
@@ -138,7 +117,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
     return rows[0] as PostRow;
   });
   deps.rebuild();
-  return toPost(row);
+  return toPost(row, deps.urls.file);
 }
 
 /**
@@ -166,7 +145,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
   );
   await deleteFilesQuietly(deps.files, [replacedKey]);
   deps.rebuild();
-  return toPost(row);
+  return toPost(row, deps.urls.file);
 }
 
 /** Deletes a post, then its featured image. */
@@ -183,6 +162,6 @@ export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
 }
 
 /** An image for inside a post's content (the editor's image button); the URL goes into the HTML. */
-export async function uploadPostImage(deps: Pick<PostsDeps, "files">, file: File): Promise<{ imageUrl: string }> {
-  return { imageUrl: fileUrl(await storeImage(deps, file)) };
+export async function uploadPostImage(deps: Pick<PostsDeps, "files" | "urls">, file: File): Promise<{ imageUrl: string }> {
+  return { imageUrl: deps.urls.file(await storeImage(deps, file)) };
 }

@@ -81,12 +81,14 @@ export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey
 });
 
 /** One setting as the API and the dashboard see it. */
-export interface SiteSetting {
-  key: SettingKey;
-  value: string;
-  description: string;
-  type: SettingType;
-}
+export const siteSettingSchema = z.object({
+  key: settingKeySchema,
+  value: z.string(),
+  description: z.string(),
+  type: z.enum(["text", "url", "image"]),
+});
+
+export type SiteSetting = z.output<typeof siteSettingSchema>;
 
 /** Longest value a setting may hold. */
 export const maxSettingLength = 2000;

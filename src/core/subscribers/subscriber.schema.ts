@@ -12,10 +12,16 @@ export const emailSchema = z
 /** The body of `POST /api/newsletter/subscribe` (and of a download request). */
 export const subscribeSchema = z.object({ email: emailSchema }, { error: "Email is required" });
 
-export interface Subscriber {
-  id: number;
-  email: string;
-  isActive: boolean;
-  subscribedAt: string;
-  source: string;
-}
+/** A subscriber as the dashboard lists them. */
+export const subscriberSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  isActive: z.boolean(),
+  subscribedAt: z.iso.datetime(),
+  source: z.string(),
+});
+
+export type Subscriber = z.output<typeof subscriberSchema>;
+
+/** The answer to a signup, the same whether the address was new or not. */
+export const subscribedSchema = z.object({ subscribed: z.literal(true) });

@@ -1,5 +1,7 @@
 import { stringify } from "csv-stringify/sync";
+import type { ServerEnv } from "../../config/server-env.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import type { Subscriber } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
@@ -27,6 +29,31 @@ export async function addSubscriber(deps: { db: SqlQueryable; now: () => Date },
     "INSERT INTO subscribers (email, source, subscribed_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING",
     [email, source, deps.now()],
   );
+}
+
+/** Per client address: plenty for a person, little for a script filling the list. */
+export const subscribeLimit: RateLimit = { bucket: "newsletter", max: 10, windowMs: 10 * 60 * 1000 };
+
+export interface SubscribeInput {
+  /** Already checked and lower-cased by `emailSchema`. */
+  email: string;
+  /** Where the address came from: `newsletter` (the signup form) or `download` (a resource). */
+  source: "newsletter" | "download";
+  clientIp: string;
+}
+
+/**
+ * A visitor gives their address: one hit on `limit` for their client address (429 when over it),
+ * then the address is recorded unless it is there already. Run it inside the caller's transaction
+ * when the signup is part of a larger change (a download request).
+ */
+export async function subscribe(
+  deps: { db: SqlQueryable; now: () => Date; env?: Pick<ServerEnv, "RATE_LIMIT_MULTIPLIER"> },
+  input: SubscribeInput,
+  limit: RateLimit = subscribeLimit,
+): Promise<void> {
+  await takeRateLimit(deps, limit, input.clientIp);
+  await addSubscriber(deps, input.email, input.source);
 }
 
 /** Every subscriber, newest first. */

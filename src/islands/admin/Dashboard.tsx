@@ -1,7 +1,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "./api-client.ts";
+import { authRoutes } from "../../api/routes/auth.routes.ts";
+import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
@@ -27,7 +28,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
   };
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
-    mutationFn: () => api("/api/auth/logout", { method: "POST" }),
+    mutationFn: () => callApi(authRoutes.logout),
     onSuccess: () => {
       showToast(toastTexts.loggedOut);
       onLoggedOut();

@@ -1,7 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { loginSchema, type LoginInput } from "../../core/auth/login.schema.ts";
-import { api, ApiError } from "./api-client.ts";
+import { authRoutes } from "../../api/routes/auth.routes.ts";
+import { ApiError, callApi } from "./api-client.ts";
 import { formText, validateForm, type FieldErrors } from "./form-errors.ts";
 import { Field } from "./ui/Field.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
@@ -24,7 +25,7 @@ function loginFailure(error: unknown): string {
 export default function LoginForm({ message, onLoggedIn }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const login = useMutation({
-    mutationFn: (input: LoginInput) => api("/api/auth/login", { method: "POST", body: input }),
+    mutationFn: (body: LoginInput) => callApi(authRoutes.login, { body }),
     onSuccess: () => {
       showToast(toastTexts.loginSuccess);
       onLoggedIn();

@@ -1,100 +1,146 @@
 /**
- * The dashboard's one way to call the API: same-origin cookies, JSON in and out, and errors that
- * carry the server's message. A 401 on any admin call means the session ended: the app listens
- * for it and returns to the login form.
+ * The dashboard's one way to call the API, typed by the routes' own declarations: the path comes
+ * from the route, the body is what its schema takes, the answer what its schema gives. Same-origin
+ * cookies; errors carry the server's message.
  */
+import type { z } from "zod";
+import { pathWith, type PathParams } from "../../api/api-paths.ts";
+import type { RouteAnswer, RouteDeclaration, RouteInput } from "../../api/declare-route.ts";
 
 /** A non-ok answer: SPEC §8's '{status}: {body text}' unless the server sent `{ error }`. */
 export class ApiError extends Error {
   readonly status: number;
+  /** When the call was sent (ms since the epoch): a 401 for a call older than the session means nothing. */
+  readonly sentAt: number;
+  /** A 401 from a route that needs a session: the session has ended. */
+  readonly endsSession: boolean;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, details: { sentAt?: number; endsSession?: boolean } = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.sentAt = details.sentAt ?? Date.now();
+    this.endsSession = details.endsSession ?? false;
   }
 }
 
-export const sessionEndedEvent = "nf:session-ended";
-
 /** Turns an answer's status and body into the error the user sees. */
-export function apiErrorFrom(status: number, statusText: string, bodyText: string): ApiError {
+export function apiErrorFrom(status: number, statusText: string, bodyText: string, details?: ConstructorParameters<typeof ApiError>[2]): ApiError {
   try {
     const body = JSON.parse(bodyText) as { error?: unknown };
-    if (typeof body.error === "string" && body.error) return new ApiError(status, body.error);
+    if (typeof body.error === "string" && body.error) return new ApiError(status, body.error, details);
   } catch {
     // Not JSON: fall through to the raw text.
   }
-  return new ApiError(status, `${String(status)}: ${bodyText || statusText}`);
+  return new ApiError(status, `${String(status)}: ${bodyText || statusText}`, details);
 }
 
-/**
- * Which login the calls belong to: a new login or a logout moves it on, so a slow call made under
- * an older session (an upload that answers 401 after the owner has logged in again) ends nothing.
- */
-let sessionEpoch = 0;
+type Given<Schema> = Schema extends z.ZodType ? z.input<Schema> : never;
 
-/** A login or logout happened: calls already under way belong to the session before it. */
-export function startSessionEpoch(): void {
-  sessionEpoch += 1;
+/** What a call of `Route` needs: its path values, its query, its body; nothing when it takes none. */
+export type CallInput<Route extends RouteDeclaration> = (Route["params"] extends z.ZodType ? { params: PathParams<Route["path"]> } : unknown) &
+  (Route["query"] extends z.ZodType ? { query?: Partial<Given<Route["query"]>> } : unknown) &
+  (Route["body"] extends { schema: z.ZodType } ? { body: RouteInput<Route>["body"] } : unknown) & {
+    /** Upload progress, 0–1 (a multipart body then goes by XMLHttpRequest: fetch cannot report it). */
+    onUploadProgress?: (fraction: number) => void;
+  };
+
+type CallArgs<Route extends RouteDeclaration> = object extends CallInput<Route> ? [input?: CallInput<Route>] : [input: CallInput<Route>];
+
+interface Loose {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  onUploadProgress?: (fraction: number) => void;
 }
 
-/** Reports a 401 so the app can end the session (unless the call was the login itself). */
-function reportUnauthorized(status: number, path: string, epoch: number): void {
-  if (status !== 401 || path.startsWith("/api/auth/") || epoch !== sessionEpoch) return;
-  window.dispatchEvent(new Event(sessionEndedEvent));
+/** The URL of a call: the route's path with its values, and its query. */
+export function urlOf(route: RouteDeclaration, input: Loose = {}): string {
+  const path = input.params ? pathWith(route.path, input.params) : route.path;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, String(value));
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
 }
 
-/** Calls `path` and returns the ok answer; a failure becomes an ApiError (a 401 ends the session). */
-async function send(path: string, init: RequestInit = {}): Promise<Response> {
-  const epoch = sessionEpoch;
-  const response = await fetch(path, { ...init, credentials: "same-origin" });
-  if (!response.ok) {
-    reportUnauthorized(response.status, path, epoch);
-    throw apiErrorFrom(response.status, response.statusText, await response.text());
+/** A multipart body from the schema's fields: files as parts, everything else as text. */
+export function formDataOf(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    form.append(name, value instanceof File ? value : String(value as string | number | boolean));
   }
-  return response;
+  return form;
 }
 
-/** Calls `path` and returns its JSON body (or null for 204). `body` objects are sent as JSON. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const isForm = init.body instanceof FormData;
-  const response = await send(path, {
-    method: init.method ?? "GET",
-    headers: init.body === undefined || isForm ? {} : { "content-type": "application/json" },
-    body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
+interface Sent {
+  status: number;
+  statusText: string;
+  text: () => Promise<string>;
+  blob: () => Promise<Blob>;
+}
+
+/** Sends one call; a non-ok answer becomes an ApiError. */
+async function send(route: RouteDeclaration, input: Loose): Promise<Sent> {
+  const url = urlOf(route, input);
+  const multipart = route.body?.type === "multipart";
+  const body =
+    input.body === undefined ? undefined : multipart ? formDataOf(input.body as Record<string, unknown>) : JSON.stringify(input.body);
+  const sentAt = Date.now();
+  const answer =
+    multipart && input.onUploadProgress && body instanceof FormData
+      ? await sendWithProgress(route.method, url, body, input.onUploadProgress)
+      : await fetchAnswer(route.method, url, body);
+  if (answer.status < 200 || answer.status >= 300) {
+    throw apiErrorFrom(answer.status, answer.statusText, await answer.text(), {
+      sentAt,
+      endsSession: answer.status === 401 && route.access !== "public",
+    });
+  }
+  return answer;
+}
+
+async function fetchAnswer(method: string, url: string, body: string | FormData | undefined): Promise<Sent> {
+  const response = await fetch(url, {
+    method,
+    credentials: "same-origin",
+    ...(typeof body === "string" && { headers: { "content-type": "application/json" } }),
+    ...(body !== undefined && { body }),
   });
-  return (response.status === 204 ? null : await response.json()) as T;
+  return { status: response.status, statusText: response.statusText, text: () => response.text(), blob: () => response.blob() };
 }
 
-/** Calls `path` and returns its body as a file (the CSV export); errors as `api`. */
-export async function apiBlob(path: string): Promise<Blob> {
-  return (await send(path)).blob();
-}
-
-/**
- * Sends a multipart form with upload progress (fetch cannot report it): `onProgress` gets 0–1.
- * Resolves with the JSON body; rejects with an ApiError like `api`.
- */
-export function uploadForm<T>(path: string, method: "POST" | "PUT", form: FormData, onProgress: (fraction: number) => void): Promise<T> {
-  const epoch = sessionEpoch;
+function sendWithProgress(method: string, url: string, form: FormData, onProgress: (fraction: number) => void): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open(method, path);
+    request.open(method, url);
     request.withCredentials = true;
     request.upload.addEventListener("progress", (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     });
     request.addEventListener("load", () => {
-      if (request.status >= 200 && request.status < 300) {
-        onProgress(1);
-        resolve(JSON.parse(request.responseText) as T);
-        return;
-      }
-      reportUnauthorized(request.status, path, epoch);
-      reject(apiErrorFrom(request.status, request.statusText, request.responseText));
+      if (request.status >= 200 && request.status < 300) onProgress(1);
+      const text = request.responseText;
+      resolve({
+        status: request.status,
+        statusText: request.statusText,
+        text: () => Promise.resolve(text),
+        blob: () => Promise.resolve(new Blob([text])),
+      });
     });
     request.addEventListener("error", () => reject(new Error("Network error")));
     request.send(form);
   });
+}
+
+/** Calls a declared route and returns its JSON answer (undefined for 204). */
+export async function callApi<Route extends RouteDeclaration>(route: Route, ...[input]: CallArgs<Route>): Promise<RouteAnswer<Route>> {
+  const answer = await send(route, (input ?? {}) as Loose);
+  const text = await answer.text();
+  return (answer.status === 204 || text === "" ? undefined : JSON.parse(text)) as RouteAnswer<Route>;
+}
+
+/** Calls a declared route whose answer is a file (the CSV export) and returns it. */
+export async function fetchApiFile<Route extends RouteDeclaration>(route: Route, ...[input]: CallArgs<Route>): Promise<Blob> {
+  return (await send(route, (input ?? {}) as Loose)).blob();
 }

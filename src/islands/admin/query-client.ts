@@ -1,16 +1,57 @@
-import { QueryClient } from "@tanstack/react-query";
-import { api } from "./api-client.ts";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import type { RouteAnswer, RouteDeclaration } from "../../api/declare-route.ts";
+import { authRoutes } from "../../api/routes/auth.routes.ts";
+import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
+import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
+import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
+import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
+import type { AdminDownload } from "../../core/downloads/download.schema.ts";
+import { ApiError, callApi } from "./api-client.ts";
+
+/** The session as the dashboard knows it: the server's answer, and whether it ended under the owner's hands. */
+export type SessionState = RouteAnswer<typeof authRoutes.session> & { expired?: boolean };
+
+/**
+ * A list the dashboard shows, read with a GET of its route: the key is the route's path (SPEC §7:
+ * the fetch goes to the key's segments joined by slashes).
+ */
+function routeQuery<Route extends RouteDeclaration & { method: "GET" }>(route: Route) {
+  return { queryKey: [route.path], queryFn: () => callApi(route as RouteDeclaration) as Promise<RouteAnswer<Route>> };
+}
+
+/** One query per list the dashboard shows, and the session. */
+export const queries = {
+  posts: routeQuery(blogPostsRoutes.list),
+  downloads: {
+    queryKey: [downloadsRoutes.list.path],
+    // Asked with the session, so each resource carries the dashboard's fields.
+    queryFn: async () => (await callApi(downloadsRoutes.list)) as AdminDownload[],
+  },
+  subscribers: routeQuery(newsletterRoutes.subscribers),
+  settings: routeQuery(siteSettingsRoutes.list),
+  session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
+};
 
 /**
  * SPEC §9's shared data client: no refetch interval, none on window focus, data never stale, no
- * retries. Lists refresh because each change invalidates them, not by polling. The default fetch
- * is a GET of the key's segments joined by slashes (SPEC §7).
+ * retries. Lists refresh because each change invalidates them, not by polling.
+ *
+ * A 401 from any call that needed the session ends it here, in the caches' own error callbacks:
+ * the session answer becomes `expired` and the login form comes back. A call sent before the
+ * latest login or logout (a slow upload) belongs to a session already over and ends nothing.
  */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const endSessionOn = (error: unknown) => {
+    if (!(error instanceof ApiError) || !error.endsSession) return;
+    const session = client.getQueryState<SessionState>(queries.session.queryKey);
+    if (!session || error.sentAt < session.dataUpdatedAt || session.data?.authenticated === false) return;
+    client.setQueryData<SessionState>(queries.session.queryKey, { authenticated: false, expired: true });
+  };
+  const client = new QueryClient({
+    queryCache: new QueryCache({ onError: endSessionOn }),
+    mutationCache: new MutationCache({ onError: endSessionOn }),
     defaultOptions: {
       queries: {
-        queryFn: ({ queryKey }) => api(queryKey.join("/")),
         refetchInterval: false,
         refetchOnWindowFocus: false,
         staleTime: Infinity,
@@ -19,13 +60,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }
-
-/** Query keys, one per list the dashboard shows. */
-export const queryKeys = {
-  posts: ["/api/blog-posts"],
-  downloads: ["/api/downloads"],
-  subscribers: ["/api/newsletter/subscribers"],
-  settings: ["/api/site-settings"],
-  session: ["/api/auth/session"],
-} as const;

@@ -1,23 +1,24 @@
 import { useQuery, useQueryClient, type Query } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { api, sessionEndedEvent, startSessionEpoch } from "./api-client.ts";
-import { queryKeys } from "./query-client.ts";
-
-export const sessionExpiredMessage = "Your session has expired. Please log in again.";
+import { useEffect, useRef } from "react";
+import { sessionExpiredMessage } from "../../core/messages.ts";
+import { queries, type SessionState } from "./query-client.ts";
 
 /** Every list the dashboard shows: all queries but the session's own. */
-const isList = (query: Query) => query.queryKey[0] !== queryKeys.session[0];
+const isList = (query: Query) => query.queryKey[0] !== queries.session.queryKey[0];
 
 /**
  * Whether the owner is logged in, asked of the server (`GET /api/auth/session`) so a reload keeps
- * the session. Any admin call answered 401 ends it here, with a message for the login form.
+ * the session. A 401 on any admin call ends it (the query client marks the answer `expired`),
+ * with a message for the login form.
  */
 export function useAdminSession() {
   const queryClient = useQueryClient();
-  const [endedMessage, setEndedMessage] = useState<string | null>(null);
+  const session = useQuery(queries.session);
+  const expired = session.data?.expired === true;
+  const endedMessage = expired ? sessionExpiredMessage : null;
   // A session that expired under the owner's hands keeps the dashboard (hidden, forms as they
   // were): a post written for an hour must survive logging in again.
-  const keepDashboard = endedMessage !== null;
+  const keepDashboard = expired;
   // Where the owner was working when the session ended, to return there after logging in. The
   // last focused control, not the focus of that moment: a Save button is disabled (and has lost
   // focus) while its call runs.
@@ -30,23 +31,9 @@ export function useAdminSession() {
     document.addEventListener("focusin", onFocus);
     return () => document.removeEventListener("focusin", onFocus);
   }, []);
-  const session = useQuery({
-    queryKey: queryKeys.session,
-    queryFn: () => api<{ authenticated: boolean }>("/api/auth/session"),
-  });
-
   useEffect(() => {
-    const onEnded = () => {
-      // Several calls may find the session gone at once: the first one ends it.
-      if (queryClient.getQueryData<{ authenticated: boolean }>(queryKeys.session)?.authenticated === false) return;
-      startSessionEpoch();
-      returnFocus.current = lastFocused.current;
-      setEndedMessage(sessionExpiredMessage);
-      queryClient.setQueryData(queryKeys.session, { authenticated: false });
-    };
-    window.addEventListener(sessionEndedEvent, onEnded);
-    return () => window.removeEventListener(sessionEndedEvent, onEnded);
-  }, [queryClient]);
+    if (expired) returnFocus.current = lastFocused.current;
+  }, [expired]);
 
   // Once the dashboard is shown again (this hook's answer is what shows it), focus goes back.
   const authenticated = session.data?.authenticated === true;
@@ -59,9 +46,7 @@ export function useAdminSession() {
 
   /** After a successful login: the lists are read again under the new session. */
   const loggedIn = () => {
-    startSessionEpoch();
-    setEndedMessage(null);
-    queryClient.setQueryData(queryKeys.session, { authenticated: true });
+    queryClient.setQueryData<SessionState>(queries.session.queryKey, { authenticated: true });
     void queryClient.invalidateQueries({ predicate: isList });
   };
 
@@ -71,9 +56,7 @@ export function useAdminSession() {
    * open tab to refetch its list, get a 401 and report the logout as an expired session.
    */
   const loggedOut = () => {
-    startSessionEpoch();
-    setEndedMessage(null);
-    queryClient.setQueryData(queryKeys.session, { authenticated: false });
+    queryClient.setQueryData<SessionState>(queries.session.queryKey, { authenticated: false });
     queryClient.removeQueries({ predicate: isList });
   };
 

@@ -1,4 +1,5 @@
 import { useRef, useState, type SubmitEvent } from "react";
+import { apiPaths, pathWith } from "../../api/api-paths.ts";
 import { announceCount } from "./download-count.ts";
 import { showToast } from "./toast.ts";
 
@@ -35,7 +36,7 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
     }
     setPending(true);
     try {
-      const response = await fetch(`/api/downloads/${String(id)}/request`, {
+      const response = await fetch(pathWith(apiPaths.downloadRequest, { id }), {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email: address }),

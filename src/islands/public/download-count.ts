@@ -1,3 +1,5 @@
+import { apiPaths } from "../../api/api-paths.ts";
+
 /**
  * Download counts shown on resource cards, kept in step across islands: the download button
  * announces a new count, the count islands listen (a window event, as for toasts).
@@ -15,7 +17,7 @@ let refreshing: Promise<void> | null = null;
 
 /** Fetches the current counts once per page and announces each (errors leave the built counts). */
 export function refreshCounts(): Promise<void> {
-  refreshing ??= fetch("/api/downloads", { credentials: "same-origin" })
+  refreshing ??= fetch(apiPaths.downloads, { credentials: "same-origin" })
     .then(async (response) => {
       if (!response.ok) return;
       const downloads = (await response.json()) as { id: number; downloadCount: number }[];

@@ -3,6 +3,7 @@
  * page (without JavaScript the form posts itself). Plain DOM, no React, so a page whose only
  * islands are this, Share and the toasts loads no framework (issue 6). Markup: `NewsletterForm.astro`.
  */
+import { apiPaths } from "../../api/api-paths.ts";
 import { showToast, type ToastMessage } from "./toast.ts";
 
 /** SPEC §8: the downloads page words its toasts differently from home and post. */
@@ -19,7 +20,7 @@ const messages: Record<"default" | "downloads", { success: ToastMessage; failure
 
 async function subscribe(email: string): Promise<boolean> {
   try {
-    const response = await fetch("/api/newsletter/subscribe", {
+    const response = await fetch(apiPaths.subscribe, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email }),

@@ -1,25 +1,21 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { downloadCategories, downloadFormSchema } from "../../../core/downloads/download.schema.ts";
-import type { AdminDownload } from "../../../core/downloads/downloads.service.ts";
-import { ApiError, uploadForm } from "../api-client.ts";
+import { downloadCategories, downloadFormSchema, type AdminDownload, type DownloadFormInput } from "../../../core/downloads/download.schema.ts";
+import { missingFileMessage } from "../../../core/messages.ts";
+import { downloadsRoutes } from "../../../api/routes/downloads.routes.ts";
+import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
+import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 import { checkChosenImage, checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
 
-interface Props {
-  editing: AdminDownload | null;
-  onDone: () => void;
-  onCancel: () => void;
-}
 
-const missingFile = "Please select a file to upload.";
 const tooLargeTogether =
   "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
 
 /** The resource form: upload a new resource, or edit one (its file and thumbnail kept unless replaced). */
-export default function DownloadForm({ editing, onDone, onCancel }: Props) {
+export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProps<AdminDownload>) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
   // A resource saved with a category outside the four (the API allows it) keeps it as an option.
@@ -29,10 +25,10 @@ export default function DownloadForm({ editing, onDone, onCancel }: Props) {
       : downloadCategories;
 
   const save = useMutation({
-    mutationFn: (form: FormData) =>
+    mutationFn: (body: DownloadFormInput) =>
       editing
-        ? uploadForm<AdminDownload>(`/api/downloads/${String(editing.id)}`, "PUT", form, setProgress)
-        : uploadForm<AdminDownload>("/api/downloads", "POST", form, setProgress),
+        ? callApi(downloadsRoutes.update, { params: { id: editing.id }, body, onUploadProgress: setProgress })
+        : callApi(downloadsRoutes.create, { body, onUploadProgress: setProgress }),
     onSuccess: () => {
       showToast(editing ? toastTexts.downloadUpdated : toastTexts.downloadCreated);
       onDone();
@@ -57,26 +53,23 @@ export default function DownloadForm({ editing, onDone, onCancel }: Props) {
     const values = { ...text, file, thumbnail };
     const checked = validateForm(downloadFormSchema, values);
     const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
-    found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFile);
+    found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFileMessage);
     found.thumbnail ??= checkChosenImage(thumbnail);
     const problems = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
     setErrors(problems);
-    if (problems.file === missingFile) showErrorToast(missingFile);
+    if (problems.file === missingFileMessage) showErrorToast(missingFileMessage);
     if (Object.keys(problems).length > 0) {
       focusFirstInvalid("admin-download-form");
       return;
     }
-    const form = new FormData();
-    for (const [name, value] of Object.entries(text)) form.append(name, value);
-    if (file) form.append("file", file);
-    if (thumbnail) form.append("thumbnail", thumbnail);
-    const tooLarge = checkFormSize(form, tooLargeTogether);
+    const body: DownloadFormInput = { ...text, ...(file && { file }), ...(thumbnail && { thumbnail }) };
+    const tooLarge = checkFormSize(formDataOf(body), tooLargeTogether);
     if (tooLarge) {
       setErrors({ "": tooLarge });
       return;
     }
     setProgress(0);
-    save.mutate(form);
+    save.mutate(body);
   };
 
   const keepNote = editing ? "Leave empty to keep the current one." : undefined;

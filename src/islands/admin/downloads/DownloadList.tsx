@@ -1,21 +1,14 @@
-import type { AdminDownload } from "../../../core/downloads/downloads.service.ts";
+import type { AdminDownload } from "../../../core/downloads/download.schema.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
+import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 
-interface Props {
-  downloads: AdminDownload[] | undefined;
-  loading: boolean;
-  error: Error | null;
-  editingId: number | null;
-  onEdit: (download: AdminDownload) => void;
-  onDelete: (download: AdminDownload) => void;
-}
 
 const countLabel = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "download" : "downloads"}`;
 
 /** The resources on offer, with how often each was downloaded. */
-export default function DownloadList({ downloads, loading, error, editingId, onEdit, onDelete }: Props) {
+export default function DownloadList({ items: downloads, loading, error, editingId, onEdit, onDelete }: ItemListProps<AdminDownload>) {
   return (
     <section aria-labelledby="resources-title" className="card p-5">
       <h2 id="resources-title" className="section-title text-2xl">

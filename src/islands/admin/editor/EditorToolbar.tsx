@@ -1,6 +1,8 @@
 import { useEditorState, type Editor } from "@tiptap/react";
 import { useRef, useState, type ReactNode } from "react";
-import { api } from "../api-client.ts";
+import { useMutation } from "@tanstack/react-query";
+import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
+import { callApi } from "../api-client.ts";
 import { showErrorToast } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
 import { linkAddress } from "./link-address.ts";
@@ -30,13 +32,13 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
   const [uploading, setUploading] = useState(false);
   const imageInput = useRef<HTMLInputElement>(null);
   const chain = () => editor.chain().focus();
+  // A mutation, so a 401 here ends the session like any other call's.
+  const uploadImageMutation = useMutation({ mutationFn: (image: File) => callApi(blogPostsRoutes.uploadImage, { body: { image } }) });
 
   const uploadImage = async (file: File) => {
-    const form = new FormData();
-    form.append("image", file);
     setUploading(true);
     try {
-      const { imageUrl } = await api<{ imageUrl: string }>("/api/blog-posts/upload-image", { method: "POST", body: form });
+      const { imageUrl } = await uploadImageMutation.mutateAsync(file);
       chain()
         .setImage({ src: imageUrl, alt: file.name.replace(/\.[^.]+$/, "") })
         .run();

@@ -1,24 +1,26 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { defaultReadTime, maxReadTime, minReadTime, postCategories, postFormSchema } from "../../../core/posts/post.schema.ts";
-import type { Post } from "../../../core/posts/posts.service.ts";
-import { api, ApiError } from "../api-client.ts";
+import {
+  defaultReadTime,
+  maxReadTime,
+  minReadTime,
+  postCategories,
+  postFormSchema,
+  type Post,
+  type PostFormInput,
+} from "../../../core/posts/post.schema.ts";
+import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
+import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkChosenImage, checkFormSize } from "../upload-checks.ts";
 import { Field } from "../ui/Field.tsx";
+import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 
-interface Props {
-  /** The post being edited, or null to create one. */
-  editing: Post | null;
-  /** After a successful save: back to create mode. */
-  onDone: () => void;
-  onCancel: () => void;
-}
 
 /** The post form: create, or edit the post chosen in Recent Posts (SPEC §2, §5). */
-export default function PostForm({ editing, onDone, onCancel }: Props) {
+export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Post>) {
   const [content, setContent] = useState(editing?.content ?? "");
   const [image, setImage] = useState<File | undefined>();
   const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
@@ -33,10 +35,8 @@ export default function PostForm({ editing, onDone, onCancel }: Props) {
   }, [image]);
 
   const save = useMutation({
-    mutationFn: (form: FormData) =>
-      editing
-        ? api<Post>(`/api/blog-posts/${String(editing.id)}`, { method: "PUT", body: form })
-        : api<Post>("/api/blog-posts", { method: "POST", body: form }),
+    mutationFn: (body: PostFormInput) =>
+      editing ? callApi(blogPostsRoutes.update, { params: { id: editing.id }, body }) : callApi(blogPostsRoutes.create, { body }),
     onSuccess: () => {
       showToast(editing ? toastTexts.postUpdated : toastTexts.postCreated);
       onDone();
@@ -54,7 +54,7 @@ export default function PostForm({ editing, onDone, onCancel }: Props) {
     const values = {
       title: formText(data, "title"),
       excerpt: formText(data, "excerpt"),
-      category: formText(data, "category"),
+      category: formText(data, "category") as PostFormInput["category"],
       readTime: formText(data, "readTime"),
       published: data.get("published") === "on",
       content,
@@ -67,18 +67,16 @@ export default function PostForm({ editing, onDone, onCancel }: Props) {
       focusFirstInvalid("admin-post-form");
       return;
     }
-    const form = new FormData();
-    for (const [name, value] of Object.entries(values)) form.append(name, String(value));
-    if (image) form.append("featuredImage", image);
+    const body: PostFormInput = { ...values, ...(image && { featuredImage: image }) };
     const tooLarge = checkFormSize(
-      form,
+      formDataOf(body),
       "The featured image and the content together are too large to send (the limit is 4 MB per save). Choose a smaller image.",
     );
     if (tooLarge) {
       setErrors({ "": tooLarge });
       return;
     }
-    save.mutate(form);
+    save.mutate(body);
   };
 
   return (

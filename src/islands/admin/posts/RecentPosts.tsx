@@ -1,20 +1,13 @@
-import type { Post } from "../../../core/posts/posts.service.ts";
+import type { Post } from "../../../core/posts/post.schema.ts";
 import { formatLongDate, readTimeLabel } from "../../../lib/format-date.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
+import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 
-interface Props {
-  posts: Post[] | undefined;
-  loading: boolean;
-  error: Error | null;
-  editingId: number | null;
-  onEdit: (post: Post) => void;
-  onDelete: (post: Post) => void;
-}
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
-export default function RecentPosts({ posts, loading, error, editingId, onEdit, onDelete }: Props) {
+export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete }: ItemListProps<Post>) {
   return (
     <section aria-labelledby="recent-posts-title" className="card p-5">
       <h2 id="recent-posts-title" className="section-title text-2xl">

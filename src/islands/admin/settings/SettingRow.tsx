@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
-import { api, ApiError } from "../api-client.ts";
-import { queryKeys } from "../query-client.ts";
+import { siteSettingsRoutes } from "../../../api/routes/site-settings.routes.ts";
+import { ApiError, callApi } from "../api-client.ts";
+import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 
 /**
@@ -16,14 +17,14 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
   const id = `setting-${setting.key}`;
 
   const save = useMutation({
-    mutationFn: (value: string) => api<SiteSetting>(`/api/site-settings/${setting.key}`, { method: "PUT", body: { value } }),
+    mutationFn: (value: string) => callApi(siteSettingsRoutes.update, { params: { key: setting.key }, body: { value } }),
     onSuccess: (saved, sent) => {
       // What the server kept (trimmed, or the default for an empty value), unless more was typed.
       setDraft((current) => (current === sent ? saved.value : current));
       // The saved value is current at once: a blur right after Enter must not save it a second time.
-      queryClient.setQueryData<SiteSetting[]>(queryKeys.settings, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
+      queryClient.setQueryData<SiteSetting[]>(queries.settings.queryKey, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
       showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.settings });
+      void queryClient.invalidateQueries({ queryKey: queries.settings.queryKey });
     },
     onError: (failure) => {
       if (failure instanceof ApiError && failure.status === 400) setError(failure.message);

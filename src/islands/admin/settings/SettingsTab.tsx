@@ -1,12 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import type { SiteSetting } from "../../../core/settings/settings.schema.ts";
-import { queryKeys } from "../query-client.ts";
+import { queries } from "../query-client.ts";
 import { ListState } from "../ui/ListState.tsx";
 import SettingRow from "./SettingRow.tsx";
 
 /** Site Settings: one row per setting, and what each one changes on the site. */
 export default function SettingsTab() {
-  const settings = useQuery<SiteSetting[]>({ queryKey: queryKeys.settings });
+  const settings = useQuery(queries.settings);
   return (
     <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <section aria-labelledby="settings-title" className="card p-5">

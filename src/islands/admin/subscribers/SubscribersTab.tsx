@@ -1,17 +1,15 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
+import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
 import { formatLongDate } from "../../../lib/format-date.ts";
-import { apiBlob } from "../api-client.ts";
-import { queryKeys } from "../query-client.ts";
+import { fetchApiFile } from "../api-client.ts";
+import { queries } from "../query-client.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
 import { ListState } from "../ui/ListState.tsx";
 
-const exportPath = "/api/newsletter/subscribers/export";
-
 /** Fetches the CSV and saves it as email-subscribers.csv (SPEC §7). */
 async function exportCsv(): Promise<void> {
-  const url = URL.createObjectURL(await apiBlob(exportPath));
+  const url = URL.createObjectURL(await fetchApiFile(newsletterRoutes.export));
   const link = document.createElement("a");
   link.href = url;
   link.download = "email-subscribers.csv";
@@ -24,7 +22,7 @@ async function exportCsv(): Promise<void> {
 
 /** Email Subscribers: counts, the export, and the list. */
 export default function SubscribersTab() {
-  const subscribers = useQuery<Subscriber[]>({ queryKey: queryKeys.subscribers });
+  const subscribers = useQuery(queries.subscribers);
   const exporter = useMutation({
     mutationFn: exportCsv,
     onSuccess: () => showToast(toastTexts.exportComplete),

@@ -1,0 +1,40 @@
+/**
+ * Every API path, once. The route declarations (`routes/*.routes.ts`) state their path from here,
+ * and the public islands build their calls from here too: this module holds no schema, so a
+ * visitor's page gets a few strings, not the validation library.
+ */
+export const apiPaths = {
+  health: "/api/health",
+  openApi: "/api/openapi.json",
+  login: "/api/auth/login",
+  logout: "/api/auth/logout",
+  session: "/api/auth/session",
+  blogPosts: "/api/blog-posts",
+  blogPostImage: "/api/blog-posts/upload-image",
+  blogPost: "/api/blog-posts/:id",
+  downloads: "/api/downloads",
+  download: "/api/downloads/:id",
+  downloadRequest: "/api/downloads/:id/request",
+  downloadFile: "/api/downloads/:id/file",
+  image: "/api/files/images/:name",
+  siteSettings: "/api/site-settings",
+  siteSetting: "/api/site-settings/:key",
+  subscribe: "/api/newsletter/subscribe",
+  subscribers: "/api/newsletter/subscribers",
+  subscribersExport: "/api/newsletter/subscribers/export",
+} as const;
+
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The values a path's `:name` segments take. */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string | number };
+
+/** A path with its `:name` segments filled in (each value URL-encoded). */
+export function pathWith<Path extends string>(path: Path, params: PathParams<Path>): string {
+  const values = params as Record<string, string | number>;
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(values[name])));
+}

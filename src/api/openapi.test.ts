@@ -1,0 +1,96 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
+import { apiRoutes } from "./routes.ts";
+
+interface Operation {
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+  security?: unknown[];
+}
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+/** SPEC §7's calls, each with the fields of its payload. */
+const specCalls: [method: string, path: string, payload: string[]][] = [
+  ["get", "/api/blog-posts", []],
+  ["get", "/api/blog-posts/{id}", []],
+  ["post", "/api/blog-posts", ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage"]],
+  ["put", "/api/blog-posts/{id}", ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage"]],
+  ["delete", "/api/blog-posts/{id}", []],
+  ["post", "/api/blog-posts/upload-image", ["image"]],
+  ["get", "/api/downloads", []],
+  ["post", "/api/downloads", ["title", "description", "category", "file", "thumbnail"]],
+  ["put", "/api/downloads/{id}", ["title", "description", "category", "file", "thumbnail"]],
+  ["delete", "/api/downloads/{id}", []],
+  ["post", "/api/downloads/{id}/request", ["email"]],
+  ["get", "/api/site-settings", []],
+  ["put", "/api/site-settings/{key}", ["value"]],
+  ["get", "/api/newsletter/subscribers", []],
+  ["get", "/api/newsletter/subscribers/export", []],
+  ["post", "/api/newsletter/subscribe", ["email"]],
+  ["post", "/api/auth/login", ["username", "password"]],
+];
+
+let app: TestApp;
+let document: Document;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  const response = await app.call("/api/openapi.json");
+  expect(response.status).toBe(200);
+  document = (await response.json()) as Document;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe("GET /api/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(document.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("covers every SPEC §7 call with its payload and a described answer", () => {
+    for (const [method, route, payload] of specCalls) {
+      const operation = document.paths[route]?.[method];
+      expect(operation, `${method} ${route}`).toBeDefined();
+      if (!operation) continue;
+      const bodySchema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
+      expect(Object.keys(bodySchema?.properties ?? {}).sort(), `${method} ${route} payload`).toEqual([...payload].sort());
+      const success = Object.keys(operation.responses).filter((status) => status.startsWith("2"));
+      expect(success.length, `${method} ${route} answers`).toBeGreaterThan(0);
+      expect(operation.responses["400"] ?? operation.responses["404"] ?? operation.responses["503"]).toBeDefined();
+    }
+  });
+
+  it("covers every served route, admin ones marked as needing the session", () => {
+    for (const route of apiRoutes) {
+      const operation = document.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      if (route.access === "admin") {
+        expect(operation?.security).toEqual([{ session: [] }]);
+        expect(operation?.responses["401"]).toBeDefined();
+      }
+    }
+  });
+});
+
+describe("the islands", () => {
+  it("write no API path by hand: every call goes through the route declarations or apiPaths", async () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const offenders: string[] = [];
+    for (const folder of ["islands", "components", "pages", "layouts"]) {
+      for (const entry of await readdir(path.join(root, folder), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || entry.name.includes(".test.")) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const source = await readFile(file, "utf8");
+        if (/["'`]\/api\//.test(source)) offenders.push(path.relative(root, file));
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

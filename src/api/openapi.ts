@@ -1,0 +1,151 @@
+import { z } from "zod";
+import type { Answer, RouteDeclaration } from "./declare-route.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+/** What each error status means, for every route that may answer it. */
+const errorMeanings: Record<number, string> = {
+  400: "Invalid input: `error` says what to fix",
+  401: "No live admin session (or, for the login, a wrong username or password)",
+  403: "A cross-site request, or a download link that is invalid or expired",
+  404: "No such route, or no such item",
+  413: "The body is too large",
+  415: "The file's type is not allowed",
+  429: "Too many requests: wait `Retry-After` seconds",
+  503: "The database is unavailable: try again shortly",
+};
+
+const errorSchema: JsonSchema = {
+  type: "object",
+  properties: { error: { type: "string" } },
+  required: ["error"],
+};
+
+/**
+ * The OpenAPI 3.1 document of the declared routes (its JSON Schemas are draft 2020-12, as 3.1
+ * expects): request schemas as the API takes them, answers as it gives them.
+ */
+export function buildOpenApiDocument(contract: Record<string, Record<string, RouteDeclaration>>): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [tag, routes] of Object.entries(contract)) {
+    for (const [name, route] of Object.entries(routes)) {
+      const path = route.path.replace(/:([A-Za-z]+)/g, "{$1}");
+      paths[path] ??= {};
+      paths[path][route.method.toLowerCase()] = operation(tag, name, route);
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "No Filter API",
+      version: "1.0.0",
+      description:
+        "The API behind the No Filter site and its dashboard. JSON in and out except multipart uploads, the CSV export and files. " +
+        "State-changing calls must come from the site's own origin. Admin calls need the session cookie `POST /api/auth/login` sets.",
+    },
+    paths,
+    components: {
+      securitySchemes: { session: { type: "apiKey", in: "cookie", name: "nf_session" } },
+      schemas: { Error: errorSchema },
+    },
+  };
+}
+
+function operation(tag: string, name: string, route: RouteDeclaration): Record<string, unknown> {
+  const parameters = [
+    ...parametersOf(route.params, "path"),
+    ...parametersOf(route.query, "query"),
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, answer] of Object.entries(route.answers)) responses[status] = answerObject(answer);
+  for (const status of errorStatuses(route)) {
+    responses[String(status)] = {
+      description: errorMeanings[status] ?? "Error",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  return {
+    operationId: `${tag}.${name}`,
+    tags: [tag],
+    summary: route.summary,
+    ...(parameters.length > 0 && { parameters }),
+    ...(route.body && { requestBody: requestBody(route.body) }),
+    // `session`: the answer differs with a session, which is optional.
+    ...(route.access === "admin" && { security: [{ session: [] }] }),
+    ...(route.access === "session" && { security: [{}, { session: [] }] }),
+    responses,
+  };
+}
+
+/** The error statuses a route's shape implies, plus the ones it declares. */
+function errorStatuses(route: RouteDeclaration): number[] {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.body || route.query) statuses.add(400);
+  if (route.access === "admin") statuses.add(401);
+  if (route.method !== "GET") statuses.add(403);
+  if (route.params) statuses.add(404);
+  if (route.body?.type === "multipart") {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: "path" | "query"): unknown[] {
+  if (!schema) return [];
+  const json = toJsonSchema(schema, "input");
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: where,
+      required: where === "path" || required.has(name),
+      ...(typeof description === "string" && { description }),
+      schema: propertySchema,
+    };
+  });
+}
+
+function requestBody(body: NonNullable<RouteDeclaration["body"]>): Record<string, unknown> {
+  const schema = toJsonSchema(body.schema, "input");
+  const content: Record<string, unknown> =
+    body.type === "multipart" ? { "multipart/form-data": { schema } } : { "application/json": { schema } };
+  if (body.form) content["application/x-www-form-urlencoded"] = { schema };
+  return { required: true, content };
+}
+
+function answerObject(answer: Answer): Record<string, unknown> {
+  switch (answer.kind) {
+    case "json":
+      return { description: answer.description, content: { "application/json": { schema: toJsonSchema(answer.schema, "output") } } };
+    case "file":
+      return { description: answer.description, content: { [answer.contentType]: { schema: { type: "string", format: "binary" } } } };
+    case "redirect":
+      return { description: answer.description, headers: { location: { schema: { type: "string" } } } };
+    case "empty":
+      return { description: answer.description };
+  }
+}
+
+/**
+ * zod's own JSON Schema, with what JSON Schema cannot say put in its terms: a `File` is a binary
+ * string (a multipart part); a value read through a transform is described by what it accepts.
+ */
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = (zodSchema as unknown as { _zod: { def: { type: string } } })._zod.def;
+      if (def.type === "custom") {
+        jsonSchema.type = "string";
+        jsonSchema.format = "binary";
+      }
+    },
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,31 @@
+import type { AppDeps } from "../core/app-deps.ts";
+import type { Session } from "../core/auth/sessions.ts";
+import type { RouteAnswerData, RouteBody, RouteDeclaration, RouteParams, RouteQuery } from "./declare-route.ts";
+
+/** What a handler gets: the request already checked against its route's declaration. */
+export interface HandlerContext<Route extends RouteDeclaration> {
+  params: RouteParams<Route>;
+  query: RouteQuery<Route>;
+  body: RouteBody<Route>;
+  request: Request;
+  deps: AppDeps;
+  /** The client's address as the platform saw it (never a raw X-Forwarded-For). */
+  clientIp: string;
+  /** The admin session of the request's cookie, looked up once on first ask. */
+  session: () => Promise<Session | null>;
+}
+
+export type RouteHandler<Route extends RouteDeclaration> = (
+  context: HandlerContext<Route>,
+) => Promise<RouteAnswerData<Route> | Response>;
+
+/** One handler per declared route of a resource. */
+export type RouteHandlers<Routes extends Record<string, RouteDeclaration>> = { [Name in keyof Routes]: RouteHandler<Routes[Name]> };
+
+/** A declaration with its handler: what the shared handler serves. */
+export type ServedRoute = RouteDeclaration & { handle: RouteHandler<RouteDeclaration> };
+
+/** Pairs each declared route with its handler, in declaration order (which is matching order). */
+export function serve<Routes extends Record<string, RouteDeclaration>>(routes: Routes, handlers: RouteHandlers<Routes>): ServedRoute[] {
+  return Object.entries(routes).map(([name, route]) => ({ ...route, handle: handlers[name] as unknown as RouteHandler<RouteDeclaration> }));
+}

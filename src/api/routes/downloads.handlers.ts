@@ -1,0 +1,45 @@
+import { downloadLinkSecret, verifyDownloadLink } from "../../core/downloads/download-link.ts";
+import {
+  createDownload,
+  deleteDownload,
+  downloadFile,
+  listDownloads,
+  listDownloadsForAdmin,
+  requestDownload,
+  updateDownload,
+} from "../../core/downloads/downloads.service.ts";
+import { ForbiddenError } from "../../core/errors.ts";
+import type { RouteHandlers } from "../route-handler.ts";
+import type { downloadsRoutes } from "./downloads.routes.ts";
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 8187). */
+function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
+  list: async ({ deps, session }) => ((await session()) ? listDownloadsForAdmin(deps) : listDownloads(deps)),
+  create: ({ body, deps }) => createDownload(deps, body),
+  update: ({ params, body, deps }) => updateDownload(deps, params.id, body),
+  remove: ({ params, deps }) => deleteDownload(deps, params.id),
+  request: ({ params, body, deps, clientIp }) => requestDownload(deps, { id: params.id, email: body.email, clientIp }),
+  file: async ({ params, query, deps }) => {
+    const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null };
+    if (!verifyDownloadLink(downloadLinkSecret(deps.env), link, deps.now())) {
+      throw new ForbiddenError("This download link is invalid or has expired.");
+    }
+    const file = await downloadFile(deps, params.id);
+    return new Response(new Uint8Array(file.data), {
+      headers: {
+        "content-type": file.contentType,
+        "content-disposition": attachmentDisposition(file.fileName),
+        "content-length": String(file.data.byteLength),
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "private, no-store",
+      },
+    });
+  },
+};

@@ -1,0 +1,13 @@
+/**
+ * What the user reads when the dashboard's own check and the server's agree: one wording for both,
+ * so a message never depends on which side caught the problem first.
+ */
+
+/** A call under an ended session (the server's 401 and the dashboard's login form). */
+export const sessionExpiredMessage = "Your session has expired. Please log in again.";
+
+/** A resource saved without its file (SPEC §8). */
+export const missingFileMessage = "Please select a file to upload.";
+
+/** A resource that was deleted meanwhile. */
+export const resourceGoneMessage = "This resource no longer exists.";
