@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import type { NetlifyDev } from "@netlify/dev";
 import type { ClientInfo } from "../../src/api/api-handler.ts";
+import { answerApiReference } from "./api-reference.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
 
 /** What the server answers with once the site is ready. */
@@ -20,7 +21,8 @@ export interface LocalSite {
 }
 
 /**
- * The `npm start` server: `/api/*` in-process, the build hook, then Netlify's static handling.
+ * The `npm start` server: `/api/*` in-process, the build hook, the API reference, then Netlify's
+ * static handling.
  * It listens before the site is ready (so a taken port fails at once, before the database opens)
  * and answers 503 until `site()` returns the site.
  */
@@ -57,6 +59,8 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
     options.onBuildHook();
     return new Response(null, { status: 202 });
   }
+  const reference = await answerApiReference(pathname);
+  if (reference) return reference;
   const match = await options.netlifyDev.handleAndIntrospectNodeRequest(req);
   if (!match) return notFoundPage(options.publishDir);
   const ruledMiss =

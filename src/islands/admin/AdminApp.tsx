@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from "react";
 import Toaster from "../public/Toaster.tsx";
 import LoginForm from "./LoginForm.tsx";
 import { createQueryClient } from "./query-client.ts";
-import { useAdminSession } from "./session.ts";
+import { dashboardAttribute, useAdminSession } from "./session.ts";
 
 // The editor and the tabs are most of the code: the login form doesn't wait for them.
 const Dashboard = lazy(() => import("./Dashboard.tsx"));
@@ -35,7 +35,7 @@ function SessionGate() {
     <>
       {(authenticated || keepDashboard) && (
         // One place in the tree whether shown or hidden, so React keeps the forms' state.
-        <div hidden={!authenticated}>
+        <div hidden={!authenticated} {...{ [dashboardAttribute]: "" }}>
           <Suspense fallback={loading}>
             <Dashboard onLoggedOut={loggedOut} />
           </Suspense>

@@ -3,6 +3,9 @@ import { useEffect, useRef } from "react";
 import { sessionExpiredMessage } from "../../core/messages.ts";
 import { queries, type SessionState } from "./query-client.ts";
 
+/** Marks the element that holds the dashboard (whether shown or hidden). */
+export const dashboardAttribute = "data-admin-dashboard";
+
 /** Every list the dashboard shows: all queries but the session's own. */
 const isList = (query: Query) => query.queryKey[0] !== queries.session.queryKey[0];
 
@@ -19,14 +22,14 @@ export function useAdminSession() {
   // A session that expired under the owner's hands keeps the dashboard (hidden, forms as they
   // were): a post written for an hour must survive logging in again.
   const keepDashboard = expired;
-  // Where the owner was working when the session ended, to return there after logging in. The
-  // last focused control, not the focus of that moment: a Save button is disabled (and has lost
-  // focus) while its call runs.
+  // Where the owner was working when the session ended, to return there after logging in: the
+  // last control focused in the dashboard, not the focus of that moment (a Save button is disabled,
+  // and has lost focus, while its call runs; the login form takes focus as soon as it shows).
   const lastFocused = useRef<HTMLElement | null>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const onFocus = (event: FocusEvent) => {
-      if (event.target instanceof HTMLElement) lastFocused.current = event.target;
+      if (event.target instanceof HTMLElement && event.target.closest(`[${dashboardAttribute}]`)) lastFocused.current = event.target;
     };
     document.addEventListener("focusin", onFocus);
     return () => document.removeEventListener("focusin", onFocus);
