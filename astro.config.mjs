@@ -11,8 +11,8 @@ import { localDatabase } from "./netlify/local/astro-local-database.ts";
 // fully static site doesn't need: Netlify serves dist/ and 404.html itself. So the adapter runs
 // only under `astro dev`, where its Vite plugin brings functions, Blobs and the local database.
 const isDev = process.argv.includes("dev");
-// Imported only then: loading the adapter costs about a second, which every site build (and so
-// every publish under `npm start`) would pay for nothing (issue 6).
+// Imported only then: loading the adapter takes time that every site build (and so every publish
+// under `npm start`) would pay for nothing (docs/decisions/0005-netlify-adapter-only-in-dev.md).
 const netlify = isDev ? (await import("@astrojs/netlify")).default : undefined;
 
 export default defineConfig({
@@ -22,7 +22,7 @@ export default defineConfig({
   ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
   trailingSlash: "ignore",
   // Four pages render at once: a page waits on writing its file, and rendering the next one meanwhile
-  // took a 1,000-post build from ~5.5 s to ~4.4 s here, with the same bytes out (issue 6). Data is
+  // makes the build faster with the same bytes out (docs/decisions/0010-build-concurrency.md). Data is
   // read once per build (src/lib/build-data.ts), so this adds no database load.
   build: { format: "directory", concurrency: 4 },
   ...(netlify && {

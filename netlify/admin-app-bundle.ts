@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 
 /**
- * The dashboard's JavaScript (React, TipTap, React Query: ~1 MB before minifying) is the same
- * for every build of one version of the code, yet bundling it was about a second of each site
- * build — a fifth of a 1,000-post build, paid again on every publish (issue 6). So it is bundled
+ * The dashboard's JavaScript (React, TipTap, React Query) is the same for every build of one
+ * version of the code, yet bundling it was a large share of each site build, paid again on every
+ * publish (docs/decisions/0011-dashboard-bundle-cached.md). So it is bundled
  * on its own, once per version of the source, and kept in `node_modules/.cache` (which Netlify
  * also keeps between deploys); every content build copies it in. The admin page's script then
  * only loads it: in a build, `mount.ts` is replaced by a one-line loader of the cached entry.

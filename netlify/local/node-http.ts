@@ -8,9 +8,9 @@ import { createGzip } from "node:zlib";
 const compressible = /^(text\/|application\/(javascript|json|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
 /**
- * Gzip, as Netlify's CDN applies in production. Without it the local site sent its 37 KB
- * stylesheet and every page uncompressed, and Lighthouse (mobile, simulated 1.6 Mbps) counted
- * ~300 ms of render-blocking time that production does not have (issue 6).
+ * Gzip, as Netlify's CDN applies in production. Without it the local site sent its stylesheet
+ * and every page uncompressed, and Lighthouse counted render-blocking time that production does
+ * not have (docs/decisions/0003-local-server-gzip.md).
  */
 function shouldGzip(acceptEncoding: string | undefined, response: Response): boolean {
   if (!/\bgzip\b/.test(acceptEncoding ?? "") || response.headers.has("content-encoding")) return false;
@@ -62,8 +62,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response, m
  * Most API answers are one chunk: those go out with `res.end(chunk)`, one write with a
  * Content-Length, instead of chunked encoding's two (the chunk, then the terminator). Reading the
  * web stream directly rather than through the Node stream `Readable.fromWeb` wraps around it, and
- * the single write, took the published posts under 64 connections from 3,600 to 7,300 req/s and
- * then cut `writev`'s share of the server's CPU (issue 6). Big bodies (the CSV export, files) still
+ * the single write, are what let the local server keep up with reads under load
+ * (docs/decisions/0007-local-server-direct-body-write.md). Big bodies (the CSV export, files) still
  * stream with flat memory.
  */
 async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {

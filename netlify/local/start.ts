@@ -67,7 +67,7 @@ const netlifyDev = new NetlifyDev({
 });
 await netlifyDev.start();
 // The emulation's Postgres socket leaves Nagle's algorithm on: every extended-protocol query then
-// waits ~40 ms for a delayed ACK (measured: 44 ms median for a one-row read). Turn it off.
+// waits for a delayed ACK (docs/decisions/0001-nagle-off-local-database-socket.md). Turn it off.
 (netlifyDev.db as unknown as { server?: NetServer } | undefined)?.server?.on("connection", (socket) => {
   socket.setNoDelay(true);
 });

@@ -5,9 +5,8 @@
  * in this process clears everything at once, so the owner and the visitor who just downloaded see
  * their own change; another function instance's write shows here after at most `ttlMs`.
  *
- * Why: under 64 concurrent visitors the same list was read from the database 64 times over, and
- * requests queued behind each other (issue 6 measured p99 198 ms for the published posts on the
- * embedded database).
+ * Why: under concurrent visitors the same list was read from the database once per request, and
+ * requests queued behind each other (figures: docs/decisions/0006-shared-reads.md).
  */
 export interface SharedReads {
   /** The shared answer for `key`, loading it with `load` when there is none fresh. */

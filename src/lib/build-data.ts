@@ -11,8 +11,8 @@ import { siteSettingValues } from "../core/settings/settings.service.ts";
 export type SiteSettings = Record<SettingKey, string>;
 
 /**
- * A read that every page of a build shares: a build reads it once (at 1,000 posts the footer's
- * settings were 1,008 identical queries and the posts list three, issue 6); `astro dev` reads it
+ * A read that every page of a build shares: a build reads it once, not once per page
+ * (docs/decisions/0009-build-reads-data-once.md); `astro dev` reads it
  * for every page so a change shows on the next reload. A failed read is not kept.
  */
 function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {

@@ -64,7 +64,7 @@ async function run(url: string, seconds: number, target: Omit<LoadTarget, "name"
   };
 }
 
-/** The routes the issue names; the download request needs an existing resource's id. */
+/** The routes the API targets name; the download request needs an existing resource's id. */
 export async function loadTargets(siteUrl: string): Promise<LoadTarget[]> {
   const downloads = (await (await fetch(new URL("/api/downloads", siteUrl))).json()) as { id: number }[];
   const downloadId = downloads[0]?.id;

@@ -24,7 +24,7 @@ export interface LighthouseRow {
 
 /**
  * Runs per page. Lighthouse's own guidance on variability is to take the median of several runs:
- * a single run here moved a post between 99 and 100 with nothing changed (LCP 1.3–1.7 s).
+ * a single run varies with nothing changed (docs/decisions/0004-performance-targets-and-benchmark.md).
  */
 const runsPerPage = 3;
 

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: starts a fresh `npm start` in a scratch folder and measures what issue 6 names —
+ * `npm run bench`: starts a fresh `npm start` in a scratch folder and measures what our targets name
+ * (docs/decisions/0004-performance-targets-and-benchmark.md) —
  * page weight, Lighthouse, the API under load, the CSV export, publish → live at 1,000 posts and
  * start-up (fresh and warm) — then build scaling against a scratch PostgreSQL database. Prints a
  * table and writes tests/bench/results.json. Figures, not pass/fail: the machine is shared and

@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { measurePage } from "../bench/page-weight.ts";
 
 // Byte budgets are deterministic, so they are asserted here (speed budgets belong in a benchmark).
-// Issue 6: a post at most 60 KB gzip in all, no page over 80 KB of JS; the README's Performance
+// Budgets: a post at most 60 KB gzip in all, no page over 80 KB of JS (why, and why here:
+// docs/decisions/0004-performance-targets-and-benchmark.md); the README's Performance
 // section has the figures behind each budget.
 const kb = 1024;
 
@@ -15,8 +16,8 @@ test("public pages stay inside their byte budgets, and the admin bundle never lo
   for (const path of ["/", "/blog", "/blog/1", "/downloads"]) {
     const weight = await measurePage(fetchText, path);
     const scripts = weight.allScripts.join(", ");
-    // Before interaction only the island loader runs (2.1 KB with Vite's preload helper; an
-    // external script, as the CSP refuses inline ones); every island waits until visible or idle.
+    // Before interaction only the island loader runs (with Vite's preload helper; an external
+    // script, as the CSP refuses inline ones); every island waits until visible or idle.
     expect(weight.jsBeforeInteraction, `${path}: ${weight.eagerScripts.join(", ")}`).toBeLessThanOrEqual(2.5 * kb);
     expect(weight.jsTotal, `${path}: JS in total (${scripts})`).toBeLessThanOrEqual(80 * kb);
     expect(weight.allScripts.join(" "), `${path} loads the admin bundle`).not.toMatch(/AdminApp|AdminLayout|islands\/admin|_astro\/admin\//);

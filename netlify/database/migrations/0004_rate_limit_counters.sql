@@ -1,8 +1,7 @@
 -- Rate limits as one counter per client per window instead of one row per hit: a check costs the
--- same however many hits a client has made (counting stored hits grew with every hit: issue 6
--- measured the newsletter call slowing from 378 to 260 requests/s between two 10 s runs).
+-- same however many hits a client has made (counting stored hits grew with every hit).
 -- UNLOGGED: the counters skip the write-ahead log, so a public write commits one WAL flush (its
--- subscriber or count), not two (PostgreSQL, 64 connections: ~1,190 → ~1,650 requests/s). A crash,
+-- subscriber or count), not two. Figures: docs/decisions/0008-rate-limit-counters.md. A crash,
 -- or Neon suspending an idle compute, empties them; a limit forgetting old hits is harmless.
 CREATE UNLOGGED TABLE rate_limit_counters (
   bucket text NOT NULL,

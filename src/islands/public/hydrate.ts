@@ -12,8 +12,9 @@ type ReactIsland = { default: ComponentType<any> };
 /** An island in plain DOM code: it wakes the server-rendered markup itself. */
 type DomIsland = { mount: (island: HTMLElement, props: Record<string, unknown>) => void };
 
-// Plain DOM where the behaviour is small: React's runtime alone (64 KB gzip) is more than a post
-// page's whole budget (issue 6), so pages with only these islands never load it.
+// Plain DOM where the behaviour is small: React's runtime alone is more than a post page's whole
+// budget, so pages with only these islands never load it (see
+// docs/decisions/0002-public-islands-without-react.md).
 const domIslands: Record<string, () => Promise<DomIsland>> = {
   NewsletterForm: () => import("./newsletter-form.ts"),
   ShareButton: () => import("./share-button.ts"),

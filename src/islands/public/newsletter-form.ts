@@ -1,7 +1,7 @@
 /**
  * The newsletter sign-up, woken: it sends JSON and answers with a toast instead of leaving the
  * page (without JavaScript the form posts itself). Plain DOM, no React, so a page whose only
- * islands are this, Share and the toasts loads no framework (issue 6). Markup: `NewsletterForm.astro`.
+ * islands are this, Share and the toasts loads no framework (docs/decisions/0002). Markup: `NewsletterForm.astro`.
  */
 import { apiPaths } from "../../api/api-paths.ts";
 import { showToast, type ToastMessage } from "./toast.ts";

@@ -1,7 +1,7 @@
 /**
  * SPEC §2: the post's Share button — native share with title, excerpt and URL; otherwise the URL
  * goes to the clipboard. Plain DOM, no React: the post page then loads no framework at all
- * (issue 6: a post stays under 60 KB gzip in total). Markup: `ShareButton.astro`.
+ * (a post's byte budget, docs/decisions/0002). Markup: `ShareButton.astro`.
  */
 import { showToast } from "./toast.ts";
 

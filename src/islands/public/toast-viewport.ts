@@ -1,7 +1,7 @@
 /**
  * The public pages' toast viewport, without React: the Radix Toaster (`Toaster.tsx`, kept for the
- * dashboard) costs 12 KB gzip plus React's 64 KB, which alone broke the public pages' JavaScript
- * budgets (issue 6). Same markup, classes and behaviour (SPEC §9): one toast at a time, 5000 ms,
+ * dashboard) and the React it needs broke, on their own, the public pages' JavaScript budgets
+ * (docs/decisions/0002). Same markup, classes and behaviour (SPEC §9): one toast at a time, 5000 ms,
  * paused while hovered or focused, swipe right past 50 px to dismiss, F8 focuses it, failures
  * announced assertively. The viewport markup is server-rendered by `ToastViewport.astro`.
  */
