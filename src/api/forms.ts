@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { PayloadTooLargeError, ValidationError } from "../core/errors.ts";
-import { formTooLargeMessage, maxFormBytes } from "../core/files/upload-limits.ts";
+import { maxFormBytes } from "../core/files/upload-limits.ts";
+import { formTooLargeMessage } from "../core/messages.ts";
 import { firstIssueMessage } from "./http.ts";
 
 /**

@@ -11,3 +11,14 @@ export const missingFileMessage = "Please select a file to upload.";
 
 /** A resource that was deleted meanwhile. */
 export const resourceGoneMessage = "This resource no longer exists.";
+
+/** A file over the upload limit (`maxFileBytes`). */
+export const fileTooLargeMessage = "The file is too large (the limit is 4 MB)";
+
+/** A whole request over `maxFormBytes`. */
+export const formTooLargeMessage = "The upload is too large (the limit is 4 MB)";
+
+export const imageTypeMessage = "Only PNG, JPEG, WebP, GIF or AVIF images are allowed";
+
+export const resourceTypeMessage =
+  "Only PDF, Word, Excel, PowerPoint or ZIP files are allowed (pdf, doc, docx, xls, xlsx, ppt, pptx, zip)";

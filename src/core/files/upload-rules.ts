@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import { PayloadTooLargeError, UnsupportedTypeError } from "../errors.ts";
-import { fileTooLargeMessage, imageTypeMessage, maxFileBytes, resourceTypeMessage, type resourceExtensions } from "./upload-limits.ts";
+import { fileTooLargeMessage, imageTypeMessage, resourceTypeMessage } from "../messages.ts";
+import { maxFileBytes, type resourceExtensions } from "./upload-limits.ts";
 
 /** An upload whose type has been checked from its bytes. */
 export interface CheckedFile {

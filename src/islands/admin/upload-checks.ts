@@ -1,11 +1,5 @@
-import {
-  fileTooLargeMessage,
-  imageTypeMessage,
-  maxFileBytes,
-  maxFormBytes,
-  resourceExtensions,
-  resourceTypeMessage,
-} from "../../core/files/upload-limits.ts";
+import { maxFileBytes, maxFormBytes, resourceExtensions } from "../../core/files/upload-limits.ts";
+import { fileTooLargeMessage, imageTypeMessage, resourceTypeMessage } from "../../core/messages.ts";
 
 /**
  * What the dashboard can tell about a chosen file before sending it: too big, or plainly the
