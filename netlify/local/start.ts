@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Server as NetServer } from "node:net";
 import { NetlifyDev } from "@netlify/dev";
 import { appDeps } from "../../src/core/app-deps.ts";
-import { withUser } from "../../src/core/db/connect.ts";
+import { withUser } from "../../src/adapters/connect-database.ts";
 import handleApi from "../functions/api.ts";
 import { loadLocalSecrets } from "./local-secrets.ts";
 import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";

@@ -1,9 +1,10 @@
 import { databaseUrl, isProduction, readServerEnv, type ServerEnv } from "../config/server-env.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { adminCredentials, type AdminCredentials } from "./auth/admin-credentials.ts";
-import { connectDatabase } from "./db/connect.ts";
+import { connectDatabase } from "../adapters/connect-database.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
-import { blobsFileStore, type FileStore } from "./files/file-store.ts";
+import { blobsFileStore } from "../adapters/blobs-file-store.ts";
+import type { FileStore } from "./files/file-store.ts";
 import { buildHookRebuilder, type RequestRebuild } from "./publishing/rebuild.ts";
 import { sharedRebuilder } from "./publishing/shared-rebuilder.ts";
 
