@@ -5,7 +5,7 @@ import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 
 export async function migrateDatabase(): Promise<void> {
-  const url = databaseUrl(readServerEnv());
+  const url = databaseUrl(readServerEnv(process.env));
   if (!url) throw new InvalidEnvironmentError(["DATABASE_URL: not set (nor NETLIFY_DB_URL): no database to migrate"]);
   const db = await connectDatabase(url);
   try {
