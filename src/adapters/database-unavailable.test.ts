@@ -47,6 +47,17 @@ describe("database unavailability", () => {
       }
     });
 
+    it("names a WebSocket that could not connect (the pool behind transactions)", async () => {
+      const db = await connectDatabase("postgres://postgres@ep-test.neon.tech/none", { neonWsProxy: "127.0.0.1:1/v2" });
+      try {
+        const error: unknown = await db.transaction((tx) => tx.query("SELECT 1")).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(DatabaseUnavailableError);
+        expect((error as Error).cause).toBeInstanceOf(Event);
+      } finally {
+        await db.close().catch(() => undefined);
+      }
+    });
+
     it("names a fetch that could not connect", async () => {
       const db = await connectDatabase("postgres://postgres@ep-test.neon.tech/none", { neonHttpEndpoint: "http://127.0.0.1:1/sql" });
       try {

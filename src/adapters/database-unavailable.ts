@@ -15,9 +15,11 @@ const unavailableCodes = new Set([
 /**
  * True when a driver error says the database could not be reached or refused the connection for
  * now (not that the query was wrong): a network error code, a Postgres "try later" code, a dropped
- * connection, or Neon's HTTP driver failing to fetch or getting a 5xx answer.
+ * connection, Neon's HTTP driver failing to fetch or getting a 5xx answer, or its WebSocket failing.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // Neon's WebSocket pool (transactions) rejects with the socket's error event when it can't connect.
+  if (error instanceof Event) return error.type === "error";
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && unavailableCodes.has(code)) return true;
