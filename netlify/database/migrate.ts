@@ -1,11 +1,11 @@
 /** `npm run migrate`: applies pending migrations to the configured database (build step on Netlify). */
 import { InvalidEnvironmentError } from "../../src/config/env-errors.ts";
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
-import { connectDatabase } from "../../src/core/db/connect.ts";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 
 export async function migrateDatabase(): Promise<void> {
-  const url = databaseUrl(readServerEnv());
+  const url = databaseUrl(readServerEnv(process.env));
   if (!url) throw new InvalidEnvironmentError(["DATABASE_URL: not set (nor NETLIFY_DB_URL): no database to migrate"]);
   const db = await connectDatabase(url);
   try {

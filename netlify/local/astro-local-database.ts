@@ -19,11 +19,19 @@ export function localDatabase(): AstroIntegration {
                 enforce: "post",
                 async configureServer() {
                   if (!process.env.NETLIFY_DB_URL && !process.env.DATABASE_URL) return;
-                  const { appDeps } = await import("../../src/core/app-deps.ts");
+                  const { createApp } = await import("../../src/app/create-app.ts");
+                  const { productionParts } = await import("../../src/app/production-parts.ts");
+                  const { readServerEnv } = await import("../../src/config/server-env.ts");
                   const { prepareLocalDatabase } = await import("./prepare-database.ts");
-                  const prepared = await prepareLocalDatabase(await appDeps());
-                  if (prepared.migrationsApplied.length > 0) logger.info(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
-                  if (prepared.seeded) logger.info("Seeded the demo content.");
+                  // Only to prepare the database: pages and functions put their own app together.
+                  const app = createApp(await productionParts(readServerEnv(process.env)));
+                  try {
+                    const prepared = await prepareLocalDatabase(app.deps);
+                    if (prepared.migrationsApplied.length > 0) logger.info(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
+                    if (prepared.seeded) logger.info("Seeded the demo content.");
+                  } finally {
+                    await app.close();
+                  }
                 },
               },
             ],

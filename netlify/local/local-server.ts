@@ -8,7 +8,7 @@ import { sendWebResponse, toWebRequest } from "./node-http.ts";
 
 /** What the server answers with once the site is ready. */
 export interface LocalSite {
-  /** The deployed function entry, called in-process (one warm instance, as on Netlify). */
+  /** The API, answered in-process by one warm app (as by a warm instance on Netlify). */
   api: (request: Request, client: ClientInfo) => Promise<Response>;
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
   netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;

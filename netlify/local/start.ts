@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole site on one machine, with no account and no cloud. Netlify's local
  * emulation provides the database, Blobs, static files, headers and redirects; `/api/*` is answered
- * by one warm in-process instance of the deployed function entry.
+ * by one warm in-process app, put together by `createApp` as the function entry does.
  */
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
@@ -9,9 +9,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Server as NetServer } from "node:net";
 import { NetlifyDev } from "@netlify/dev";
-import { appDeps } from "../../src/core/app-deps.ts";
-import { withUser } from "../../src/core/db/connect.ts";
-import handleApi from "../functions/api.ts";
+import { apiPaths } from "../../src/api/api-paths.ts";
+import { withUser } from "../../src/adapters/connect-database.ts";
+import { createApp } from "../../src/app/create-app.ts";
+import { productionParts } from "../../src/app/production-parts.ts";
+import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
+import { apiReferencePath } from "./api-reference.ts";
 import { loadLocalSecrets } from "./local-secrets.ts";
 import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
@@ -38,10 +41,7 @@ const env = readLocalEnvOrExit(process.env, secrets);
 
 const siteUrl = env.SITE_URL ?? `http://localhost:${String(env.PORT)}`;
 const buildHookPath = `/.netlify/local/build-hook/${randomBytes(12).toString("hex")}`;
-// The function entry and the site build read their configuration from the environment, as on Netlify.
-Object.assign(process.env, localRuntimeEnv(env, siteUrl), {
-  BUILD_HOOK_URL: env.BUILD_HOOK_URL ?? `http://localhost:${String(env.PORT)}${buildHookPath}`,
-});
+const buildHookUrl = env.BUILD_HOOK_URL ?? `http://localhost:${String(env.PORT)}${buildHookPath}`;
 
 // Listen first: a taken port fails here, before the database folder is opened a second time.
 const ready: { site?: LocalSite } = {};
@@ -72,8 +72,13 @@ await netlifyDev.start();
   socket.setNoDelay(true);
 });
 
-const deps = await appDeps();
-const prepared = await prepareLocalDatabase(deps);
+// The emulation has put its database URL and Blobs context into this process's environment. The
+// app and the site builds get that environment plus the local settings; nothing is written back.
+const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOOK_URL: buildHookUrl };
+const serverEnv = readServerEnv(runtimeEnv);
+// Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
+const app = createApp(await productionParts(serverEnv));
+const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
 
@@ -82,7 +87,7 @@ const builder = new SiteBuilder({
   projectRoot,
   publishDir,
   buildsDir: path.join(stateDir, "builds"),
-  env: process.env,
+  env: runtimeEnv,
   log,
 });
 await builder.removeStaleBuilds();
@@ -99,7 +104,7 @@ if (await builder.hasSite()) {
 }
 
 ready.site = {
-  api: (request, client) => handleApi(request, client),
+  api: app.handleApi,
   netlifyDev,
   publishDir,
   notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
@@ -115,8 +120,8 @@ await writeFile(
     {
       siteUrl,
       adminUrl,
-      buildHookUrl: process.env.BUILD_HOOK_URL,
-      databaseUrl: withUser(process.env.DATABASE_URL ?? process.env.NETLIFY_DB_URL ?? ""),
+      buildHookUrl,
+      databaseUrl: withUser(databaseUrl(serverEnv) ?? ""),
     },
     null,
     2,
@@ -132,7 +137,8 @@ console.log(
     `  Site:     ${siteUrl}`,
     `  Admin:    ${adminUrl}`,
     `  Login:    ${env.ADMIN_USERNAME} / ${password}`,
-    `  Build hook (local): POST ${process.env.BUILD_HOOK_URL ?? ""}`,
+    `  API:      ${siteUrl}${apiReferencePath} (reference of ${siteUrl}${apiPaths.openApi})`,
+    `  Build hook (local): POST ${buildHookUrl}`,
     "",
   ].join("\n"),
 );
@@ -144,7 +150,7 @@ const stop = async () => {
   log("Stopping…");
   server.close();
   server.closeAllConnections();
-  await deps.db.close().catch(() => undefined);
+  await app.close().catch(() => undefined);
   await netlifyDev.stop();
   process.exit(0);
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
+import { connectDatabase } from "../adapters/connect-database.ts";
 import { createApiHandler } from "./api-handler.ts";
 import { declareRoute, emptyAnswer } from "./declare-route.ts";
 
@@ -26,20 +27,17 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 with a JSON error when the database is down", async () => {
-    const down = createApiHandler({
-      routes: apiRoutes,
-      deps: () =>
-        Promise.resolve({
-        ...app.deps,
-        db: {
-          ...app.deps.db,
-          query: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })),
-        },
-        }),
-    });
-    const response = await down(new Request("http://localhost/api/health"), { ip: "127.0.0.1" });
-    expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
+    // The real driver against a port where nothing listens: its adapter names the failure.
+    const unreachable = await connectDatabase("postgres://postgres@127.0.0.1:1/none", { driver: "pg" });
+    const down = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve({ ...app.deps, db: unreachable }) });
+    try {
+      const response = await down(new Request("http://localhost/api/health"), { ip: "127.0.0.1" });
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
+    } finally {
+      await unreachable.close();
+    }
   });
 });
 

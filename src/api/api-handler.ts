@@ -1,7 +1,15 @@
 import { ZodError, type z } from "zod";
 import type { AppDeps } from "../core/app-deps.ts";
 import { findSession, type Session } from "../core/auth/sessions.ts";
-import { AppError, ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from "../core/errors.ts";
+import {
+  AppError,
+  DatabaseUnavailableError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from "../core/errors.ts";
 import { sessionExpiredMessage } from "../core/messages.ts";
 import { firstAnswerOf, type RouteDeclaration } from "./declare-route.ts";
 import { isFormPost, readForm } from "./forms.ts";
@@ -148,34 +156,15 @@ function checkSameOrigin(request: Request, siteUrl: string | undefined): void {
 }
 
 export function errorToResponse(error: unknown, request: Request): Response {
+  if (error instanceof DatabaseUnavailableError) {
+    console.error(`[api] ${request.method} ${new URL(request.url).pathname}: database unavailable:`, error.cause ?? error);
+    return errorResponse(error.status, error.message, { "retry-after": String(error.retryAfterSeconds) });
+  }
   if (error instanceof RateLimitedError) {
     return errorResponse(error.status, error.message, { "retry-after": String(error.retryAfterSeconds) });
   }
   if (error instanceof AppError) return errorResponse(error.status, error.message);
   if (error instanceof ZodError) return errorResponse(400, firstIssueMessage(error));
-  if (isDatabaseUnavailable(error)) {
-    console.error(`[api] ${request.method} ${new URL(request.url).pathname}: database unavailable:`, error);
-    return errorResponse(503, "The database is unavailable. Please try again shortly.", { "retry-after": "5" });
-  }
   console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed:`, error);
   return errorResponse(500, "Something went wrong on our side. Please try again.");
-}
-
-const unavailableCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "57P01", // admin_shutdown
-  "57P03", // cannot_connect_now
-  "53300", // too_many_connections
-]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && unavailableCodes.has(code)) return true;
-  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
-  return /Connection terminated|connect ECONNREFUSED/.test(error.message);
 }

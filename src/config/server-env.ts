@@ -69,8 +69,11 @@ const productionEnvSchema = serverEnvSchema.superRefine((env, ctx) => {
 
 export type ServerEnv = z.output<typeof serverEnvSchema>;
 
-/** Reads and checks the environment; on Netlify the production rules apply too. */
-export function readServerEnv(env: Record<string, string | undefined> = process.env): ServerEnv {
+/**
+ * Checks the environment a composition root read (`process.env` in the function entry and the site
+ * build); on Netlify the production rules apply too.
+ */
+export function readServerEnv(env: Record<string, string | undefined>): ServerEnv {
   return parseEnv(productionEnvSchema, env);
 }
 

@@ -4,8 +4,8 @@
  */
 export class AppError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
-    super(message);
+  constructor(message: string, status: number, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
     this.status = status;
   }
@@ -57,9 +57,14 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** The database could not be reached; the request may succeed later. */
+/**
+ * The database could not be reached; the request may succeed later. The database adapters throw it
+ * in place of the driver's error, which stays as `cause` (for the log, never for the client).
+ */
 export class DatabaseUnavailableError extends AppError {
-  constructor(message = "The database is unavailable. Please try again shortly.") {
-    super(message, 503);
+  /** Seconds after which the client may try again (sent as `Retry-After`). */
+  readonly retryAfterSeconds = 5;
+  constructor(options?: { cause?: unknown }) {
+    super("The database is unavailable. Please try again shortly.", 503, options);
   }
 }

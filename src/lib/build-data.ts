@@ -1,4 +1,7 @@
-import { appDeps } from "../core/app-deps.ts";
+import { createApp, type App } from "../app/create-app.ts";
+import { productionParts } from "../app/production-parts.ts";
+import { readServerEnv, type ServerEnv } from "../config/server-env.ts";
+import type { AppDeps } from "../core/app-deps.ts";
 import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
 import type { Post } from "../core/posts/post.schema.ts";
@@ -9,6 +12,24 @@ import { siteSettingValues } from "../core/settings/settings.service.ts";
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
 export type SiteSettings = Record<SettingKey, string>;
+
+// A site build is a composition root: it reads its configuration once and puts the app together
+// once, on first use (a build that reads no data opens no database).
+let env: ServerEnv | undefined;
+let app: Promise<App> | undefined;
+
+/** The site build's configuration, read from its environment once. */
+export function buildEnv(): ServerEnv {
+  return (env ??= readServerEnv(process.env));
+}
+
+function buildDeps(): Promise<AppDeps> {
+  app ??= (async () => createApp(await productionParts(buildEnv())))().catch((error: unknown) => {
+    app = undefined;
+    throw error;
+  });
+  return app.then((built) => built.deps);
+}
 
 /**
  * A read that every page of a build shares: a build reads it once, not once per page
@@ -28,10 +49,10 @@ function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {
 }
 
 /** Site settings for pages, read from the database when the site is built. */
-export const loadSiteSettings = oncePerBuild(async (): Promise<SiteSettings> => siteSettingValues(await appDeps()));
+export const loadSiteSettings = oncePerBuild(async (): Promise<SiteSettings> => siteSettingValues(await buildDeps()));
 
 /** Published posts, newest first. */
-export const loadPublishedPosts = oncePerBuild(async (): Promise<Post[]> => listPosts(await appDeps(), { publishedOnly: true }));
+export const loadPublishedPosts = oncePerBuild(async (): Promise<Post[]> => listPosts(await buildDeps(), { publishedOnly: true }));
 
 /** Downloadable resources, newest first, as the public page sees them. */
-export const loadDownloads = oncePerBuild(async (): Promise<PublicDownload[]> => listDownloads(await appDeps()));
+export const loadDownloads = oncePerBuild(async (): Promise<PublicDownload[]> => listDownloads(await buildDeps()));

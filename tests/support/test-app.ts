@@ -1,9 +1,7 @@
-import { createApiHandler, type ApiHandler } from "../../src/api/api-handler.ts";
-import { apiRoutes } from "../../src/api/routes.ts";
-import { apiUrls } from "../../src/api/api-urls.ts";
+import type { ApiHandler } from "../../src/api/api-handler.ts";
+import { createApp } from "../../src/app/create-app.ts";
 import type { AppDeps } from "../../src/core/app-deps.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
-import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
 import { sessionCookie } from "../../src/api/session-cookie.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
@@ -25,10 +23,11 @@ export const testOrigin = "http://localhost:8888";
 export const testAdminPassword = "test admin password";
 
 /**
- * The real API over an embedded, migrated database (or the one in `overrides.db`, which the caller
- * owns) and a real Blobs server on a temp folder.
+ * The real API, put together by `createApp` as in production, over an embedded, migrated database
+ * (or the one in `overrides.db`, which the caller owns) and a real Blobs server on a temp folder.
+ * `overrides.now` is the clock (a fake one lets a test move time on).
  */
-export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now">> = {}): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
@@ -39,19 +38,16 @@ export async function createTestApp(overrides: Partial<AppDeps> = {}): Promise<T
     ADMIN_USERNAME: "admin",
     ADMIN_PASSWORD: testAdminPassword,
   });
-  const deps: AppDeps = {
+  const { deps, handleApi: handler } = createApp({
+    env,
     db,
     files: store.files,
-    env,
-    admin: adminCredentials(env),
     rebuild: () => {
       rebuilds.count += 1;
     },
-    now: () => new Date(),
-    urls: apiUrls,
-    ...overrides,
-  };
-  const handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), checkAnswers: true });
+    ...(overrides.now && { now: overrides.now }),
+    checkAnswers: true,
+  });
   return {
     deps,
     handler,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { connectDatabase } from "../../src/core/db/connect.ts";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
-import { createPgliteExecutor } from "../../src/core/db/pglite-executor.ts";
+import { createPgliteExecutor } from "../../src/adapters/pglite-executor.ts";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import { startNeonHttpEndpoint } from "./neon-http-endpoint.ts";
 import { startNeonWsProxy } from "./neon-ws-proxy.ts";

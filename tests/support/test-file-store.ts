@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BlobsServer } from "@netlify/blobs/server";
-import { blobsFileStore, type FileStore } from "../../src/core/files/file-store.ts";
+import { blobsFileStore } from "../../src/adapters/blobs-file-store.ts";
+import type { FileStore } from "../../src/core/files/file-store.ts";
 
 /** A real Netlify Blobs server on a temp folder, and a file store talking to it. */
 export async function startTestFileStore(): Promise<{ files: FileStore; stop(): Promise<void> }> {

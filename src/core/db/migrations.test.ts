@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
-import { connectDatabase } from "./connect.ts";
+import { connectDatabase } from "../../adapters/connect-database.ts";
 import { applyMigrations, type Migration } from "./migrations.ts";
 
 const migrations: Migration[] = [

@@ -125,13 +125,13 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
       `UPDATE downloads AS d SET title = $2, description = $3, category = $4,
               file_name = COALESCE($5, d.file_name), file_key = COALESCE($6, d.file_key),
               file_type = COALESCE($7, d.file_type), file_size = COALESCE($8, d.file_size),
-              thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = now()
+              thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = $10
          FROM (SELECT id, file_key, thumbnail_key FROM downloads WHERE id = $1 FOR UPDATE) AS old
         WHERE d.id = old.id
         RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.download_count,
                   old.file_key AS old_file_key, old.thumbnail_key AS old_thumbnail_key`,
       [id, input.title, input.description, input.category, file?.fileName ?? null, file?.key ?? null,
-        file?.contentType ?? null, file?.bytes.byteLength ?? null, thumbnail?.key ?? null],
+        file?.contentType ?? null, file?.bytes.byteLength ?? null, thumbnail?.key ?? null, deps.now()],
     );
     const updated = rows[0];
     if (!updated) throw new NotFoundError(resourceGoneMessage);

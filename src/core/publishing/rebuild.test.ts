@@ -1,14 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildHookRebuilder } from "./rebuild.ts";
 
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Fake timers: a slow hook and the time that passes are simulated, not waited for.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe("build hook rebuilder", () => {
   it("coalesces a burst into the call in flight plus one more", async () => {
     const calls: string[] = [];
     const fetch = async (url: string | URL | Request) => {
       calls.push(url instanceof Request ? url.url : url.toString());
-      await tick(30);
+      await sleep(30);
       return new Response(null, { status: 202 });
     };
     const rebuild = buildHookRebuilder("http://hook.test/build", { fetch });

@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { createMigratedDatabase } from "../../../tests/support/test-databases.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sharedRebuilder } from "./shared-rebuilder.ts";
-
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let db: SqlExecutor;
 let calls: number;
@@ -27,27 +26,35 @@ afterEach(async () => {
 
 describe("shared (database) rebuilder", () => {
   it("calls at once, then turns a burst inside the window into one trailing call", async () => {
+    const clock = createFakeClock();
     // Two "instances" sharing one database.
-    const a = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch });
-    const b = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch });
+    const a = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch, ...clock });
+    const b = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 300, fetch, ...clock });
     a({ waitUntil });
-    await tick(30);
+    await Promise.all(pending);
     expect(calls).toBe(1);
-    for (let i = 0; i < 5; i++) (i % 2 ? a : b)({ waitUntil });
-    await tick(30);
+    for (let i = 0; i < 5; i++) {
+      clock.advance(10);
+      (i % 2 ? a : b)({ waitUntil });
+    }
+    // Every request of the burst now waits for the window to end; none has called.
+    await vi.waitFor(() => expect(clock.sleeping()).toBe(5));
     expect(calls).toBe(1);
+    clock.advance(300);
     await Promise.all(pending);
     expect(calls).toBe(2);
   });
 
   it("makes no trailing call when nothing changed since the last one", async () => {
-    const rebuild = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 100, fetch });
+    const clock = createFakeClock();
+    const rebuild = sharedRebuilder({ db, url: "https://hooks.example/build", windowMs: 100, fetch, ...clock });
     rebuild({ waitUntil });
     await Promise.all(pending);
-    await tick(150);
+    clock.advance(150);
     rebuild({ waitUntil });
     await Promise.all(pending);
     expect(calls).toBe(2);
+    expect(clock.sleeping()).toBe(0);
   });
 
   it("logs a failing hook instead of throwing", async () => {

@@ -9,6 +9,13 @@ export interface SharedRebuilderOptions {
   windowMs?: number;
   fetch?: typeof globalThis.fetch;
   log?: (message: string) => void;
+  /**
+   * The time requests and calls are recorded at. Default: the database's clock, the one every
+   * instance shares; tests pass a fake clock's.
+   */
+  now?: () => Date;
+  /** Waits for the window to end. Default: a timer; tests pass a fake clock's. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -20,6 +27,10 @@ export interface SharedRebuilderOptions {
  */
 export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild {
   const { db, url, windowMs = 10_000, fetch = globalThis.fetch, log = (message: string) => console.error(message) } = options;
+  const { now, sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) } = options;
+  // $2: the injected time, or null for the database's own clock.
+  const time = "coalesce($2::timestamptz, clock_timestamp())";
+  const timeParam = () => now?.() ?? null;
   const windowSql = `${String(windowMs)} milliseconds`;
 
   const callHook = async () => {
@@ -31,13 +42,13 @@ export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild
   const run = async () => {
     // Record the request and, if the window has passed, claim the call in the same statement.
     const { rows } = await db.query<{ claimed: boolean; called_at: Date }>(
-      `INSERT INTO build_hook_state (id, requested_at, called_at) VALUES (1, clock_timestamp(), clock_timestamp())
+      `INSERT INTO build_hook_state (id, requested_at, called_at) VALUES (1, ${time}, ${time})
        ON CONFLICT (id) DO UPDATE SET
-         requested_at = clock_timestamp(),
-         called_at = CASE WHEN build_hook_state.called_at <= clock_timestamp() - $1::interval
-                          THEN clock_timestamp() ELSE build_hook_state.called_at END
+         requested_at = ${time},
+         called_at = CASE WHEN build_hook_state.called_at <= ${time} - $1::interval
+                          THEN ${time} ELSE build_hook_state.called_at END
        RETURNING called_at >= requested_at - interval '1 millisecond' AS claimed, called_at`,
-      [windowSql],
+      [windowSql, timeParam()],
     );
     const row = rows[0];
     if (!row) return;
@@ -45,13 +56,13 @@ export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild
       await callHook();
       return;
     }
-    const wait = Math.max(0, row.called_at.getTime() + windowMs - Date.now()) + 25;
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    const wait = Math.max(0, row.called_at.getTime() + windowMs - (now?.() ?? new Date()).getTime()) + 25;
+    await sleep(wait);
     const trailing = await db.query(
-      `UPDATE build_hook_state SET called_at = clock_timestamp()
-        WHERE id = 1 AND requested_at > called_at AND called_at <= clock_timestamp() - $1::interval
+      `UPDATE build_hook_state SET called_at = ${time}
+        WHERE id = 1 AND requested_at > called_at AND called_at <= ${time} - $1::interval
         RETURNING 1`,
-      [windowSql],
+      [windowSql, timeParam()],
     );
     if (trailing.rows.length > 0) await callHook();
   };

@@ -1,4 +1,9 @@
-import type { SqlExecutor, SqlQueryable } from "./sql-executor.ts";
+/**
+ * The `pg` and Neon drivers behind the `SqlExecutor` seam (an adapter, see blobs-file-store.ts), with
+ * their connection failures turned into `DatabaseUnavailableError`.
+ */
+import type { SqlExecutor, SqlQueryable } from "../core/db/sql-executor.ts";
+import { withUnavailableErrors } from "./database-unavailable.ts";
 
 /** `pg` for any TCP Postgres (the local emulation, a test server); Neon's driver for Neon. */
 export type DatabaseDriver = "pg" | "neon";
@@ -55,11 +60,11 @@ export async function connectDatabase(rawUrl: string, options: ConnectOptions = 
   // process (seen with Neon through a proxy). The next query reconnects.
   pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
   const executor = poolExecutor(pool);
-  if (driver !== "neon") return executor;
+  if (driver !== "neon") return withUnavailableErrors(executor);
   // On Neon a single statement goes over HTTP — one round trip, no WebSocket to open on a cold
   // start; multi-statement scripts and transactions keep the WebSocket pool.
   const http = await neonHttpQuery(url, options);
-  return { ...executor, query: http };
+  return withUnavailableErrors({ ...executor, query: http });
 }
 
 async function neonHttpQuery(url: string, options: ConnectOptions): Promise<SqlQueryable["query"]> {

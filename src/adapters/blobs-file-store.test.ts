@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestFileStore } from "../../../tests/support/test-file-store.ts";
-import type { FileStore } from "./file-store.ts";
+import { startTestFileStore } from "../../tests/support/test-file-store.ts";
+import type { FileStore } from "../core/files/file-store.ts";
 
 let store: Awaited<ReturnType<typeof startTestFileStore>>;
 let files: FileStore;

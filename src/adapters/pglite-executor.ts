@@ -1,9 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
-import type { SqlExecutor, SqlQueryable } from "./sql-executor.ts";
+import type { SqlExecutor, SqlQueryable } from "../core/db/sql-executor.ts";
 
 /**
  * An in-process Postgres (PGlite) behind the executor seam: used by tests for speed and by
- * anything that needs a throwaway database. `dataDir` undefined keeps it in memory.
+ * anything that needs a throwaway database. `dataDir` undefined keeps it in memory. An adapter (see
+ * blobs-file-store.ts): core code knows only the `SqlExecutor` seam.
  */
 export async function createPgliteExecutor(dataDir?: string): Promise<SqlExecutor> {
   const db = await PGlite.create(dataDir);

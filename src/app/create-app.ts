@@ -1,0 +1,48 @@
+import { createApiHandler, type ApiHandler } from "../api/api-handler.ts";
+import { apiUrls } from "../api/api-urls.ts";
+import { apiRoutes } from "../api/routes.ts";
+import type { ServerEnv } from "../config/server-env.ts";
+import type { AppDeps } from "../core/app-deps.ts";
+import { adminCredentials } from "../core/auth/admin-credentials.ts";
+import type { SqlExecutor } from "../core/db/sql-executor.ts";
+import type { FileStore } from "../core/files/file-store.ts";
+import type { RequestRebuild } from "../core/publishing/rebuild.ts";
+
+/** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
+export interface AppParts {
+  /** The checked configuration (`readServerEnv`): the only configuration anything below reads. */
+  env: ServerEnv;
+  db: SqlExecutor;
+  files: FileStore;
+  /** Asks for a site rebuild after a content change. Default: none (nothing to rebuild). */
+  rebuild?: RequestRebuild;
+  /** The clock every service reads. Default: the system clock; tests pass a fake one. */
+  now?: () => Date;
+  /**
+   * How long anonymous answers of `shared` routes are shared between requests (src/api/shared-reads.ts).
+   * Default 0, read every time: tests that change the database directly see it at once.
+   */
+  sharedReadMs?: number;
+  /** Check every JSON answer against its declared schema (tests: drift from the contract fails them). */
+  checkAnswers?: boolean;
+}
+
+export interface App {
+  /** The dependencies domain services receive. */
+  deps: AppDeps;
+  /** The whole API: a web `Request` in, a `Response` out. */
+  handleApi: ApiHandler;
+  /** Releases the database's connections; the app is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one place the app is put together from its parts. Called once per function instance, once
+ * by `npm start`, once per site build and by the tests; nothing below it reads `process.env`.
+ */
+export function createApp(parts: AppParts): App {
+  const { env, db, files, rebuild = () => undefined, now = () => new Date(), sharedReadMs = 0, checkAnswers = false } = parts;
+  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, now, urls: apiUrls };
+  const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
+  return { deps, handleApi, close: () => db.close() };
+}

@@ -1,0 +1,38 @@
+import { blobsFileStore } from "../adapters/blobs-file-store.ts";
+import { connectDatabase } from "../adapters/connect-database.ts";
+import { InvalidEnvironmentError } from "../config/env-errors.ts";
+import { databaseUrl, isProduction, type ServerEnv } from "../config/server-env.ts";
+import { buildHookRebuilder } from "../core/publishing/rebuild.ts";
+import { sharedRebuilder } from "../core/publishing/shared-rebuilder.ts";
+import type { AppParts } from "./create-app.ts";
+
+/**
+ * The parts the configuration calls for, on Netlify and under `npm start` / `npm run dev` (whose
+ * emulation stands in for Netlify's database and Blobs): the configured database through its
+ * driver, Netlify Blobs, and the build hook.
+ */
+export async function productionParts(env: ServerEnv): Promise<AppParts> {
+  const url = databaseUrl(env);
+  if (!url) {
+    throw new InvalidEnvironmentError([
+      "DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)",
+    ]);
+  }
+  // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
+  // interleaving inside each other's transactions.
+  const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
+  const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
+  return {
+    env,
+    db,
+    files: blobsFileStore(),
+    // On Netlify, instances share the hook's timing through the database; locally one process does.
+    rebuild:
+      isProduction(env) && env.BUILD_HOOK_URL
+        ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL })
+        : buildHookRebuilder(env.BUILD_HOOK_URL),
+    // Anonymous public reads are shared for a second: visitors may see another instance's change a
+    // second late; this instance's own writes clear it at once.
+    sharedReadMs: 1000,
+  };
+}
