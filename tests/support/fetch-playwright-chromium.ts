@@ -16,7 +16,7 @@ import { playwrightDownloadHost, playwrightDownloadReachable } from "./playwrigh
 
 /** Per attempt: how long a connection may stay silent (Playwright's own default is 30 s). */
 const socketTimeoutMs = 10_000;
-/** The whole install, download included: enough for Chromium's ~170 MB on a slow line. */
+/** The whole install, download included: room for Chromium's large download on a slow line. */
 const installTimeoutMs = 10 * 60_000;
 
 const skip = process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD;
