@@ -1,19 +1,20 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
+import { chromiumPath, MissingChromiumError } from "./support/chromium-path.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
-/** Debian's Chromium (Playwright's own browser download can't run offline). */
-function chromiumPath(): string {
-  if (process.env.PLAYWRIGHT_CHROMIUM_PATH) return process.env.PLAYWRIGHT_CHROMIUM_PATH;
+/** The browser to run, or the one line that says how to get one (a stack trace would bury it). */
+function chromiumPathOrExit(): string {
   try {
-    return execFileSync("which", ["chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    throw new Error("No Chromium found: install Debian's `chromium` or set PLAYWRIGHT_CHROMIUM_PATH");
+    return chromiumPath();
+  } catch (error) {
+    if (!(error instanceof MissingChromiumError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   }
 }
 
@@ -31,7 +32,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${String(e2ePort)}`,
     launchOptions: {
-      executablePath: chromiumPath(),
+      executablePath: chromiumPathOrExit(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

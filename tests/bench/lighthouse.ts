@@ -2,11 +2,11 @@
  * Lighthouse scores (mobile, simulated throttling: Lighthouse's defaults) of pages of a running
  * site, in one headless Chromium:
  *   node tests/bench/lighthouse.ts [siteUrl]
- * Chromium comes from CHROME_PATH, else /usr/bin/chromium.
+ * The Chromium is the browser tests' (tests/support/chromium-path.ts).
  */
-import { existsSync } from "node:fs";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { chromiumPath } from "../support/chromium-path.ts";
 
 export interface LighthouseRow {
   path: string;
@@ -29,13 +29,6 @@ export interface LighthouseRow {
 const runsPerPage = 3;
 
 const categories = ["performance", "accessibility", "best-practices", "seo"];
-
-/** The Chromium to drive, or undefined when there is none (the figure is then skipped). */
-export function chromiumPath(): string | undefined {
-  return [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(
-    (candidate) => candidate && existsSync(candidate),
-  );
-}
 
 export async function measureLighthouse(siteUrl: string, paths: string[], chromePath: string): Promise<LighthouseRow[]> {
   const chrome = await launch({
@@ -95,9 +88,7 @@ async function audit(url: string, path: string, port: number): Promise<Omit<Ligh
 }
 
 if (import.meta.main) {
-  const chromePath = chromiumPath();
-  if (!chromePath) throw new Error("No Chromium found: set CHROME_PATH");
-  for (const row of await measureLighthouse(process.argv[2] ?? "http://localhost:8888", ["/", "/blog", "/blog/1", "/downloads"], chromePath)) {
+  for (const row of await measureLighthouse(process.argv[2] ?? "http://localhost:8888", ["/", "/blog", "/blog/1", "/downloads"], chromiumPath())) {
     console.log(row);
   }
 }

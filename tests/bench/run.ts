@@ -8,7 +8,8 @@
  *
  * Environment: BENCH_PORT (8890), BENCH_HELLO_PORT (8891), BENCH_LOAD_SECONDS (10),
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres; build scaling is skipped
- * without a server there), CHROME_PATH (Lighthouse; skipped without a Chromium).
+ * without a server there), PLAYWRIGHT_CHROMIUM_PATH (Lighthouse drives the browser tests' Chromium;
+ * skipped without one).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,11 +20,12 @@ import { measureApiLoad } from "./api-load.ts";
 import { measureBuildScaling } from "./build-scaling.ts";
 import { canConnect, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
-import { chromiumPath, measureLighthouse } from "./lighthouse.ts";
+import { measureLighthouse } from "./lighthouse.ts";
 import { readAdminPassword, readLocalServerInfo, serverLogPath, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
 import { machineDescription, printReport, type BenchResults } from "./report.ts";
 import { measurePage } from "./page-weight.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
+import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
@@ -50,11 +52,11 @@ try {
   results.pages = [];
   for (const pagePath of publicPages) results.pages.push(await measurePage(fetchText, pagePath));
 
-  const chrome = chromiumPath();
-  if (chrome) {
+  const chrome = chromiumOrWhyNot();
+  if ("path" in chrome) {
     log("Lighthouse…");
-    results.lighthouse = await measureLighthouse(siteUrl, publicPages, chrome);
-  } else results.skipped.lighthouse = "no Chromium found (set CHROME_PATH)";
+    results.lighthouse = await measureLighthouse(siteUrl, publicPages, chrome.path);
+  } else results.skipped.lighthouse = chrome.whyNot;
 
   // The API first, as on PostgreSQL below: measured on the site as visitors meet it, before the
   // export's 100,000 subscribers grow the server's heap.
@@ -123,3 +125,13 @@ try {
 results.benchSeconds = (performance.now() - benchStarted) / 1000;
 printReport(results);
 await writeFile(path.join(projectRoot, "tests", "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+
+/** The browser tests' Chromium for Lighthouse, or why there is none (the figure is then skipped). */
+function chromiumOrWhyNot(): { path: string } | { whyNot: string } {
+  try {
+    return { path: chromiumPath() };
+  } catch (error) {
+    if (error instanceof MissingChromiumError) return { whyNot: error.message };
+    throw error;
+  }
+}
