@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildHookRebuilder } from "./rebuild.ts";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,6 +29,14 @@ describe("build hook rebuilder", () => {
   });
 
   it("does nothing without a hook URL", () => {
-    expect(() => buildHookRebuilder(undefined)()).not.toThrow();
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const log = vi.fn<(message: string) => void>();
+    const waitUntil = vi.fn<(promise: Promise<unknown>) => void>();
+    const rebuild = buildHookRebuilder(undefined, { fetch, log });
+    rebuild({ waitUntil });
+    rebuild();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
+    expect(waitUntil).not.toHaveBeenCalled();
   });
 });
