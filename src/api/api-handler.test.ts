@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
 import { createApiHandler } from "./api-handler.ts";
 import { apiRoutes } from "./routes.ts";
@@ -22,21 +22,24 @@ describe("GET /api/health", () => {
     expect(body.databaseMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("answers 503 with a JSON error when the database is down", async () => {
+  it("answers 503 with a JSON error when the database is down, and logs the driver's error", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" });
     const down = createApiHandler({
       routes: apiRoutes,
       deps: () =>
         Promise.resolve({
-        ...app.deps,
-        db: {
-          ...app.deps.db,
-          query: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })),
-        },
+          ...app.deps,
+          db: {
+            ...app.deps.db,
+            query: () => Promise.reject(refused),
+          },
         }),
     });
     const response = await down(new Request("http://localhost/api/health"), { ip: "127.0.0.1" });
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
+    expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/health\b/), refused]]);
   });
 });
 
@@ -73,13 +76,16 @@ describe("the shared handler", () => {
     expect(response.headers.get("allow")).toBe("GET");
   });
 
-  it("hides the details of an unexpected failure behind a generic 500", async () => {
+  it("hides the details of an unexpected failure behind a generic 500, and logs them", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const failure = new Error("secret internals");
     const broken = createApiHandler({
-      routes: [{ method: "GET", path: "/api/boom", handle: () => Promise.reject(new Error("secret internals")) }],
+      routes: [{ method: "GET", path: "/api/boom", handle: () => Promise.reject(failure) }],
       deps: () => Promise.resolve(app.deps),
     });
     const response = await broken(new Request("http://localhost/api/boom"), { ip: "127.0.0.1" });
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).not.toContain("secret internals");
+    expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/boom\b/), failure]]);
   });
 });
