@@ -1,32 +1,44 @@
-import { afterEach, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeEach } from "vitest";
 
-// A vitest setup file: a test that logs through console.error fails, so a swallowed server error
-// cannot hide behind a passing test. A test that expects an error declares it and checks it:
-//   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+// A vitest setup file: console.error during a test fails that test, and during a file's
+// beforeAll/afterAll hooks fails the file, so a swallowed server error cannot hide behind a
+// passing test. A test that expects an error declares it and checks it:
+//   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
 //   …
-//   expect(logged).toHaveBeenCalledWith(expect.stringContaining("[api] GET /api/health failed"), expect.any(Error));
+//   expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/boom/), failure]]);
 
 const consoleError = console.error.bind(console);
-let unexpected: unknown[][] = [];
+let logged: unknown[][] = [];
+const loggedByHooks: unknown[][] = [];
+const record = (...args: unknown[]) => {
+  logged.push(args);
+  consoleError(...args);
+};
+console.error = record;
 
 beforeEach(() => {
-  unexpected = [];
-  console.error = (...args: unknown[]) => {
-    unexpected.push(args);
-    consoleError(...args);
-  };
+  loggedByHooks.push(...logged);
+  logged = [];
 });
 
 afterEach(() => {
   // Also drops a spy the test put on console.error.
-  console.error = consoleError;
-  const logged = unexpected;
-  unexpected = [];
-  if (logged.length > 0) {
-    const first = logged[0]?.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : String(arg))).join(" ");
-    throw new Error(
-      `console.error was called ${String(logged.length)} time(s) during this test, first with: ${first ?? ""}\n` +
-        'If the test expects it, declare it with `vi.spyOn(console, "error").mockImplementation(() => {})` and assert on what was logged.',
-    );
-  }
+  console.error = record;
+  const duringTest = logged;
+  logged = [];
+  if (duringTest.length > 0) throw unexpected(duringTest, "during this test");
 });
+
+afterAll(() => {
+  console.error = consoleError;
+  loggedByHooks.push(...logged);
+  if (loggedByHooks.length > 0) throw unexpected(loggedByHooks, "in this file's beforeAll/afterAll hooks");
+});
+
+function unexpected(calls: unknown[][], where: string): Error {
+  const first = (calls[0] ?? []).map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : String(arg))).join(" ");
+  return new Error(
+    `console.error was called ${String(calls.length)} time(s) ${where}, first with: ${first}\n` +
+      'If the test expects it, declare it with `vi.spyOn(console, "error").mockImplementation(() => undefined)` and assert on what was logged.',
+  );
+}
