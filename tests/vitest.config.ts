@@ -10,6 +10,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default", ["json", { outputFile: "tests/.results/vitest.json" }]],
-    onConsoleLog: (log, type) => (type === "stderr" && /\[api\]/.test(log) ? false : undefined),
+    setupFiles: ["tests/support/fail-on-console-error.ts"],
   },
 });

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
 import { connectDatabase } from "../adapters/connect-database.ts";
 import { createApiHandler } from "./api-handler.ts";
 import { declareRoute, emptyAnswer } from "./declare-route.ts";
-
-const boom = declareRoute({ method: "GET", path: "/api/boom", access: "public", summary: "Fails", answers: { 204: emptyAnswer("Never") } });
 import { apiRoutes } from "./routes.ts";
 import { settingKeys } from "../core/settings/settings.schema.ts";
+
+const boom = declareRoute({ method: "GET", path: "/api/boom", access: "public", summary: "Fails", answers: { 204: emptyAnswer("Never") } });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -26,7 +26,8 @@ describe("GET /api/health", () => {
     expect(body.databaseMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("answers 503 with a JSON error when the database is down", async () => {
+  it("answers 503 with a JSON error when the database is down, and logs the driver's error", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     // The real driver against a port where nothing listens: its adapter names the failure.
     const unreachable = await connectDatabase("postgres://postgres@127.0.0.1:1/none", { driver: "pg" });
     const down = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve({ ...app.deps, db: unreachable }) });
@@ -35,6 +36,7 @@ describe("GET /api/health", () => {
       expect(response.status).toBe(503);
       expect(response.headers.get("retry-after")).toBe("5");
       expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
+      expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/health/), expect.objectContaining({ code: "ECONNREFUSED" })]]);
     } finally {
       await unreachable.close();
     }
@@ -74,13 +76,16 @@ describe("the shared handler", () => {
     expect(response.headers.get("allow")).toBe("GET");
   });
 
-  it("hides the details of an unexpected failure behind a generic 500", async () => {
+  it("hides the details of an unexpected failure behind a generic 500, and logs them", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const failure = new Error("secret internals");
     const broken = createApiHandler({
-      routes: [{ ...boom, handle: () => Promise.reject(new Error("secret internals")) }],
+      routes: [{ ...boom, handle: () => Promise.reject(failure) }],
       deps: () => Promise.resolve(app.deps),
     });
     const response = await broken(new Request("http://localhost/api/boom"), { ip: "127.0.0.1" });
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).not.toContain("secret internals");
+    expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/boom\b/), failure]]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { multipartBody, type FormFields } from "../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../tests/support/test-app.ts";
 import { createSession } from "../core/auth/sessions.ts";
 import { createApiHandler, type ApiHandler } from "./api-handler.ts";
@@ -89,34 +90,27 @@ describe("origin check on state-changing calls", () => {
 });
 
 describe("multipart forms", () => {
-  const upload = (body: BodyInit, headers: Record<string, string> = {}) =>
-    call("/api/upload", { method: "POST", body, headers: { ...sameOrigin, ...headers } });
+  const post = (body: BodyInit, contentType: string) =>
+    call("/api/upload", { method: "POST", body, headers: { ...sameOrigin, "content-type": contentType } });
+  const upload = async (fields: FormFields) => {
+    const { body, contentType } = await multipartBody(fields);
+    return post(body, contentType);
+  };
 
   it("reads text fields and files", async () => {
-    const form = new FormData();
-    form.set("title", "Checklist");
-    form.set("file", new File([new Uint8Array(100)], "list.pdf", { type: "application/pdf" }));
-    const response = await upload(form);
+    const response = await upload({ title: "Checklist", file: new File([new Uint8Array(100)], "list.pdf", { type: "application/pdf" }) });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ title: "Checklist", size: 100, name: "list.pdf" });
   });
 
   it("answers the schema's message for a missing field or an empty file input", async () => {
-    const form = new FormData();
-    form.set("title", "Checklist");
-    form.set("file", new File([], ""));
-    const response = await upload(form);
+    const response = await upload({ title: "Checklist", file: new File([], "") });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "Please select a file to upload." });
   });
 
   it("answers 413 for a body over the limit, declared or streamed", async () => {
-    const form = new FormData();
-    form.set("title", "Big");
-    form.set("file", new File([new Uint8Array(4096)], "big.zip"));
-    // Serialized first, as a network body is: undici's own FormData stream throws if cut short.
-    const encoded = new Response(form);
-    const response = await upload(await encoded.arrayBuffer(), { "content-type": encoded.headers.get("content-type") ?? "" });
+    const response = await upload({ title: "Big", file: new File([new Uint8Array(4096)], "big.zip") });
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: string }).error).toMatch(/too large/);
 
@@ -139,7 +133,7 @@ describe("multipart forms", () => {
   });
 
   it("answers 400 for a body that is not a form", async () => {
-    const response = await upload("not a form", { "content-type": "multipart/form-data; boundary=nothing" });
+    const response = await post("not a form", "multipart/form-data; boundary=nothing");
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "The request body must be a multipart form" });
   });

@@ -12,13 +12,6 @@ export interface LocalSite {
   readyMs: number;
 }
 
-/** What `npm start` writes for tools: its URLs and the database behind it. */
-export interface LocalServerInfo {
-  siteUrl: string;
-  buildHookUrl: string;
-  databaseUrl: string;
-}
-
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The server's output goes here (outside the state folder, which the benchmark removes). */
@@ -46,10 +39,6 @@ export function stopLocalSite(site: LocalSite): Promise<void> {
     site.child.once("exit", () => resolve());
     site.child.kill("SIGTERM");
   });
-}
-
-export async function readLocalServerInfo(stateDir: string): Promise<LocalServerInfo> {
-  return JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-server.json"), "utf8")) as LocalServerInfo;
 }
 
 export async function readAdminPassword(stateDir: string): Promise<string> {

@@ -3,6 +3,7 @@
  * dashboard does) and timed until its page is served. Each run is a full site rebuild.
  *   node tests/bench/publish-live.ts <siteUrl> <adminPassword> [runs]
  */
+import { formData } from "../support/multipart.ts";
 import { adminCookie } from "./admin-session.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,13 +19,8 @@ export async function waitForPage(siteUrl: string, path: string, text: string, t
   throw new Error(`${path} did not show "${text}" within ${String(timeoutMs / 1000)} s`);
 }
 
-function postForm(title: string, published: boolean): FormData {
-  const form = new FormData();
-  form.set("title", title);
-  form.set("content", `<p>${title}: a post published by the benchmark.</p>`);
-  form.set("published", String(published));
-  return form;
-}
+const postForm = (title: string, published: boolean): FormData =>
+  formData({ title, content: `<p>${title}: a post published by the benchmark.</p>`, published: String(published) });
 
 /**
  * Seconds from the call that publishes each draft to its page being served, sorted. The drafts

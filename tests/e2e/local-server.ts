@@ -1,14 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+import { readLocalServerInfo, type LocalServerInfo } from "../support/local-server-info.ts";
 
-/** What `npm start` wrote about itself: its URLs and the database behind it. */
-export interface LocalServerInfo {
-  siteUrl: string;
-  adminUrl: string;
-  buildHookUrl: string;
-  databaseUrl: string;
-}
-
-export async function localServerInfo(stateDir = process.env.E2E_STATE_DIR ?? "."): Promise<LocalServerInfo> {
-  return JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-server.json"), "utf8")) as LocalServerInfo;
+/** The browser tests' server: `npm start` with its state in E2E_STATE_DIR (set by the Playwright config). */
+export function localServerInfo(stateDir = process.env.E2E_STATE_DIR ?? "."): Promise<LocalServerInfo> {
+  return readLocalServerInfo(stateDir);
 }

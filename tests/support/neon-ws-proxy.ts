@@ -1,5 +1,5 @@
 import { createConnection } from "node:net";
-import { WebSocketServer, createWebSocketStream } from "ws";
+import { WebSocketServer, createWebSocketStream, type WebSocket } from "ws";
 
 /**
  * A WebSocket-to-TCP proxy like Neon's: each WebSocket carries one Postgres connection to the
@@ -24,10 +24,22 @@ export async function startNeonWsProxy(): Promise<{ address: string; close(): Pr
   const { port } = server.address() as { port: number };
   return {
     address: `127.0.0.1:${String(port)}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of server.clients) client.terminate();
-        server.close(() => resolve());
-      }),
+    // A pool's end() resolves before its WebSockets have closed: cutting them then reaches the
+    // driver as an idle-connection error. Let them close on their own; cut only what lingers.
+    close: async () => {
+      await Promise.all([...server.clients].map((client) => closed(client, 2_000)));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+/** Resolves once `socket` has closed, terminating it if it is still open after `graceMs`. */
+function closed(socket: WebSocket, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => socket.terminate(), graceMs);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

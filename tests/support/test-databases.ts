@@ -66,10 +66,25 @@ async function createServerDatabase(url: string, driver: "pg" | "neon"): Promise
       await db.close();
       await proxy?.close();
       await http?.close();
+      await connectionsGone(admin, name);
       await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     },
   };
+}
+
+/**
+ * Waits (up to `timeoutMs`) until no session is connected to database `name`. A pool's close()
+ * resolves before the server has seen its connections go; dropping WITH (FORCE) then cuts them,
+ * which the driver reports as an idle-connection error.
+ */
+async function connectionsGone(admin: SqlExecutor, name: string, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await admin.query<{ sessions: number }>("SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1", [name]);
+    if ((rows[0]?.sessions ?? 0) === 0 || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** An embedded database with every migration applied: the default for domain and handler tests. */

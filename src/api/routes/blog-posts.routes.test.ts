@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import type { Post } from "../../core/posts/post.schema.ts";
 import { createApiHandler, type ApiHandler } from "../api-handler.ts";
@@ -12,18 +13,11 @@ let png: Uint8Array<ArrayBuffer>;
 
 const call = (path: string, init?: RequestInit) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" });
 const pngFile = (name = "cover.png") => new File([png], name, { type: "image/png" });
-const postForm = (fields: Record<string, string | File> = {}) => {
-  const form = new FormData();
-  const all = { title: "Runway math", content: "<p>Count the months.</p>", ...fields };
-  for (const [name, value] of Object.entries(all)) form.set(name, value);
-  return form;
-};
-/** Sends a form serialized first, as a network body is (undici's FormData stream throws if cut short). */
-const send = async (method: string, path: string, form?: FormData, headers: Record<string, string> = admin) => {
+const postForm = (fields: FormFields = {}): FormFields => ({ title: "Runway math", content: "<p>Count the months.</p>", ...fields });
+const send = async (method: string, path: string, form?: FormFields, headers: Record<string, string> = admin) => {
   if (!form) return call(path, { method, headers });
-  const encoded = new Response(form);
-  const contentType = encoded.headers.get("content-type") ?? "";
-  return call(path, { method, headers: { ...headers, "content-type": contentType }, body: await encoded.arrayBuffer() });
+  const { body, contentType } = await multipartBody(form);
+  return call(path, { method, headers: { ...headers, "content-type": contentType }, body });
 };
 const createPost = async (fields: Record<string, string | File> = {}) => {
   const response = await send("POST", "/api/blog-posts", postForm(fields));
@@ -93,9 +87,7 @@ describe("POST /api/blog-posts", () => {
   });
 
   it("answers 400 without a title field at all, and for a body that is not a form", async () => {
-    const form = postForm();
-    form.delete("title");
-    const missing = await send("POST", "/api/blog-posts", form);
+    const missing = await send("POST", "/api/blog-posts", postForm({ title: undefined }));
     expect(await errorOf(missing)).toBe("Title is required");
     const notForm = await call("/api/blog-posts", { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: "{}" });
     expect(notForm.status).toBe(400);
@@ -232,11 +224,7 @@ describe("DELETE /api/blog-posts/:id", () => {
 });
 
 describe("POST /api/blog-posts/upload-image", () => {
-  const upload = (file?: File, headers = admin) => {
-    const form = new FormData();
-    if (file) form.set("image", file);
-    return send("POST", "/api/blog-posts/upload-image", form, headers);
-  };
+  const upload = (file?: File, headers = admin) => send("POST", "/api/blog-posts/upload-image", { image: file }, headers);
 
   it("stores the image and answers its URL, which serves the bytes", async () => {
     const before = app.rebuilds.count;
@@ -265,7 +253,7 @@ describe("access", () => {
   it("answers 401 to every admin call without a session", async () => {
     const post = await createPost({ published: "true" });
     const sameOrigin = { origin: testOrigin };
-    const calls: [string, string, FormData | undefined][] = [
+    const calls: [string, string, FormFields | undefined][] = [
       ["POST", "/api/blog-posts", postForm()],
       ["PUT", `/api/blog-posts/${post.id}`, postForm()],
       ["DELETE", `/api/blog-posts/${post.id}`, undefined],

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { createApiHandler, type ApiHandler } from "../api-handler.ts";
 import { apiRoutes } from "../routes.ts";
@@ -33,30 +34,15 @@ interface Download {
   downloadCount: number;
 }
 
-function resourceForm(fields: Record<string, string | File | undefined>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.set(name, value);
-  return form;
-}
-
 const fields = { title: "Investor Pitch Checklist", description: "Everything to check before you pitch.", category: "Checklists" };
 
-/**
- * A form serialized first, as a network body is: undici's own FormData stream throws unhandled
- * when a request is answered (401, 403) without its body being read.
- */
-async function multipart(form: FormData, headers: Record<string, string>): Promise<RequestInit> {
-  const encoded = new Response(form);
-  const body = await encoded.arrayBuffer();
-  return { body, headers: { ...headers, "content-type": encoded.headers.get("content-type") ?? "" } };
+async function upload(method: "POST" | "PUT", path: string, form: FormFields, headers?: Record<string, string>): Promise<Response> {
+  const { body, contentType } = await multipartBody(form);
+  return call(path, { method, body, headers: { ...(headers ?? (await app.adminHeaders())), "content-type": contentType } });
 }
 
-async function upload(method: "POST" | "PUT", path: string, form: FormData, headers?: Record<string, string>): Promise<Response> {
-  return call(path, { method, ...(await multipart(form, headers ?? (await app.adminHeaders()))) });
-}
-
-async function createResource(extra: Record<string, string | File | undefined> = {}): Promise<Download> {
-  const response = await upload("POST", "/api/downloads", resourceForm({ ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...extra }));
+async function createResource(extra: FormFields = {}): Promise<Download> {
+  const response = await upload("POST", "/api/downloads", { ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...extra });
   expect(response.status).toBe(201);
   return (await response.json()) as Download;
 }
@@ -113,14 +99,14 @@ describe("POST /api/downloads", () => {
     [{ description: " " }, "Description is required"],
     [{ category: "" }, "Category is required"],
   ])("answers 400 for %o", async (change, message) => {
-    const response = await upload("POST", "/api/downloads", resourceForm({ ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...change }));
+    const response = await upload("POST", "/api/downloads", { ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...change });
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toBe(message);
   });
 
   it("requires a file, also when the file input is left empty", async () => {
     for (const file of [undefined, new File([], "")]) {
-      const response = await upload("POST", "/api/downloads", resourceForm({ ...fields, file }));
+      const response = await upload("POST", "/api/downloads", { ...fields, file });
       expect(response.status).toBe(400);
       expect(await errorOf(response)).toBe("Please select a file to upload.");
     }
@@ -133,7 +119,7 @@ describe("POST /api/downloads", () => {
     const svgAsPng = new File([await svg.arrayBuffer()], "thumb.png", { type: "image/png" });
     const before = (await (await call("/api/downloads")).json()) as Download[];
     for (const extra of [{ file: html }, { file: exe }, { file: svg }, { thumbnail: svg }, { thumbnail: svgAsPng }]) {
-      const response = await upload("POST", "/api/downloads", resourceForm({ ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...extra }));
+      const response = await upload("POST", "/api/downloads", { ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...extra });
       expect(response.status).toBe(415);
     }
     expect(await (await call("/api/downloads")).json()).toEqual(before);
@@ -145,14 +131,14 @@ describe("POST /api/downloads", () => {
     justOver.set(pdf);
     for (const size of [justOver.byteLength, 5 * 1024 * 1024]) {
       const big = new File([justOver, new Uint8Array(size - justOver.byteLength)], "big.pdf");
-      const response = await upload("POST", "/api/downloads", resourceForm({ ...fields, file: big }));
+      const response = await upload("POST", "/api/downloads", { ...fields, file: big });
       expect(response.status).toBe(413);
       expect(await errorOf(response)).toMatch(/too large/);
     }
   });
 
   it("answers 401 without a session and 403 from another site", async () => {
-    const form = resourceForm({ ...fields, file: await demoFile("investor-pitch-checklist.pdf") });
+    const form: FormFields = { ...fields, file: await demoFile("investor-pitch-checklist.pdf") };
     expect((await upload("POST", "/api/downloads", form, { origin: testOrigin })).status).toBe(401);
     const crossSite = await upload("POST", "/api/downloads", form, { ...(await app.adminHeaders()), origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
@@ -164,7 +150,7 @@ describe("PUT /api/downloads/:id", () => {
     const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png") });
     const keys = await fileKeys(created.id);
     const before = app.rebuilds.count;
-    const response = await upload("PUT", `/api/downloads/${created.id}`, resourceForm({ ...fields, title: "Updated", file: new File([], "") }));
+    const response = await upload("PUT", `/api/downloads/${created.id}`, { ...fields, title: "Updated", file: new File([], "") });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id: created.id, title: "Updated", fileName: created.fileName, thumbnailUrl: created.thumbnailUrl });
     expect(await fileKeys(created.id)).toEqual(keys);
@@ -174,7 +160,7 @@ describe("PUT /api/downloads/:id", () => {
   it("replaces the file and deletes the old one", async () => {
     const created = await createResource();
     const keys = await fileKeys(created.id);
-    const response = await upload("PUT", `/api/downloads/${created.id}`, resourceForm({ ...fields, file: await demoFile("cash-flow-forecast.xlsx") }));
+    const response = await upload("PUT", `/api/downloads/${created.id}`, { ...fields, file: await demoFile("cash-flow-forecast.xlsx") });
     expect(response.status).toBe(200);
     expect(((await response.json()) as Download).fileName).toBe("cash-flow-forecast.xlsx");
     expect(await app.deps.files.get(keys?.file_key ?? "")).toBeNull();
@@ -182,12 +168,12 @@ describe("PUT /api/downloads/:id", () => {
 
   it("answers 404 for an unknown or malformed id, 401 without a session, 400 for a bad field", async () => {
     for (const id of ["999999", "0", "-1", "abc", "1.5", "99999999999"]) {
-      expect((await upload("PUT", `/api/downloads/${id}`, resourceForm(fields))).status).toBe(404);
+      expect((await upload("PUT", `/api/downloads/${id}`, fields)).status).toBe(404);
     }
     const created = await createResource();
-    const anonymous = await upload("PUT", `/api/downloads/${created.id}`, resourceForm(fields), { origin: testOrigin });
+    const anonymous = await upload("PUT", `/api/downloads/${created.id}`, fields, { origin: testOrigin });
     expect(anonymous.status).toBe(401);
-    const invalid = await upload("PUT", `/api/downloads/${created.id}`, resourceForm({ ...fields, category: "" }));
+    const invalid = await upload("PUT", `/api/downloads/${created.id}`, { ...fields, category: "" });
     expect(await errorOf(invalid)).toBe("Category is required");
   });
 });

@@ -37,6 +37,14 @@ describe("build hook rebuilder", () => {
   });
 
   it("does nothing without a hook URL", () => {
-    expect(() => buildHookRebuilder(undefined)()).not.toThrow();
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const log = vi.fn<(message: string) => void>();
+    const waitUntil = vi.fn<(promise: Promise<unknown>) => void>();
+    const rebuild = buildHookRebuilder(undefined, { fetch, log });
+    rebuild({ waitUntil });
+    rebuild();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
+    expect(waitUntil).not.toHaveBeenCalled();
   });
 });

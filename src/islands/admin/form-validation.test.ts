@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { formData, multipartBody } from "../../../tests/support/multipart.ts";
 import { readForm } from "../../api/forms.ts";
 import { loginSchema } from "../../core/auth/login.schema.ts";
 import { downloadFormSchema } from "../../core/downloads/download.schema.ts";
@@ -52,20 +53,17 @@ describe("the resource form's checks", () => {
 });
 
 describe("the size of a whole upload", () => {
-  const formWith = (fileBytes: number, thumbnailBytes: number, description = "") => {
-    const form = new FormData();
-    form.append("title", "Deck");
-    form.append("description", description);
-    form.append("file", new File([new Uint8Array(fileBytes)], "deck.pdf"));
-    form.append("thumbnail", new File([new Uint8Array(thumbnailBytes)], "thumb.png"));
-    return form;
-  };
-  // As bytes: undici's FormData body throws unhandled when a server stops reading it partway.
+  const formWith = (fileBytes: number, thumbnailBytes: number, description = "") =>
+    formData({
+      title: "Deck",
+      description,
+      file: new File([new Uint8Array(fileBytes)], "deck.pdf"),
+      thumbnail: new File([new Uint8Array(thumbnailBytes)], "thumb.png"),
+    });
   const serverReads = async (form: FormData) => {
-    const encoded = new Response(form);
-    const body = await encoded.arrayBuffer();
-    const headers = { "content-type": encoded.headers.get("content-type") ?? "" };
-    return readForm(new Request("http://localhost/api/downloads", { method: "POST", headers, body }), z.record(z.string(), z.unknown()));
+    const { body, contentType } = await multipartBody(form);
+    const request = new Request("http://localhost/api/downloads", { method: "POST", headers: { "content-type": contentType }, body });
+    return readForm(request, z.record(z.string(), z.unknown()));
   };
 
   it("refuses a file and thumbnail that each pass but together exceed what the server takes", async () => {
