@@ -49,7 +49,7 @@ type CallArgs<Route extends RouteDeclaration> = object extends CallInput<Route> 
 
 interface Loose {
   params?: Record<string, string | number>;
-  query?: Record<string, unknown>;
+  query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   onUploadProgress?: (fraction: number) => void;
 }
@@ -64,11 +64,11 @@ export function urlOf(route: RouteDeclaration, input: Loose = {}): string {
 }
 
 /** A multipart body from the schema's fields: files as parts, everything else as text. */
-export function formDataOf(body: Record<string, unknown>): FormData {
+export function formDataOf(body: Record<string, string | number | boolean | File | null | undefined>): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(body)) {
     if (value === undefined || value === null) continue;
-    form.append(name, value instanceof File ? value : String(value as string | number | boolean));
+    form.append(name, value instanceof File ? value : String(value));
   }
   return form;
 }
@@ -85,7 +85,7 @@ async function send(route: RouteDeclaration, input: Loose): Promise<Sent> {
   const url = urlOf(route, input);
   const multipart = route.body?.type === "multipart";
   const body =
-    input.body === undefined ? undefined : multipart ? formDataOf(input.body as Record<string, unknown>) : JSON.stringify(input.body);
+    input.body === undefined ? undefined : multipart ? formDataOf(input.body as Parameters<typeof formDataOf>[0]) : JSON.stringify(input.body);
   const sentAt = Date.now();
   const answer =
     multipart && input.onUploadProgress && body instanceof FormData
@@ -135,12 +135,12 @@ function sendWithProgress(method: string, url: string, form: FormData, onProgres
 
 /** Calls a declared route and returns its JSON answer (undefined for 204). */
 export async function callApi<Route extends RouteDeclaration>(route: Route, ...[input]: CallArgs<Route>): Promise<RouteAnswer<Route>> {
-  const answer = await send(route, (input ?? {}) as Loose);
+  const answer = await send(route, input ?? {});
   const text = await answer.text();
   return (answer.status === 204 || text === "" ? undefined : JSON.parse(text)) as RouteAnswer<Route>;
 }
 
 /** Calls a declared route whose answer is a file (the CSV export) and returns it. */
 export async function fetchApiFile<Route extends RouteDeclaration>(route: Route, ...[input]: CallArgs<Route>): Promise<Blob> {
-  return (await send(route, (input ?? {}) as Loose)).blob();
+  return (await send(route, input ?? {})).blob();
 }

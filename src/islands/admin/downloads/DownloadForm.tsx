@@ -62,7 +62,7 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
       focusFirstInvalid("admin-download-form");
       return;
     }
-    const body: DownloadFormInput = { ...text, ...(file && { file }), ...(thumbnail && { thumbnail }) };
+    const body = { ...text, ...(file && { file }), ...(thumbnail && { thumbnail }) };
     const tooLarge = checkFormSize(formDataOf(body), tooLargeTogether);
     if (tooLarge) {
       setErrors({ "": tooLarge });
