@@ -91,7 +91,10 @@ export async function cachedAdminBundle(root: string): Promise<CachedBundle> {
   for (const name of await readdir(cacheRoot)) {
     if (name === key || name === ".vite") continue;
     const other = path.join(cacheRoot, name);
-    const modified = await stat(other).then((info) => info.mtimeMs, () => Date.now());
+    const modified = await stat(other).then(
+      (info) => info.mtimeMs,
+      () => Date.now(),
+    );
     if (modified < staleBefore) await rm(other, { recursive: true, force: true });
   }
   return { dir, entryUrl: await readEntryUrl(dir), built: true };

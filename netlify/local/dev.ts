@@ -14,7 +14,9 @@ const { secrets } = await loadLocalSecrets(path.join(projectRoot, ".netlify"));
 const env = readLocalEnvOrExit(process.env, secrets);
 
 const siteUrl = env.SITE_URL ?? `http://localhost:${String(env.PORT)}`;
-console.log(`[no-filter] Admin: ${siteUrl}/${env.ADMIN_PATH ?? ""}  Login: ${env.ADMIN_USERNAME} / ${env.ADMIN_PASSWORD ?? "(from ADMIN_PASSWORD_HASH)"}`);
+console.log(
+  `[no-filter] Admin: ${siteUrl}/${env.ADMIN_PATH ?? ""}  Login: ${env.ADMIN_USERNAME} / ${env.ADMIN_PASSWORD ?? "(from ADMIN_PASSWORD_HASH)"}`,
+);
 const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
 const child = spawn(process.execPath, [astro, "dev", "--port", String(env.PORT), ...process.argv.slice(2)], {
   cwd: projectRoot,

@@ -97,7 +97,7 @@ async function notFoundPage(publishDir: string): Promise<Response> {
   try {
     return new Response(await readFile(path.join(publishDir, "404.html")), { status: 404, headers });
   } catch {
-    return new Response("<!doctype html><title>Not found</title><h1>Page Not Found</h1><a href=\"/\">Back to Home</a>", {
+    return new Response('<!doctype html><title>Not found</title><h1>Page Not Found</h1><a href="/">Back to Home</a>', {
       status: 404,
       headers,
     });

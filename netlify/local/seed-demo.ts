@@ -64,7 +64,17 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
         await tx.query(
           `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, download_count)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [resource.title, resource.description, resource.category, resource.fileName, file.key, resource.contentType, file.size, thumbnail.key, resource.downloadCount],
+          [
+            resource.title,
+            resource.description,
+            resource.category,
+            resource.fileName,
+            file.key,
+            resource.contentType,
+            file.size,
+            thumbnail.key,
+            resource.downloadCount,
+          ],
         );
       }
       await seedDefaultSettings({ db: tx });

@@ -80,9 +80,7 @@ export interface RouteInput<Route extends RouteDeclaration> {
 }
 
 type JsonSchemas<Route extends RouteDeclaration> = {
-  [Status in keyof Route["answers"]]: Route["answers"][Status] extends { kind: "json"; schema: infer Schema extends z.ZodType }
-    ? Schema
-    : never;
+  [Status in keyof Route["answers"]]: Route["answers"][Status] extends { kind: "json"; schema: infer Schema extends z.ZodType } ? Schema : never;
 }[keyof Route["answers"]];
 
 /**

@@ -8,11 +8,7 @@ import { firstIssueMessage } from "./http.ts";
  * Reads a multipart (or urlencoded) form and validates it: text fields arrive as strings, files
  * as `File`s (empty file inputs are dropped). Too large → 413, malformed → 400.
  */
-export async function readForm<Schema extends z.ZodType>(
-  request: Request,
-  schema: Schema,
-  limitBytes = maxFormBytes,
-): Promise<z.output<Schema>> {
+export async function readForm<Schema extends z.ZodType>(request: Request, schema: Schema, limitBytes = maxFormBytes): Promise<z.output<Schema>> {
   const tooLarge = () => new PayloadTooLargeError(formTooLargeMessage);
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw tooLarge();

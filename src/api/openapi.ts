@@ -52,10 +52,7 @@ export function buildOpenApiDocument(contract: Record<string, Record<string, Rou
 }
 
 function operation(tag: string, name: string, route: RouteDeclaration): Record<string, unknown> {
-  const parameters = [
-    ...parametersOf(route.params, "path"),
-    ...parametersOf(route.query, "query"),
-  ];
+  const parameters = [...parametersOf(route.params, "path"), ...parametersOf(route.query, "query")];
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(route.answers)) responses[status] = answerObject(answer);
   for (const status of errorStatuses(route)) {
@@ -111,8 +108,7 @@ function parametersOf(schema: z.ZodType | undefined, where: "path" | "query"): u
 
 function requestBody(body: NonNullable<RouteDeclaration["body"]>): Record<string, unknown> {
   const schema = toJsonSchema(body.schema, "input");
-  const content: Record<string, unknown> =
-    body.type === "multipart" ? { "multipart/form-data": { schema } } : { "application/json": { schema } };
+  const content: Record<string, unknown> = body.type === "multipart" ? { "multipart/form-data": { schema } } : { "application/json": { schema } };
   if (body.form) content["application/x-www-form-urlencoded"] = { schema };
   return { required: true, content };
 }

@@ -15,9 +15,7 @@ export interface HandlerContext<Route extends RouteDeclaration> {
   session: () => Promise<Session | null>;
 }
 
-export type RouteHandler<Route extends RouteDeclaration> = (
-  context: HandlerContext<Route>,
-) => Promise<RouteAnswerData<Route> | Response>;
+export type RouteHandler<Route extends RouteDeclaration> = (context: HandlerContext<Route>) => Promise<RouteAnswerData<Route> | Response>;
 
 /** One handler per declared route of a resource. */
 export type RouteHandlers<Routes extends Record<string, RouteDeclaration>> = { [Name in keyof Routes]: RouteHandler<Routes[Name]> };

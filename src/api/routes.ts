@@ -31,7 +31,10 @@ let openApiDocument: Record<string, unknown> | undefined;
 
 /** Every API route with its handler, wired in one place. */
 export const apiRoutes: ServedRoute[] = [
-  ...serve(healthRoutes, healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract)))),
+  ...serve(
+    healthRoutes,
+    healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract))),
+  ),
   ...serve(authRoutes, authHandlers),
   ...serve(blogPostsRoutes, blogPostsHandlers),
   ...serve(downloadsRoutes, downloadsHandlers),

@@ -13,10 +13,13 @@ describe("shared public reads, on a real database", () => {
   beforeAll(async () => {
     app = await createTestApp();
     // The real database, counted: how many statements the visitors' reads cost.
-    const db = { ...app.deps.db, query: ((...args: Parameters<typeof app.deps.db.query>) => {
-      statements += 1;
-      return app.deps.db.query(...args);
-    }) as typeof app.deps.db.query };
+    const db = {
+      ...app.deps.db,
+      query: ((...args: Parameters<typeof app.deps.db.query>) => {
+        statements += 1;
+        return app.deps.db.query(...args);
+      }) as typeof app.deps.db.query,
+    };
     handler = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve({ ...app.deps, db }), sharedReadMs: 60_000 });
   });
   afterAll(async () => {

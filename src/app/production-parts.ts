@@ -14,9 +14,7 @@ import type { AppParts } from "./create-app.ts";
 export async function productionParts(env: ServerEnv): Promise<AppParts> {
   const url = databaseUrl(env);
   if (!url) {
-    throw new InvalidEnvironmentError([
-      "DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)",
-    ]);
+    throw new InvalidEnvironmentError(["DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)"]);
   }
   // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
   // interleaving inside each other's transactions.
@@ -27,10 +25,7 @@ export async function productionParts(env: ServerEnv): Promise<AppParts> {
     db,
     files: blobsFileStore(),
     // On Netlify, instances share the hook's timing through the database; locally one process does.
-    rebuild:
-      isProduction(env) && env.BUILD_HOOK_URL
-        ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL })
-        : buildHookRebuilder(env.BUILD_HOOK_URL),
+    rebuild: isProduction(env) && env.BUILD_HOOK_URL ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL }) : buildHookRebuilder(env.BUILD_HOOK_URL),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a
     // second late; this instance's own writes clear it at once.
     sharedReadMs: 1000,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { parseEnv } from "./env-errors.ts";
 
-const optional = (schema: z.ZodType<string>) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const optional = (schema: z.ZodType<string>) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" });
@@ -20,9 +19,7 @@ export const serverEnvSchema = z.object({
   ADMIN_USERNAME: z.string().trim().min(1, "must not be empty").max(100).default("admin"),
   ADMIN_PASSWORD: optional(z.string().min(12, "must be at least 12 characters")),
   ADMIN_PASSWORD_HASH: optional(z.string().regex(passwordHashPattern, "must be a hash printed by `npm run admin:hash`")),
-  ADMIN_PATH: optional(
-    z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, '-' or '_' (no slashes)"),
-  ),
+  ADMIN_PATH: optional(z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, '-' or '_' (no slashes)")),
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   SITE_URL: optional(httpUrl),
   BUILD_HOOK_URL: optional(httpUrl),

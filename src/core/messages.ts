@@ -20,5 +20,4 @@ export const formTooLargeMessage = "The upload is too large (the limit is 4 MB)"
 
 export const imageTypeMessage = "Only PNG, JPEG, WebP, GIF or AVIF images are allowed";
 
-export const resourceTypeMessage =
-  "Only PDF, Word, Excel, PowerPoint or ZIP files are allowed (pdf, doc, docx, xls, xlsx, ppt, pptx, zip)";
+export const resourceTypeMessage = "Only PDF, Word, Excel, PowerPoint or ZIP files are allowed (pdf, doc, docx, xls, xlsx, ppt, pptx, zip)";

@@ -9,7 +9,13 @@ describe("groupByCategory", () => {
       { id: 3, category: "Templates" },
     ]);
     expect(groups).toEqual([
-      { category: "Templates", items: [{ id: 1, category: "Templates" }, { id: 3, category: "Templates" }] },
+      {
+        category: "Templates",
+        items: [
+          { id: 1, category: "Templates" },
+          { id: 3, category: "Templates" },
+        ],
+      },
       { category: "Checklists", items: [{ id: 2, category: "Checklists" }] },
     ]);
   });

@@ -3,15 +3,11 @@ import { decodeEntities, excerptFromHtml, plainText, postSummary } from "./post-
 
 describe("plainText", () => {
   it("strips tags, keeping words apart across blocks but not inside inline tags", () => {
-    expect(plainText("<h2>Title</h2><p>One <strong>bold</strong>word.</p><ul><li>a</li><li>b</li></ul>")).toBe(
-      "Title One boldword. a b",
-    );
+    expect(plainText("<h2>Title</h2><p>One <strong>bold</strong>word.</p><ul><li>a</li><li>b</li></ul>")).toBe("Title One boldword. a b");
   });
 
   it("decodes common entities once", () => {
-    expect(plainText("<p>Fish &amp; chips &lt;3 &quot;ok&quot; &#39;x&#39; &#x2014; &amp;lt;</p>")).toBe(
-      "Fish & chips <3 \"ok\" 'x' — &lt;",
-    );
+    expect(plainText("<p>Fish &amp; chips &lt;3 &quot;ok&quot; &#39;x&#39; &#x2014; &amp;lt;</p>")).toBe("Fish & chips <3 \"ok\" 'x' — &lt;");
   });
 
   it("leaves unknown entities as they are", () => {

@@ -54,6 +54,8 @@ export async function measureApiLatency(baseUrl: string, count = 500, targets?: 
 
 if (import.meta.main) {
   for (const row of await measureApiLatency(process.argv[2] ?? "http://localhost:8888", Number(process.argv[3] ?? 500))) {
-    console.log(`${row.route.padEnd(32)} n=${String(row.requests)}  median ${row.medianMs.toFixed(2)} ms  p95 ${row.p95Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms`);
+    console.log(
+      `${row.route.padEnd(32)} n=${String(row.requests)}  median ${row.medianMs.toFixed(2)} ms  p95 ${row.p95Ms.toFixed(2)} ms  p99 ${row.p99Ms.toFixed(2)} ms`,
+    );
   }
 }

@@ -73,7 +73,12 @@ export async function loadTargets(siteUrl: string): Promise<LoadTarget[]> {
     { name: "GET /api/blog-posts?published=true", path: "/api/blog-posts?published=true" },
     { name: "GET /api/downloads", path: "/api/downloads" },
     { name: "POST /api/newsletter/subscribe", path: "/api/newsletter/subscribe", method: "POST", body: '{"email":"r[<id>]@bench.example"}' },
-    { name: `POST /api/downloads/{id}/request`, path: `/api/downloads/${String(downloadId)}/request`, method: "POST", body: '{"email":"d[<id>]@bench.example"}' },
+    {
+      name: `POST /api/downloads/{id}/request`,
+      path: `/api/downloads/${String(downloadId)}/request`,
+      method: "POST",
+      body: '{"email":"d[<id>]@bench.example"}',
+    },
   ];
 }
 

@@ -48,7 +48,13 @@ async function countHtml(dir: string): Promise<number> {
 async function timeBuild(databaseUrl: string, posts: number): Promise<BuildRow> {
   const outDir = await mkdtemp(path.join(tmpdir(), "nf-bench-build-"));
   try {
-    const env = { DATABASE_URL: databaseUrl, ASTRO_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: "1", SITE_URL: "https://example.com", ADMIN_PATH: "bench-admin" };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      ASTRO_OUT_DIR: outDir,
+      ASTRO_TELEMETRY_DISABLED: "1",
+      SITE_URL: "https://example.com",
+      ADMIN_PATH: "bench-admin",
+    };
     const started = performance.now();
     const build = await runNode([path.join("node_modules", "astro", "bin", "astro.mjs"), "build", "--silent"], env);
     const seconds = (performance.now() - started) / 1000;
@@ -86,6 +92,8 @@ export function measureBuildScaling(postgresAdminUrl: string, sizes: number[], r
 if (import.meta.main) {
   const [adminUrl = "postgres://postgres@127.0.0.1:5432/postgres", sizes = "100,1000,5000"] = process.argv.slice(2);
   for (const row of await measureBuildScaling(adminUrl, sizes.split(",").map(Number))) {
-    console.log(`${String(row.posts)} posts: ${String(row.pages)} pages in ${row.seconds.toFixed(1)} s, ${row.pagesPerSecond.toFixed(0)} pages/s, peak ${(row.peakMemoryBytes / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `${String(row.posts)} posts: ${String(row.pages)} pages in ${row.seconds.toFixed(1)} s, ${row.pagesPerSecond.toFixed(0)} pages/s, peak ${(row.peakMemoryBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
   }
 }

@@ -7,14 +7,18 @@ import pg from "pg";
 /** A post body of about 700 words with the markup the editor produces. */
 const postBody = [
   "<h2>What happened</h2>",
-  ...Array.from({ length: 6 }, (_, i) =>
-    `<p>Paragraph ${String(i + 1)}: we raised less than we hoped, spent more than we planned, and learned that cash flow is a habit, not a spreadsheet. Every founder we interviewed said the same thing in a different way: talk to customers weekly, keep six months of runway, and write down why you made each decision so you can judge it later without hindsight.</p>`,
+  ...Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<p>Paragraph ${String(i + 1)}: we raised less than we hoped, spent more than we planned, and learned that cash flow is a habit, not a spreadsheet. Every founder we interviewed said the same thing in a different way: talk to customers weekly, keep six months of runway, and write down why you made each decision so you can judge it later without hindsight.</p>`,
   ),
   "<h2>What we would do again</h2>",
   "<ul><li>Ship the smallest version first.</li><li>Price it from day one.</li><li>Say no to most meetings.</li></ul>",
   "<blockquote><p>Nobody remembers the launch; they remember whether it worked for them.</p></blockquote>",
-  ...Array.from({ length: 4 }, () =>
-    "<p>The numbers that mattered were boring ones: how many people came back in week two, how long an invoice took to get paid, and how much of the month went to work that nobody asked for. <strong>Measure those</strong> and most other decisions get easier.</p>",
+  ...Array.from(
+    { length: 4 },
+    () =>
+      "<p>The numbers that mattered were boring ones: how many people came back in week two, how long an invoice took to get paid, and how much of the month went to work that nobody asked for. <strong>Measure those</strong> and most other decisions get easier.</p>",
   ),
 ].join("");
 

@@ -27,7 +27,13 @@ export async function startLocalSite(siteUrl: string, stateDir: string, env: Rec
   });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${String(child.exitCode)} (is port ${new URL(siteUrl).port} free?)`);
-    if (await fetch(siteUrl).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(siteUrl).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { child, readyMs: performance.now() - started };

@@ -49,7 +49,10 @@ function dynamicImports(code: string, from: string): DynamicImport[] {
     // The preload list follows its import, before the next import or statement.
     const end = Math.min(imports[index + 1]?.index ?? code.length, code.indexOf(";", match.index) >>> 0);
     const indexes = /__vite__mapDeps\(\[([\d,]*)\]\)/.exec(code.slice(match.index, end))?.[1] ?? "";
-    const deps = indexes.split(",").filter(Boolean).map((i) => depList[Number(i)] ?? "");
+    const deps = indexes
+      .split(",")
+      .filter(Boolean)
+      .map((i) => depList[Number(i)] ?? "");
     found.push({ key: match[1], files: [resolve(match[2] ?? "", from), ...deps.filter(Boolean)] });
   });
   return found;

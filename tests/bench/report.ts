@@ -38,7 +38,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 function table(header: string[], rows: string[][]): void {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd();
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
@@ -79,12 +83,21 @@ function printBuilds(rows: BuildRow[]): void {
   console.log("\n3. Build scaling, scratch PostgreSQL (target ≥ 200 pages/s at 1,000 posts)");
   table(
     ["posts", "pages", "build (median)", "pages/s", "peak memory", "builds"],
-    rows.map((row) => [String(row.posts), String(row.pages), `${row.seconds.toFixed(1)} s`, row.pagesPerSecond.toFixed(0), mib(row.peakMemoryBytes), String(row.runs)]),
+    rows.map((row) => [
+      String(row.posts),
+      String(row.pages),
+      `${row.seconds.toFixed(1)} s`,
+      row.pagesPerSecond.toFixed(0),
+      mib(row.peakMemoryBytes),
+      String(row.runs),
+    ]),
   );
   const [, thousand, largest] = rows;
   if (thousand && largest) {
     const marginal = (largest.pages - thousand.pages) / (largest.seconds - thousand.seconds);
-    console.log(`marginal rate ${String(thousand.posts)} → ${String(largest.posts)} posts: ${marginal.toFixed(0)} pages/s; at 1,000 posts: ${verdict(thousand.pagesPerSecond >= 200)}`);
+    console.log(
+      `marginal rate ${String(thousand.posts)} → ${String(largest.posts)} posts: ${marginal.toFixed(0)} pages/s; at 1,000 posts: ${verdict(thousand.pagesPerSecond >= 200)}`,
+    );
   }
 }
 
@@ -94,7 +107,16 @@ function loadTable(load: LoadRow[]): void {
     load.map((row) => {
       const limit = row.name.startsWith("POST") ? 50 : 20;
       const met = row.p99Ms <= limit && row.non2xx === 0 && row.errors === 0;
-      return [row.name, row.requestsPerSecond.toFixed(0), `${String(row.p50Ms)} ms`, `${String(row.p99Ms)} ms`, `${(row.ofCeiling * 100).toFixed(1)} %`, String(row.non2xx), String(row.errors), row.name.includes("ceiling") ? "" : verdict(met)];
+      return [
+        row.name,
+        row.requestsPerSecond.toFixed(0),
+        `${String(row.p50Ms)} ms`,
+        `${String(row.p99Ms)} ms`,
+        `${(row.ofCeiling * 100).toFixed(1)} %`,
+        String(row.non2xx),
+        String(row.errors),
+        row.name.includes("ceiling") ? "" : verdict(met),
+      ];
     }),
   );
 }
@@ -133,7 +155,9 @@ export function printReport(results: BenchResults): void {
   if (results.builds) printBuilds(results.builds);
   if (results.publishLiveSeconds) {
     const seconds = median(results.publishLiveSeconds);
-    console.log(`\n4. Publish → live at 1,000 posts (target ≤ 10 s): median ${seconds.toFixed(1)} s of ${results.publishLiveSeconds.map((s) => s.toFixed(1)).join(", ")} s — ${verdict(seconds <= 10)}`);
+    console.log(
+      `\n4. Publish → live at 1,000 posts (target ≤ 10 s): median ${seconds.toFixed(1)} s of ${results.publishLiveSeconds.map((s) => s.toFixed(1)).join(", ")} s — ${verdict(seconds <= 10)}`,
+    );
   }
   if (results.load && results.latency) printLoad(results.latency, results.load, results.loadOnPostgres);
   if (results.csvExport) {
@@ -143,7 +167,9 @@ export function printReport(results: BenchResults): void {
   }
   if (results.startup) {
     const { freshMs, warmMs } = results.startup;
-    console.log(`\n7. Start-up, npm start to the first page served (target ≤ 30 s): fresh ${(freshMs / 1000).toFixed(1)} s — ${verdict(freshMs <= 30_000)}; warm restart ${(warmMs / 1000).toFixed(1)} s`);
+    console.log(
+      `\n7. Start-up, npm start to the first page served (target ≤ 30 s): fresh ${(freshMs / 1000).toFixed(1)} s — ${verdict(freshMs <= 30_000)}; warm restart ${(warmMs / 1000).toFixed(1)} s`,
+    );
   }
   for (const [figure, reason] of Object.entries(results.skipped)) console.log(`\nSKIPPED ${figure}: ${reason}`);
   if (results.benchSeconds) console.log(`\nbenchmark ran in ${(results.benchSeconds / 60).toFixed(1)} min`);

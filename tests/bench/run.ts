@@ -69,7 +69,10 @@ try {
   log("CSV export of 10,000 then 100,000 subscribers…");
   // Two sizes: with a streamed export the server's memory peak stays the same at ten times the rows.
   results.csvExport = [];
-  for (const [from, to] of [[0, 10_000], [10_000, 100_000]] as const) {
+  for (const [from, to] of [
+    [0, 10_000],
+    [10_000, 100_000],
+  ] as const) {
     await seedSubscribers(info.databaseUrl, to - from, from); // the demo content has none
     results.csvExport.push(await measureCsvExport(siteUrl, password, fresh.child.pid ?? 0));
   }

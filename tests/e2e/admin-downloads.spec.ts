@@ -67,7 +67,9 @@ test("a large upload shows its progress", async ({ page }) => {
   await expect(toast(page, "Download Created")).toBeVisible({ timeout: 30_000 });
   await expect(bar).toHaveCount(0);
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  await resource(page, title).getByRole("button", { name: `Delete ${title}` }).click();
+  await resource(page, title)
+    .getByRole("button", { name: `Delete ${title}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Resource" }).click();
   await expect(resource(page, title)).toHaveCount(0);
 });
@@ -108,7 +110,9 @@ test("the owner uploads a resource, a visitor downloads it; edit keeps the file;
   await page.reload();
   await page.getByRole("tab", { name: "Downloads" }).click();
   await expect(resource(page, title)).toContainText("1 download");
-  await resource(page, title).getByRole("button", { name: `Edit ${title}` }).click();
+  await resource(page, title)
+    .getByRole("button", { name: `Edit ${title}` })
+    .click();
   await expect(form(page).getByRole("button", { name: "Update Resource" })).toBeVisible();
   await expect(form(page)).toContainText("Current file: investor-pitch-checklist.pdf. Leave empty to keep the current one.");
   await expect(form(page).getByRole("img", { name: `Current thumbnail of ${title}` })).toBeVisible();
@@ -120,11 +124,15 @@ test("the owner uploads a resource, a visitor downloads it; edit keeps the file;
   await expect(form(page).getByRole("button", { name: "Upload Resource" })).toBeVisible();
 
   // Cancel Edit returns to the upload form.
-  await resource(page, newTitle).getByRole("button", { name: `Edit ${newTitle}` }).click();
+  await resource(page, newTitle)
+    .getByRole("button", { name: `Edit ${newTitle}` })
+    .click();
   await form(page).getByRole("button", { name: "Cancel Edit" }).click();
   await expect(form(page).getByRole("button", { name: "Upload Resource" })).toBeVisible();
 
-  await resource(page, newTitle).getByRole("button", { name: `Delete ${newTitle}` }).click();
+  await resource(page, newTitle)
+    .getByRole("button", { name: `Delete ${newTitle}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Resource" }).click();
   await expect(toast(page, "Download Deleted")).toBeVisible();
   await expect(resource(page, newTitle)).toHaveCount(0);

@@ -128,7 +128,9 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   expect((await request.get(`/api/blog-posts/${String(draftId)}`)).status()).toBe(404);
 
   // Edit: the form fills; cancel returns to create; a saved change reaches the site.
-  await postItem(page, title).getByRole("button", { name: `Edit ${title}` }).click();
+  await postItem(page, title)
+    .getByRole("button", { name: `Edit ${title}` })
+    .click();
   await expect(form(page).getByRole("button", { name: "Update Post" })).toBeVisible();
   await expect(form(page).getByLabel("Title")).toHaveValue(title);
   await expect(form(page).getByLabel("Category")).toHaveValue("Cash Flow");
@@ -138,7 +140,9 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await expect(form(page).getByLabel("Title")).toHaveValue("");
 
   const newTitle = `${title} (updated)`;
-  await postItem(page, title).getByRole("button", { name: `Edit ${title}` }).click();
+  await postItem(page, title)
+    .getByRole("button", { name: `Edit ${title}` })
+    .click();
   await form(page).getByLabel("Title").fill(newTitle);
   await form(page).getByRole("button", { name: "Update Post" }).click();
   await expect(toast(page, "Post Updated")).toBeVisible();
@@ -146,17 +150,23 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await eventually(request, `/blog/${String(id)}`, (html) => html.includes(newTitle));
 
   // Delete asks first; cancelling keeps the post.
-  await postItem(page, newTitle).getByRole("button", { name: `Delete ${newTitle}` }).click();
+  await postItem(page, newTitle)
+    .getByRole("button", { name: `Delete ${newTitle}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
   await expect(postItem(page, newTitle)).toBeVisible();
-  await postItem(page, newTitle).getByRole("button", { name: `Delete ${newTitle}` }).click();
+  await postItem(page, newTitle)
+    .getByRole("button", { name: `Delete ${newTitle}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Post" }).click();
   await expect(toast(page, "Post Deleted")).toBeVisible();
   await expect(postItem(page, newTitle)).toHaveCount(0);
   await eventually(request, "/blog", (html) => !html.includes(newTitle));
   await eventually(request, `/blog/${String(id)}`, (_, status) => status === 404);
 
-  await postItem(page, draftTitle).getByRole("button", { name: `Delete ${draftTitle}` }).click();
+  await postItem(page, draftTitle)
+    .getByRole("button", { name: `Delete ${draftTitle}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Post" }).click();
   await expect(postItem(page, draftTitle)).toHaveCount(0);
 });

@@ -149,7 +149,9 @@ test("a slow call that fails under the old session does not end the new one", as
   await form.getByLabel("Title").fill("Slow upload");
   await form.getByLabel("Description").fill("Sent just before the session ran out.");
   await form.getByLabel("Category").selectOption("Guides");
-  await form.getByLabel("File", { exact: true }).setInputFiles({ name: "slow.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
+  await form
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "slow.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") });
   // The upload is held on its way until the owner has logged in again, then reaches the server
   // with the cookie it was sent with, which the server no longer knows.
   let release = () => {};
@@ -213,7 +215,9 @@ test("the dashboard runs under the site's Content-Security-Policy without a viol
     .getByLabel("Featured Image")
     .setInputFiles(new URL("../../netlify/local/demo-content/files/cover-runway-math.png", import.meta.url).pathname);
   await expect(page.getByRole("img", { name: "Featured image preview" })).toHaveJSProperty("complete", true);
-  expect(await page.getByRole("img", { name: "Featured image preview" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  expect(await page.getByRole("img", { name: "Featured image preview" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
+    0,
+  );
   for (const tab of ["Downloads", "Email Subscribers", "Site Settings"]) {
     await page.getByRole("tab", { name: tab }).click();
     await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);

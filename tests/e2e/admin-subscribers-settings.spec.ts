@@ -93,7 +93,10 @@ test("when the server can't be reached, each action says so in SPEC's words and 
   const posts = page.getByRole("list", { name: "Posts" }).getByRole("listitem");
   const firstTitle = (await posts.first().getByRole("heading").textContent())?.trim() ?? "";
   await offline("**/api/blog-posts/*");
-  await posts.first().getByRole("button", { name: `Delete ${firstTitle}` }).click();
+  await posts
+    .first()
+    .getByRole("button", { name: `Delete ${firstTitle}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete Post" }).click();
   await expect(toast(page, "Error")).toContainText("Failed to delete blog post.");
   await expect(posts.filter({ hasText: firstTitle })).toHaveCount(1);

@@ -9,10 +9,9 @@ test("a POST to the local build hook rebuilds the site while the old one keeps s
   await db.connect();
   const title = `Rebuilt at ${String(Date.now())}`;
   try {
-    await db.query(
-      "INSERT INTO site_settings (key, value) VALUES ('hero_title', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-      [title],
-    );
+    await db.query("INSERT INTO site_settings (key, value) VALUES ('hero_title', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [
+      title,
+    ]);
   } finally {
     await db.end();
   }

@@ -24,7 +24,10 @@ async function startSite(stateDir: string): Promise<ChildProcess> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
-    const ready = await fetch(`${siteUrl}/`).then((response) => response.ok, () => false);
+    const ready = await fetch(`${siteUrl}/`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

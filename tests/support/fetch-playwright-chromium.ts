@@ -33,7 +33,10 @@ const reachability = playwrightDownloadReachable();
 const outcome = reachability.reachable ? await install() : { ok: false, reason: `${playwrightDownloadHost()} not reachable: ${reachability.reason}` };
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (outcome.ok) console.log(`Playwright's Chromium: installed in ${seconds} s (${executable})`);
-else console.log(`Playwright's Chromium: not fetched (${outcome.reason}, after ${seconds} s); the browser tests will use a system Chromium if there is one`);
+else
+  console.log(
+    `Playwright's Chromium: not fetched (${outcome.reason}, after ${seconds} s); the browser tests will use a system Chromium if there is one`,
+  );
 
 /** Runs Playwright's installer with its output held back; on failure, the reason in a few words. */
 function install(): Promise<{ ok: true } | { ok: false; reason: string }> {

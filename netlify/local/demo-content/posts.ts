@@ -74,8 +74,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: "What 47 Investor Nos Taught Us About Our Pre-Seed",
-    excerpt:
-      "Forty-seven meetings, forty-seven rejections, then a round closed in three weeks. The pitch barely changed. Everything around it did.",
+    excerpt: "Forty-seven meetings, forty-seven rejections, then a round closed in three weeks. The pitch barely changed. Everything around it did.",
     category: "Funding",
     readTime: 8,
     published: true,
@@ -102,8 +101,7 @@ export const demoPosts: DemoPost[] = [
   },
   {
     title: "The Fear Doesn't Leave. You Just Get Used to Working Next to It.",
-    excerpt:
-      "A draft on founder anxiety, the 3 a.m. spreadsheet checks, and the small routines that keep us functional when the numbers are bad.",
+    excerpt: "A draft on founder anxiety, the 3 a.m. spreadsheet checks, and the small routines that keep us functional when the numbers are bad.",
     category: "Mindset",
     readTime: 5,
     published: false,

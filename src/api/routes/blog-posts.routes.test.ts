@@ -46,7 +46,14 @@ describe("POST /api/blog-posts", () => {
     const response = await send(
       "POST",
       "/api/blog-posts",
-      postForm({ title: "  Runway math  ", excerpt: "Months left.", category: "Cash Flow", readTime: "8", published: "true", featuredImage: pngFile() }),
+      postForm({
+        title: "  Runway math  ",
+        excerpt: "Months left.",
+        category: "Cash Flow",
+        readTime: "8",
+        published: "true",
+        featuredImage: pngFile(),
+      }),
     );
     expect(response.status).toBe(201);
     const post = (await response.json()) as Post;

@@ -69,9 +69,7 @@ describe.each(serverTargets)("concurrent calls on $name", (target) => {
     );
     const successes = answers.filter((answer) => answer.status === 200).length;
     expect(successes).toBe(50);
-    const { rows } = await testDb.db.query<{ download_count: number }>("SELECT download_count FROM downloads WHERE id = $1", [
-      resource.id,
-    ]);
+    const { rows } = await testDb.db.query<{ download_count: number }>("SELECT download_count FROM downloads WHERE id = $1", [resource.id]);
     expect(rows[0]?.download_count).toBe(successes);
     const subscribers = await testDb.db.query("SELECT 1 FROM subscribers WHERE email LIKE 'reader%@example.com'");
     expect(subscribers.rows).toHaveLength(7);

@@ -12,8 +12,7 @@ const demoFile = async (name: string, as = name) => new File([await demoBytes(na
 let app: TestApp;
 let handler: ApiHandler;
 let clock = new Date();
-const call = (path: string, init?: RequestInit, ip = "203.0.113.7") =>
-  handler(new Request(new URL(path, testOrigin), init), { ip });
+const call = (path: string, init?: RequestInit, ip = "203.0.113.7") => handler(new Request(new URL(path, testOrigin), init), { ip });
 
 beforeAll(async () => {
   app = await createTestApp({ now: () => clock });
@@ -48,7 +47,11 @@ async function createResource(extra: FormFields = {}): Promise<Download> {
 }
 
 const requestLink = (id: number | string, email: unknown, ip?: string) =>
-  call(`/api/downloads/${id}/request`, { method: "POST", body: JSON.stringify({ email }), headers: { origin: testOrigin, "content-type": "application/json" } }, ip);
+  call(
+    `/api/downloads/${id}/request`,
+    { method: "POST", body: JSON.stringify({ email }), headers: { origin: testOrigin, "content-type": "application/json" } },
+    ip,
+  );
 
 async function linkFor(id: number, ip = "198.51.100.200"): Promise<string> {
   const response = await requestLink(id, "reader@example.com", ip);
@@ -233,7 +236,11 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
 
   it("answers 400 for malformed JSON, 404 for an unknown id, 403 cross-site", async () => {
     const created = await createResource();
-    const malformed = await call(`/api/downloads/${created.id}/request`, { method: "POST", body: "{", headers: { origin: testOrigin } }, "198.51.100.3");
+    const malformed = await call(
+      `/api/downloads/${created.id}/request`,
+      { method: "POST", body: "{", headers: { origin: testOrigin } },
+      "198.51.100.3",
+    );
     expect(malformed.status).toBe(400);
     expect((await requestLink(999_999, "a@example.com", "198.51.100.3")).status).toBe(404);
     expect((await requestLink("abc", "a@example.com", "198.51.100.3")).status).toBe(404);
@@ -311,9 +318,7 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
 
   it("counts 50 parallel requests exactly", async () => {
     const created = await createResource();
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => requestLink(created.id, `crowd${i}@example.com`, `192.0.2.${i + 1}`)),
-    );
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => requestLink(created.id, `crowd${i}@example.com`, `192.0.2.${i + 1}`)));
     expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 50 }, () => 200));
     const listed = ((await (await call("/api/downloads")).json()) as Download[]).find((item) => item.id === created.id);
     expect(listed?.downloadCount).toBe(50);

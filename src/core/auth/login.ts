@@ -21,11 +21,7 @@ function sameText(a: string, b: string): boolean {
  * the same answer after the same work (the password hash is always verified). Failures are
  * counted per client IP + username in the database; the sixth within the window gets 429.
  */
-export async function logIn(
-  deps: Pick<AppDeps, "db" | "admin" | "now">,
-  input: LoginInput,
-  clientIp: string,
-): Promise<{ token: string }> {
+export async function logIn(deps: Pick<AppDeps, "db" | "admin" | "now">, input: LoginInput, clientIp: string): Promise<{ token: string }> {
   const clientKey = `${clientIp}|${input.username.toLowerCase()}`;
   const now = deps.now();
   const since = new Date(now.getTime() - loginThrottle.windowMs);
@@ -38,7 +34,10 @@ export async function logIn(
     const oldest = rows[0]?.oldest ?? now;
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + loginThrottle.windowMs - now.getTime()) / 1000));
     const minutes = Math.ceil(retryAfterSeconds / 60);
-    throw new RateLimitedError(`Too many failed logins. Try again in ${minutes === 1 ? "1 minute" : `${String(minutes)} minutes`}.`, retryAfterSeconds);
+    throw new RateLimitedError(
+      `Too many failed logins. Try again in ${minutes === 1 ? "1 minute" : `${String(minutes)} minutes`}.`,
+      retryAfterSeconds,
+    );
   }
 
   const hash = await deps.admin.passwordHash();

@@ -25,10 +25,11 @@ export async function createSession(deps: SessionDeps): Promise<{ token: string;
   const token = randomBytes(32).toString("base64url");
   const createdAt = deps.now();
   const expiresAt = new Date(createdAt.getTime() + sessionMaxMs);
-  await deps.db.query(
-    "INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at) VALUES ($1, $2, $2, $3)",
-    [hashToken(token), createdAt, expiresAt],
-  );
+  await deps.db.query("INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at) VALUES ($1, $2, $2, $3)", [
+    hashToken(token),
+    createdAt,
+    expiresAt,
+  ]);
   return { token, session: { createdAt, expiresAt } };
 }
 

@@ -72,8 +72,6 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
   });
 
   it("rejects a read time outside 1–60 at the database too", async () => {
-    await expect(
-      testDb.db.query("INSERT INTO posts (title, content, read_time) VALUES ('t', 'c', 61)"),
-    ).rejects.toThrow(/check constraint/);
+    await expect(testDb.db.query("INSERT INTO posts (title, content, read_time) VALUES ('t', 'c', 61)")).rejects.toThrow(/check constraint/);
   });
 });

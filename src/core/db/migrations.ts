@@ -38,20 +38,20 @@ const migrationLockKey = 7_204_173;
 export async function applyMigrations(db: SqlExecutor, migrations: readonly Migration[]): Promise<string[]> {
   const applied: string[] = [];
   for (const migration of migrations) {
-    const ran = await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock($1)", [migrationLockKey]);
-      await tx.exec(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-      );
-      const done = await tx.query("SELECT 1 FROM schema_migrations WHERE name = $1", [migration.name]);
-      if (done.rows.length > 0) return false;
-      await tx.exec(migration.sql);
-      await tx.query("INSERT INTO schema_migrations (name) VALUES ($1)", [migration.name]);
-      return true;
-    }).catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Migration ${migration.name} failed and was rolled back: ${reason}`, { cause: error });
-    });
+    const ran = await db
+      .transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1)", [migrationLockKey]);
+        await tx.exec("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+        const done = await tx.query("SELECT 1 FROM schema_migrations WHERE name = $1", [migration.name]);
+        if (done.rows.length > 0) return false;
+        await tx.exec(migration.sql);
+        await tx.query("INSERT INTO schema_migrations (name) VALUES ($1)", [migration.name]);
+        return true;
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`Migration ${migration.name} failed and was rolled back: ${reason}`, { cause: error });
+      });
     if (ran) applied.push(migration.name);
   }
   return applied;

@@ -28,11 +28,7 @@ export function signDownloadLink(secret: string, id: number, now: Date): SignedD
 }
 
 /** True when the link's signature is ours for this id and it has not expired (constant-time compare). */
-export function verifyDownloadLink(
-  secret: string,
-  link: { id: number; expires: string | null; signature: string | null },
-  now: Date,
-): boolean {
+export function verifyDownloadLink(secret: string, link: { id: number; expires: string | null; signature: string | null }, now: Date): boolean {
   if (!link.expires || !/^\d{1,12}$/.test(link.expires) || !link.signature) return false;
   const expires = Number(link.expires);
   if (expires <= Math.floor(now.getTime() / 1000)) return false;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { downloadFormSchema, downloadRequestSchema } from "./download.schema.ts";
 
-const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  result.error?.issues[0]?.message;
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
 
 describe("download form schema", () => {
   const valid = { title: " Checklist ", description: "Every step", category: "Checklists" };

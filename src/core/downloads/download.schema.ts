@@ -5,13 +5,11 @@ import { subscribeSchema } from "../subscribers/subscriber.schema.ts";
 /** The categories the dashboard offers; the server accepts any other short name as well. */
 export const downloadCategories = ["Templates", "Checklists", "Guides", "Tools"] as const;
 
-const requiredText = (message: string, max: number, tooLong: string) =>
-  z.string({ error: message }).trim().min(1, message).max(max, tooLong);
+const requiredText = (message: string, max: number, tooLong: string) => z.string({ error: message }).trim().min(1, message).max(max, tooLong);
 
 // An empty file input may arrive as an empty text field (undici's FormData serializes a nameless
 // file that way): it means "no file", as leaving the input empty in a browser does.
-const optionalFile = (message: string) =>
-  z.preprocess((value) => (value === "" ? undefined : value), z.instanceof(File, { message }).optional());
+const optionalFile = (message: string) => z.preprocess((value) => (value === "" ? undefined : value), z.instanceof(File, { message }).optional());
 
 /**
  * The resource form, shared by the dashboard and the server. `file` is optional here because an

@@ -97,7 +97,6 @@ async function withStoredUploads<T>(
   }
 }
 
-
 /** Adds a resource; the file is required (SPEC §5), the thumbnail optional. */
 export async function createDownload(deps: DownloadsDeps, input: DownloadForm): Promise<AdminDownload> {
   if (!input.file) throw new ValidationError(missingFileMessage);
@@ -130,8 +129,18 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
         WHERE d.id = old.id
         RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.download_count,
                   old.file_key AS old_file_key, old.thumbnail_key AS old_thumbnail_key`,
-      [id, input.title, input.description, input.category, file?.fileName ?? null, file?.key ?? null,
-        file?.contentType ?? null, file?.bytes.byteLength ?? null, thumbnail?.key ?? null, deps.now()],
+      [
+        id,
+        input.title,
+        input.description,
+        input.category,
+        file?.fileName ?? null,
+        file?.key ?? null,
+        file?.contentType ?? null,
+        file?.bytes.byteLength ?? null,
+        thumbnail?.key ?? null,
+        deps.now(),
+      ],
     );
     const updated = rows[0];
     if (!updated) throw new NotFoundError(resourceGoneMessage);

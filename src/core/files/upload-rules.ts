@@ -47,7 +47,10 @@ async function readChecked(file: File): Promise<{ bytes: Uint8Array; detected: s
 /** A safe base name: no folders, no control or quote characters, at most 150 characters. */
 export function safeFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "").trim().slice(-150);
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "")
+    .trim()
+    .slice(-150);
   return cleaned || fallback;
 }
 

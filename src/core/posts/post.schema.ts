@@ -19,11 +19,7 @@ const trueValues = new Set(["true", "on", "1"]);
  * fields arrive as strings; the transforms turn them into what the service stores.
  */
 export const postFormSchema = z.object({
-  title: z
-    .string({ error: "Title is required" })
-    .trim()
-    .min(1, "Title is required")
-    .max(200, "Title must be 200 characters or less"),
+  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title must be 200 characters or less"),
   // Emptiness after sanitizing is checked by the service (markup alone is not content).
   content: z.string({ error: "Content is required" }).trim().min(1, "Content is required"),
   excerpt: z

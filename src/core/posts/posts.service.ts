@@ -24,8 +24,7 @@ interface PostRow {
   updated_at: Date | string;
 }
 
-const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at";
+const postColumns = "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at";
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
@@ -55,11 +54,7 @@ export async function listPosts(deps: Pick<PostsDeps, "db" | "urls">, { publishe
 }
 
 /** One post; a draft is only found for the admin (`includeDrafts`), else it does not exist. */
-export async function getPost(
-  deps: Pick<PostsDeps, "db" | "urls">,
-  id: number,
-  { includeDrafts }: { includeDrafts: boolean },
-): Promise<Post> {
+export async function getPost(deps: Pick<PostsDeps, "db" | "urls">, id: number, { includeDrafts }: { includeDrafts: boolean }): Promise<Post> {
   const row = await findPostRow(deps.db, id);
   if (!row || (!row.published && !includeDrafts)) throw new NotFoundError("Post not found");
   return toPost(row, deps.urls.file);
@@ -67,13 +62,9 @@ export async function getPost(
 
 async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
   if (!isRowId(id)) return undefined;
-  const { rows } = await db.query<PostRow>(
-    `SELECT ${postColumns} FROM posts WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
-    [id],
-  );
+  const { rows } = await db.query<PostRow>(`SELECT ${postColumns} FROM posts WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`, [id]);
   return rows[0];
 }
-
 
 function cleanContent(html: string): string {
   const content = sanitizePostHtml(html);
@@ -88,7 +79,6 @@ async function storeImage(deps: Pick<PostsDeps, "files">, file: File): Promise<s
   await deps.files.put(key, image.bytes, { contentType: image.contentType, fileName: image.fileName });
   return key;
 }
-
 
 /**
  * Runs a database write that refers to a just-stored image; if the write fails the image is
@@ -151,10 +141,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
 /** Deletes a post, then its featured image. */
 export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
   if (!isRowId(id)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<{ featured_image_key: string | null }>(
-    "DELETE FROM posts WHERE id = $1 RETURNING featured_image_key",
-    [id],
-  );
+  const { rows } = await deps.db.query<{ featured_image_key: string | null }>("DELETE FROM posts WHERE id = $1 RETURNING featured_image_key", [id]);
   const deleted = rows[0];
   if (!deleted) throw new NotFoundError("Post not found");
   await deleteFilesQuietly(deps.files, [deleted.featured_image_key]);

@@ -29,7 +29,6 @@ const allowedTags = [
   "img",
 ];
 
-
 /**
  * Images load from the web or from our own file route. A data: URL could carry SVG with script,
  * and any other relative path could point at something on our origin that is not an image.

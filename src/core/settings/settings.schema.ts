@@ -62,8 +62,7 @@ export const settingDefinitions = {
   mission_text: {
     description: "Our Mission card text",
     type: "text",
-    defaultValue:
-      "To give every aspiring founder the honest playbook we wish we'd had: practical, free and unfiltered.",
+    defaultValue: "To give every aspiring founder the honest playbook we wish we'd had: practical, free and unfiltered.",
   },
   contact_email: {
     description: "Contact email address",

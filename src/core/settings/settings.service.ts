@@ -1,13 +1,6 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import {
-  settingDefinitions,
-  settingKeys,
-  settingKeySchema,
-  settingValueSchema,
-  type SettingKey,
-  type SiteSetting,
-} from "./settings.schema.ts";
+import { settingDefinitions, settingKeys, settingKeySchema, settingValueSchema, type SettingKey, type SiteSetting } from "./settings.schema.ts";
 
 export interface SettingsDeps {
   db: SqlQueryable;
@@ -15,10 +8,7 @@ export interface SettingsDeps {
 
 /** All known settings, each with its stored value or, when missing or empty, its default. */
 export async function listSiteSettings(deps: SettingsDeps): Promise<SiteSetting[]> {
-  const { rows } = await deps.db.query<{ key: string; value: string }>(
-    "SELECT key, value FROM site_settings WHERE key = ANY($1)",
-    [settingKeys],
-  );
+  const { rows } = await deps.db.query<{ key: string; value: string }>("SELECT key, value FROM site_settings WHERE key = ANY($1)", [settingKeys]);
   const stored = new Map(rows.map((row) => [row.key, row.value]));
   return settingKeys.map((key) => {
     const definition = settingDefinitions[key];

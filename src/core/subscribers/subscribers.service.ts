@@ -25,10 +25,11 @@ const toSubscriber = (row: SubscriberRow): Subscriber => ({
  * caller can't tell which happened, so nobody learns who is subscribed.
  */
 export async function addSubscriber(deps: { db: SqlQueryable; now: () => Date }, email: string, source: string): Promise<void> {
-  await deps.db.query(
-    "INSERT INTO subscribers (email, source, subscribed_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING",
-    [email, source, deps.now()],
-  );
+  await deps.db.query("INSERT INTO subscribers (email, source, subscribed_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING", [
+    email,
+    source,
+    deps.now(),
+  ]);
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */

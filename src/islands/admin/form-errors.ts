@@ -7,10 +7,7 @@ export type FieldErrors = Partial<Record<string, string>>;
  * Checks `values` with the same schema the server uses, so the form shows exactly the messages
  * the API would answer with — before anything is sent.
  */
-export function validateForm<S extends z.ZodType>(
-  schema: S,
-  values: unknown,
-): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
+export function validateForm<S extends z.ZodType>(schema: S, values: unknown): { ok: true; data: z.output<S> } | { ok: false; errors: FieldErrors } {
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, data: result.data };
   const errors: FieldErrors = {};

@@ -33,9 +33,7 @@ export function checkFormSize(form: FormData, message: string): string | undefin
   for (const [name, value] of form) {
     bytes += partOverheadBytes + encoder.encode(name).byteLength;
     bytes +=
-      typeof value === "string"
-        ? encoder.encode(value.replace(/\r?\n|\r/g, "\r\n")).byteLength
-        : value.size + encoder.encode(value.name).byteLength;
+      typeof value === "string" ? encoder.encode(value.replace(/\r?\n|\r/g, "\r\n")).byteLength : value.size + encoder.encode(value.name).byteLength;
   }
   return bytes > maxFormBytes ? message : undefined;
 }

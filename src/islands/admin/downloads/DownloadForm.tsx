@@ -10,9 +10,7 @@ import { Field } from "../ui/Field.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 import { checkChosenImage, checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
 
-
-const tooLargeTogether =
-  "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
+const tooLargeTogether = "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
 
 /** The resource form: upload a new resource, or edit one (its file and thumbnail kept unless replaced). */
 export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProps<AdminDownload>) {
@@ -20,9 +18,7 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
   const [progress, setProgress] = useState<number | null>(null);
   // A resource saved with a category outside the four (the API allows it) keeps it as an option.
   const categories: readonly string[] =
-    editing && !(downloadCategories as readonly string[]).includes(editing.category)
-      ? [...downloadCategories, editing.category]
-      : downloadCategories;
+    editing && !(downloadCategories as readonly string[]).includes(editing.category) ? [...downloadCategories, editing.category] : downloadCategories;
 
   const save = useMutation({
     mutationFn: (body: DownloadFormInput) =>
@@ -126,7 +122,13 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
           name="thumbnail"
           idPrefix="download"
           error={errors.thumbnail}
-          hint={editing ? (editing.thumbnailUrl ? `Current thumbnail shown below. ${keepNote ?? ""}` : "No thumbnail yet.") : "PNG, JPEG, WebP, GIF or AVIF, up to 4 MB."}
+          hint={
+            editing
+              ? editing.thumbnailUrl
+                ? `Current thumbnail shown below. ${keepNote ?? ""}`
+                : "No thumbnail yet."
+              : "PNG, JPEG, WebP, GIF or AVIF, up to 4 MB."
+          }
         >
           {(props) => <input {...props} type="file" accept="image/*" className="admin-file" />}
         </Field>

@@ -4,7 +4,6 @@ import { Icon } from "../ui/icons.tsx";
 import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 
-
 const countLabel = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "download" : "downloads"}`;
 
 /** The resources on offer, with how often each was downloaded. */

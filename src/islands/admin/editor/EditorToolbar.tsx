@@ -126,7 +126,9 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
           onAdd={(href) => {
             const { empty } = editor.state.selection;
             if (empty && !active.link) {
-              chain().insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
+              chain()
+                .insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] })
+                .run();
             } else {
               chain().extendMarkRange("link").setLink({ href }).run();
             }

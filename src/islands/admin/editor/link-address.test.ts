@@ -8,7 +8,15 @@ describe("the editor's link address", () => {
   });
 
   it("keeps SPEC §5's schemes and site paths as they are", () => {
-    for (const href of ["https://a.example", "ftp://files.example/x", "mailto:me@example.com", "tel:+15551234", "xmpp:me@example.com", "/blog/1", "#about"]) {
+    for (const href of [
+      "https://a.example",
+      "ftp://files.example/x",
+      "mailto:me@example.com",
+      "tel:+15551234",
+      "xmpp:me@example.com",
+      "/blog/1",
+      "#about",
+    ]) {
       expect(linkAddress(href)).toEqual({ href });
     }
   });

@@ -22,7 +22,7 @@ describe("the Simple Editor's conversion", () => {
   });
 
   it("round-trips plain text unchanged", () => {
-    const text = "Fish & chips <3\nMore \"quoted\" words";
+    const text = 'Fish & chips <3\nMore "quoted" words';
     expect(paragraphsToLines(linesToParagraphs(text))).toBe(text);
   });
 

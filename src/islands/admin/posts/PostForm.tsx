@@ -18,7 +18,6 @@ import { checkChosenImage, checkFormSize } from "../upload-checks.ts";
 import { Field } from "../ui/Field.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 
-
 /** The post form: create, or edit the post chosen in Recent Posts (SPEC §2, §5). */
 export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Post>) {
   const [content, setContent] = useState(editing?.content ?? "");

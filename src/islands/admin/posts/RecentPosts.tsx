@@ -5,7 +5,6 @@ import { Icon } from "../ui/icons.tsx";
 import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 
-
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete }: ItemListProps<Post>) {
   return (

@@ -31,8 +31,8 @@ export default function SettingsTab() {
           <div>
             <dt className="font-bold">Social links</dt>
             <dd>
-              Your video channel (YouTube), professional network (LinkedIn), microblog (X) and photo sharing (Instagram, TikTok) profiles:
-              the icons in the footer and the Watch on YouTube buttons. Use full https:// addresses.
+              Your video channel (YouTube), professional network (LinkedIn), microblog (X) and photo sharing (Instagram, TikTok) profiles: the icons
+              in the footer and the Watch on YouTube buttons. Use full https:// addresses.
             </dd>
           </div>
           <div>
