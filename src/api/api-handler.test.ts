@@ -36,7 +36,10 @@ describe("GET /api/health", () => {
       expect(response.status).toBe(503);
       expect(response.headers.get("retry-after")).toBe("5");
       expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
-      expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/health/), expect.objectContaining({ code: "ECONNREFUSED" })]]);
+      expect(logged.mock.calls).toHaveLength(1);
+      const [line, cause] = logged.mock.calls[0] ?? [];
+      expect(line).toMatch(/^\[api\] GET \/api\/health: database unavailable/);
+      expect((cause as { code?: string } | undefined)?.code).toBe("ECONNREFUSED");
     } finally {
       await unreachable.close();
     }

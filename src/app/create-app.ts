@@ -6,6 +6,7 @@ import type { AppDeps } from "../core/app-deps.ts";
 import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
+import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
@@ -14,6 +15,8 @@ export interface AppParts {
   env: ServerEnv;
   db: SqlExecutor;
   files: FileStore;
+  /** Sends email. Default: none configured, so a send fails with a message naming SMTP_URL. */
+  mail?: Mailer;
   /** Asks for a site rebuild after a content change. Default: none (nothing to rebuild). */
   rebuild?: RequestRebuild;
   /** The clock every service reads. Default: the system clock; tests pass a fake one. */
@@ -41,8 +44,21 @@ export interface App {
  * by `npm start`, once per site build and by the tests; nothing below it reads `process.env`.
  */
 export function createApp(parts: AppParts): App {
-  const { env, db, files, rebuild = () => undefined, now = () => new Date(), sharedReadMs = 0, checkAnswers = false } = parts;
-  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, now, urls: apiUrls };
+  const { env, db, files, mail = noMailer, rebuild = () => undefined, now = () => new Date(), sharedReadMs = 0, checkAnswers = false } = parts;
+  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, now, urls: apiUrls, mail };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
-  return { deps, handleApi, close: () => db.close() };
+  return {
+    deps,
+    handleApi,
+    async close() {
+      await mail.close();
+      await db.close();
+    },
+  };
 }
+
+/** Where no SMTP server is configured (a site build, a bare `npm run dev`): sending says what to set. */
+const noMailer: Mailer = {
+  send: () => Promise.reject(new MailNotConfiguredError()),
+  close: () => Promise.resolve(),
+};

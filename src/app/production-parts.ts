@@ -1,5 +1,6 @@
 import { blobsFileStore } from "../adapters/blobs-file-store.ts";
 import { connectDatabase } from "../adapters/connect-database.ts";
+import { smtpMailer } from "../adapters/smtp-mailer.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { databaseUrl, isProduction, type ServerEnv } from "../config/server-env.ts";
 import { buildHookRebuilder } from "../core/publishing/rebuild.ts";
@@ -11,6 +12,9 @@ import type { AppParts } from "./create-app.ts";
  * emulation stands in for Netlify's database and Blobs): the configured database through its
  * driver, Netlify Blobs, and the build hook.
  */
+/** The sender when MAIL_FROM is not set (only allowed locally: production requires it). */
+const localMailFrom = "No Filter <hello@localhost>";
+
 export async function productionParts(env: ServerEnv): Promise<AppParts> {
   const url = databaseUrl(env);
   if (!url) {
@@ -24,6 +28,7 @@ export async function productionParts(env: ServerEnv): Promise<AppParts> {
     env,
     db,
     files: blobsFileStore(),
+    ...(env.SMTP_URL && { mail: smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? localMailFrom) }),
     // On Netlify, instances share the hook's timing through the database; locally one process does.
     rebuild: isProduction(env) && env.BUILD_HOOK_URL ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL }) : buildHookRebuilder(env.BUILD_HOOK_URL),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a

@@ -9,7 +9,7 @@ export class InvalidEnvironmentError extends Error {
 }
 
 /** Variables whose values must never appear in a log line, even when they are wrong. */
-const secretNames = new Set(["ADMIN_PASSWORD", "ADMIN_PASSWORD_HASH", "SESSION_SECRET", "DATABASE_URL", "NETLIFY_DB_URL"]);
+const secretNames = new Set(["ADMIN_PASSWORD", "ADMIN_PASSWORD_HASH", "SESSION_SECRET", "DATABASE_URL", "NETLIFY_DB_URL", "SMTP_URL"]);
 
 /** Parses `env` with `schema`, turning zod's issues into one line per variable. */
 export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): z.output<Schema> {

@@ -31,6 +31,8 @@ describe("production environment", () => {
     SESSION_SECRET: "x".repeat(40),
     ADMIN_PATH: "owner-desk-2026",
     SITE_URL: "https://nofilter.example",
+    SMTP_URL: "smtps://apikey:s3cret-key@smtp.provider.example:465",
+    MAIL_FROM: "No Filter <hello@nofilter.example>",
   };
 
   it("accepts a complete production environment", () => {
@@ -50,6 +52,15 @@ describe("production environment", () => {
     expect(read).toThrow(/SESSION_SECRET: is required in production/);
     expect(read).toThrow(/ADMIN_PATH: is required in production/);
     expect(read).toThrow(/SITE_URL: is required in production/);
+    expect(read).toThrow(/SMTP_URL: is required in production/);
+    expect(read).toThrow(/MAIL_FROM: is required in production/);
+  });
+
+  it("checks the mail settings, never printing the SMTP credentials", () => {
+    const badUrl = () => readServerEnv({ ...production, SMTP_URL: "https://user:s3cret-key@smtp.example" });
+    expect(badUrl).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(badUrl).not.toThrow(/s3cret-key/);
+    expect(() => readServerEnv({ ...production, MAIL_FROM: "hello@nofilter.example" })).toThrow(/MAIL_FROM: must be Name <address@domain>/);
   });
 
   it("never prints a bad secret's value", () => {

@@ -4,6 +4,8 @@ import { parseEnv } from "./env-errors.ts";
 const optional = (schema: z.ZodType<string>) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+/** `Name <address>`: a display name and an address the provider lets us send from. */
+const mailFromPattern = /^[^<>\r\n]+<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>$/;
 const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" });
 
 /** The `scrypt$N$r$p$salt$hash` format `npm run admin:hash` prints (salt and hash base64url). */
@@ -23,6 +25,10 @@ export const serverEnvSchema = z.object({
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   SITE_URL: optional(httpUrl),
   BUILD_HOOK_URL: optional(httpUrl),
+  /** Where email goes: `smtp://` or `smtps://`, credentials in the URL (any provider's SMTP). */
+  SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })),
+  /** Who email comes from: `Name <address>`. */
+  MAIL_FROM: optional(z.string().regex(mailFromPattern, "must be Name <address@domain>, e.g. No Filter <hello@example.com>")),
   /** `true` in Netlify's builds. */
   NETLIFY: optional(z.string()),
   /** Set by Netlify in functions at run time. */
@@ -62,6 +68,8 @@ const productionEnvSchema = serverEnvSchema.superRefine((env, ctx) => {
   if (!env.SESSION_SECRET) problem("SESSION_SECRET", "is required in production (at least 32 random characters)");
   if (!env.ADMIN_PATH) problem("ADMIN_PATH", "is required in production (the hidden dashboard path)");
   if (!env.SITE_URL) problem("SITE_URL", "is required in production (the site's public https:// address)");
+  if (!env.SMTP_URL) problem("SMTP_URL", "is required in production (your email provider's SMTP URL, smtps://user:password@host:465)");
+  if (!env.MAIL_FROM) problem("MAIL_FROM", "is required in production (Name <address@your-domain>)");
 });
 
 export type ServerEnv = z.output<typeof serverEnvSchema>;

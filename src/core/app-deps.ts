@@ -3,6 +3,7 @@ import type { AdminCredentials } from "./auth/admin-credentials.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import type { SignedDownload } from "./downloads/download-link.ts";
 import type { FileStore } from "./files/file-store.ts";
+import type { Mailer } from "./mail/mailer.ts";
 import type { RequestRebuild } from "./publishing/rebuild.ts";
 
 /** The URLs services hand out (they never spell the API's paths). */
@@ -27,4 +28,6 @@ export interface AppDeps {
   now: () => Date;
   /** The URLs services hand out, built by the API next to the routes that answer them. */
   urls: ApiUrls;
+  /** Sends email (SMTP in production, the local catcher under `npm start`, a real sink in tests). */
+  mail: Mailer;
 }

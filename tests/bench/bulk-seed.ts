@@ -63,8 +63,8 @@ export function seedDrafts(databaseUrl: string, count: number): Promise<number[]
 export async function seedSubscribers(databaseUrl: string, count: number, after = 0): Promise<void> {
   await withClient(databaseUrl, (client) =>
     client.query(
-      `INSERT INTO subscribers (email, source, subscribed_at)
-       SELECT 'reader' || n || '@bench.example', 'newsletter', now() - n * interval '1 minute'
+      `INSERT INTO subscribers (email, source, subscribed_at, status)
+       SELECT 'reader' || n || '@bench.example', 'newsletter', now() - n * interval '1 minute', 'active'
          FROM generate_series($2::int + 1, $2::int + $1::int) AS n`,
       [count, after],
     ),

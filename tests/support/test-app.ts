@@ -5,7 +5,9 @@ import { readServerEnv } from "../../src/config/server-env.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
 import { sessionCookie } from "../../src/api/session-cookie.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
+import { startSmtpSink, type SmtpSink } from "./smtp-sink.ts";
 import { startTestFileStore } from "./test-file-store.ts";
+import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 
 export interface TestApp {
   deps: AppDeps;
@@ -14,6 +16,8 @@ export interface TestApp {
   handler: ApiHandler;
   /** How many rebuilds the calls so far have asked for. */
   rebuilds: { count: number };
+  /** The real SMTP server the app's mail goes to: what each address received. */
+  mail: SmtpSink;
   /** Headers of a logged-in admin on the site's own origin (for admin and state-changing calls). */
   adminHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -21,6 +25,7 @@ export interface TestApp {
 
 export const testOrigin = "http://localhost:8888";
 export const testAdminPassword = "test admin password";
+export const testMailFrom = "No Filter <hello@nofilter.test>";
 
 /**
  * The real API, put together by `createApp` as in production, over an embedded, migrated database
@@ -32,6 +37,7 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
   const store = await startTestFileStore();
+  const mail = await startSmtpSink();
   const env = readServerEnv({
     SITE_URL: testOrigin,
     DATABASE_URL: "postgres://unused@localhost/unused",
@@ -42,6 +48,7 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     env,
     db,
     files: store.files,
+    mail: smtpMailer(mail.url, testMailFrom, { maxConnections: 1 }),
     rebuild: () => {
       rebuilds.count += 1;
     },
@@ -52,6 +59,7 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     deps,
     handler,
     rebuilds,
+    mail,
     async adminHeaders() {
       const { token } = await createSession(deps);
       const cookie = (sessionCookie(new Request(testOrigin), token).split(";")[0] ?? "").trim();
@@ -59,8 +67,10 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     },
     call: (path, init) => handler(new Request(new URL(path, testOrigin), init), { ip: "203.0.113.7" }),
     async close() {
+      await deps.mail.close();
       if (ownsDb) await db.close();
       await store.stop();
+      await mail.stop();
     },
   };
 }

@@ -39,6 +39,8 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       SESSION_SECRET: "s".repeat(48),
       ADMIN_PATH: "owner-desk-check",
       SITE_URL: "https://nofilter.example",
+      SMTP_URL: "smtp://127.0.0.1:1",
+      MAIL_FROM: "No Filter <hello@nofilter.example>",
     };
   }, 120_000);
   afterAll(async () => {

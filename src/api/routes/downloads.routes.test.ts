@@ -213,10 +213,10 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
       const { downloadUrl } = (await response.json()) as { downloadUrl: string };
       expect(downloadUrl).toMatch(new RegExp(`^/api/downloads/${created.id}/file\\?expires=\\d+&signature=[\\w-]{43}$`));
     }
-    const { rows } = await app.deps.db.query<{ email: string; source: string; is_active: boolean }>(
-      "SELECT email, source, is_active FROM subscribers WHERE lower(email) = 'reader.one@example.com'",
+    const { rows } = await app.deps.db.query<{ email: string; source: string; status: string }>(
+      "SELECT email, source, status FROM subscribers WHERE lower(email) = 'reader.one@example.com'",
     );
-    expect(rows).toEqual([{ email: "reader.one@example.com", source: "download", is_active: true }]);
+    expect(rows).toEqual([{ email: "reader.one@example.com", source: "download", status: "active" }]);
     const listed = ((await (await call("/api/downloads")).json()) as Download[]).find((item) => item.id === created.id);
     expect(listed?.downloadCount).toBe(2);
   });

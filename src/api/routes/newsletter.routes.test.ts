@@ -51,17 +51,19 @@ describe("subscribers for the admin", () => {
   it("lists subscribers newest first with the SPEC fields, only with a session", async () => {
     expect((await app.call("/api/newsletter/subscribers")).status).toBe(401);
     await app.deps.db.query(
-      "INSERT INTO subscribers (email, source, subscribed_at) VALUES ('newest@example.com', 'download', now() + interval '1 day')",
+      "INSERT INTO subscribers (email, source, subscribed_at, status) VALUES ('newest@example.com', 'download', now() + interval '1 day', 'active')",
     );
     const response = await app.call("/api/newsletter/subscribers", { headers: await app.adminHeaders() });
     const list = (await response.json()) as Record<string, unknown>[];
     expect(list[0]).toMatchObject({ email: "newest@example.com", isActive: true, source: "download" });
-    expect(Object.keys(list[0] ?? {}).sort()).toEqual(["email", "id", "isActive", "source", "subscribedAt"]);
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual(["email", "id", "isActive", "source", "status", "subscribedAt"]);
   });
 
   it("exports CSV as an attachment, with formula cells defused and quoting per RFC 4180", async () => {
     expect((await app.call("/api/newsletter/subscribers/export")).status).toBe(401);
-    await app.deps.db.query("INSERT INTO subscribers (email, source) VALUES ('=cmd@example.com', '+source'), ('a,\"b\"@example.com', 'newsletter')");
+    await app.deps.db.query(
+      "INSERT INTO subscribers (email, source, status) VALUES ('=cmd@example.com', '+source', 'active'), ('a,\"b\"@example.com', 'newsletter', 'active')",
+    );
     const response = await app.call("/api/newsletter/subscribers/export", { headers: await app.adminHeaders() });
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="email-subscribers.csv"');

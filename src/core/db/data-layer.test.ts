@@ -28,6 +28,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "rate_limit_counters",
       "schema_migrations",
       "site_settings",
+      "subscriber_consents",
+      "subscriber_emails",
       "subscribers",
     ]);
   });

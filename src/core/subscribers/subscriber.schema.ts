@@ -12,11 +12,18 @@ export const emailSchema = z
 /** The body of `POST /api/newsletter/subscribe` (and of a download request). */
 export const subscribeSchema = z.object({ email: emailSchema }, { error: "Email is required" });
 
+/** Where a subscriber is: `pending` until they confirm by email, `active` while they receive the newsletter. */
+export const subscriberStatuses = ["pending", "active", "unsubscribed"] as const;
+
+export type SubscriberStatus = (typeof subscriberStatuses)[number];
+
 /** A subscriber as the dashboard lists them. */
 export const subscriberSchema = z.object({
   id: z.number().int(),
   email: z.string(),
+  /** SPEC's flag: receives the newsletter (`status` is `active`). */
   isActive: z.boolean(),
+  status: z.enum(subscriberStatuses),
   subscribedAt: z.iso.datetime(),
   source: z.string(),
 });

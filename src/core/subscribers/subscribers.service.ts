@@ -2,12 +2,12 @@ import { stringify } from "csv-stringify/sync";
 import type { ServerEnv } from "../../config/server-env.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
-import type { Subscriber } from "./subscriber.schema.ts";
+import type { Subscriber, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
   id: number;
   email: string;
-  is_active: boolean;
+  status: SubscriberStatus;
   subscribed_at: Date;
   source: string;
 }
@@ -15,7 +15,8 @@ interface SubscriberRow {
 const toSubscriber = (row: SubscriberRow): Subscriber => ({
   id: row.id,
   email: row.email,
-  isActive: row.is_active,
+  isActive: row.status === "active",
+  status: row.status,
   subscribedAt: row.subscribed_at.toISOString(),
   source: row.source,
 });
@@ -25,11 +26,10 @@ const toSubscriber = (row: SubscriberRow): Subscriber => ({
  * caller can't tell which happened, so nobody learns who is subscribed.
  */
 export async function addSubscriber(deps: { db: SqlQueryable; now: () => Date }, email: string, source: string): Promise<void> {
-  await deps.db.query("INSERT INTO subscribers (email, source, subscribed_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING", [
-    email,
-    source,
-    deps.now(),
-  ]);
+  await deps.db.query(
+    "INSERT INTO subscribers (email, source, subscribed_at, status, confirmed_at) VALUES ($1, $2, $3, 'active', $3) ON CONFLICT ((lower(email))) DO NOTHING",
+    [email, source, deps.now()],
+  );
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */
@@ -60,7 +60,7 @@ export async function subscribe(
 /** Every subscriber, newest first. */
 export async function listSubscribers(deps: { db: SqlQueryable }): Promise<Subscriber[]> {
   const { rows } = await deps.db.query<SubscriberRow>(
-    "SELECT id, email, is_active, subscribed_at, source FROM subscribers ORDER BY subscribed_at DESC, id DESC",
+    "SELECT id, email, status, subscribed_at, source FROM subscribers ORDER BY subscribed_at DESC, id DESC",
   );
   return rows.map(toSubscriber);
 }
@@ -89,7 +89,7 @@ export function exportSubscribersCsv(deps: { db: SqlQueryable }): ReadableStream
         return;
       }
       const { rows } = await deps.db.query<SubscriberRow>(
-        "SELECT id, email, is_active, subscribed_at, source FROM subscribers WHERE id > $1 ORDER BY id LIMIT $2",
+        "SELECT id, email, status, subscribed_at, source FROM subscribers WHERE id > $1 ORDER BY id LIMIT $2",
         [lastId, pageSize],
       );
       if (rows.length === 0) {
@@ -99,7 +99,7 @@ export function exportSubscribersCsv(deps: { db: SqlQueryable }): ReadableStream
       lastId = rows[rows.length - 1]?.id ?? lastId;
       const records = rows.map((row) => [
         formulaSafe(row.email),
-        row.is_active ? "Active" : "Inactive",
+        row.status === "active" ? "Active" : "Inactive",
         row.subscribed_at.toISOString(),
         formulaSafe(row.source),
       ]);

@@ -1,0 +1,100 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+/** A message as the sink received it, parsed. */
+export interface CaughtMail {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+  headers: Map<string, unknown>;
+  messageId: string | undefined;
+  raw: string;
+  /** A header as sent (unfolded), e.g. `header("List-Unsubscribe-Post")`. */
+  header(name: string): string | undefined;
+}
+
+export interface SmtpSink {
+  /** `smtp://127.0.0.1:<port>`: give it to the mailer. */
+  url: string;
+  /** Everything received so far, oldest first. */
+  messages: CaughtMail[];
+  /** Messages sent to `address`. */
+  to(address: string): CaughtMail[];
+  /** Resolves once `count` messages in all have arrived (fails after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<CaughtMail[]>;
+  clear(): void;
+  stop(): Promise<void>;
+}
+
+/** A real SMTP server on a free local port that keeps what it is sent: tests read the mail a user would. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: CaughtMail[] = [];
+  const waiters = new Set<() => void>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        simpleParser(raw)
+          .then((parsed) => {
+            messages.push(toCaught(parsed, raw));
+            for (const wake of waiters) wake();
+            callback();
+          })
+          .catch((error: unknown) => callback(error as Error));
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${String(port)}`,
+    messages,
+    to: (address) => messages.filter((message) => message.to.includes(address.toLowerCase())),
+    waitFor(count, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (messages.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(messages.slice());
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`expected ${String(count)} messages, got ${String(messages.length)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    clear() {
+      messages.length = 0;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function toCaught(parsed: ParsedMail, raw: string): CaughtMail {
+  const to = [parsed.to ?? []].flat().flatMap((address) => address.value.map((entry) => (entry.address ?? "").toLowerCase()));
+  return {
+    to,
+    subject: parsed.subject ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : "",
+    text: parsed.text ?? "",
+    headers: parsed.headers,
+    messageId: parsed.messageId,
+    raw,
+    header(name) {
+      const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? "";
+      const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
+      const line = unfolded.split(/\r?\n/).find((candidate) => candidate.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+      return line?.slice(name.length + 1).trim();
+    },
+  };
+}
