@@ -37,7 +37,7 @@ describe("GET /api/health", () => {
       expect(response.headers.get("retry-after")).toBe("5");
       expect(await response.json()).toEqual({ error: "The database is unavailable. Please try again shortly." });
       expect(logged.mock.calls).toHaveLength(1);
-      const [line, cause] = logged.mock.calls[0] ?? [];
+      const [line, cause] = (logged.mock.calls[0] ?? []) as unknown[];
       expect(line).toMatch(/^\[api\] GET \/api\/health: database unavailable/);
       expect((cause as { code?: string } | undefined)?.code).toBe("ECONNREFUSED");
     } finally {
