@@ -1,11 +1,14 @@
-import { render, toPlainText } from "@react-email/render";
 import { createElement as h, type ReactElement } from "react";
 import type { EmailContent } from "./email-content.ts";
-import { ConfirmationEmail } from "./templates/confirmation-email.ts";
-import { DownloadEmail } from "./templates/download-email.ts";
-import { WelcomeEmail } from "./templates/welcome-email.ts";
 
 export type { EmailContent } from "./email-content.ts";
+
+let loading: Promise<typeof import("./templates/templates.ts")> | undefined;
+/**
+ * React Email takes ~0.3 s to load (its components barrel): loaded on the first render, so importing
+ * this module costs nothing to a process, or an API call, that sends no mail.
+ */
+const templates = () => (loading ??= import("./templates/templates.ts"));
 
 /** What every email needs to know about the sender. */
 interface SiteIdentity {
@@ -20,12 +23,14 @@ interface SiteIdentity {
 /** The double opt-in email. It carries no unsubscribe link: the person is not subscribed yet. */
 export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl: string }): Promise<EmailContent> {
   const site = siteParts(input);
+  const { ConfirmationEmail } = await templates();
   return renderEmail(`Confirm your subscription to ${site.siteName}`, h(ConfirmationEmail, { ...site, confirmUrl: input.confirmUrl }));
 }
 
 /** Sent when a subscription is confirmed: what to expect and where to start reading. */
 export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string }): Promise<EmailContent> {
   const site = siteParts(input);
+  const { WelcomeEmail } = await templates();
   return renderEmail(`You're in: welcome to ${site.siteName}`, h(WelcomeEmail, { ...site, unsubscribeUrl: input.unsubscribeUrl }));
 }
 
@@ -39,16 +44,16 @@ export async function renderDownloadEmail(
 ): Promise<EmailContent> {
   const site = siteParts(input);
   const resourceTitle = oneLine(input.resourceTitle);
+  const { DownloadEmail } = await templates();
   return renderEmail(
     `Your download: ${resourceTitle}`,
     h(DownloadEmail, { ...site, resourceTitle, downloadUrl: input.downloadUrl, confirmUrl: input.confirmUrl, unsubscribeUrl: input.unsubscribeUrl }),
   );
 }
 
-/** One React render for the HTML; the text part is derived from it rather than rendered again. */
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
-  const html = await render(email);
-  return { subject: oneLine(subject), html, text: toPlainText(html).trim() };
+  const { renderParts } = await templates();
+  return { subject: oneLine(subject), ...(await renderParts(email)) };
 }
 
 function siteParts({ siteName, siteUrl, mailingAddress }: SiteIdentity) {
