@@ -1,0 +1,82 @@
+import { createElement as h, type ReactElement } from "react";
+import type { EmailContent } from "./email-content.ts";
+
+export type { EmailContent } from "./email-content.ts";
+
+let loading: Promise<typeof import("./templates/templates.ts")> | undefined;
+/**
+ * React Email takes ~0.3 s to load (its components barrel): loaded on the first render, so importing
+ * this module costs nothing to a process, or an API call, that sends no mail.
+ */
+const templates = () => (loading ??= import("./templates/templates.ts"));
+
+/** What every email needs to know about the sender. */
+interface SiteIdentity {
+  /** The site's name, e.g. "No Filter": the wordmark, subjects and footers. */
+  siteName: string;
+  /** The site's public address (`SITE_URL`); a trailing slash is fine. */
+  siteUrl: string;
+  /** The `mailing_address` setting: the postal address every footer shows, line breaks kept. */
+  mailingAddress: string;
+}
+
+/** The double opt-in email. It carries no unsubscribe link: the person is not subscribed yet. */
+export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl: string }): Promise<EmailContent> {
+  const site = siteParts(input);
+  const confirmUrl = absoluteUrl("confirmUrl", input.confirmUrl);
+  const { ConfirmationEmail } = await templates();
+  return renderEmail(`Confirm your subscription to ${site.siteName}`, h(ConfirmationEmail, { ...site, confirmUrl }));
+}
+
+/** Sent when a subscription is confirmed: what to expect and where to start reading. */
+export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string }): Promise<EmailContent> {
+  const site = siteParts(input);
+  const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const { WelcomeEmail } = await templates();
+  return renderEmail(`You're in: welcome to ${site.siteName}`, h(WelcomeEmail, { ...site, unsubscribeUrl }));
+}
+
+/**
+ * The link to a requested resource (`downloadUrl`, absolute, valid 24 hours). With a `confirmUrl`
+ * it also invites the person to confirm the newsletter; pass null when they are subscribed already.
+ * `unsubscribeUrl` is null for someone who never subscribed.
+ */
+export async function renderDownloadEmail(
+  input: SiteIdentity & { resourceTitle: string; downloadUrl: string; confirmUrl: string | null; unsubscribeUrl: string | null },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const resourceTitle = oneLine(input.resourceTitle);
+  const urls = {
+    downloadUrl: absoluteUrl("downloadUrl", input.downloadUrl),
+    confirmUrl: input.confirmUrl === null ? null : absoluteUrl("confirmUrl", input.confirmUrl),
+    unsubscribeUrl: input.unsubscribeUrl === null ? null : absoluteUrl("unsubscribeUrl", input.unsubscribeUrl),
+  };
+  const { DownloadEmail } = await templates();
+  return renderEmail(`Your download: ${resourceTitle}`, h(DownloadEmail, { ...site, resourceTitle, ...urls }));
+}
+
+async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
+  const { renderParts } = await templates();
+  return { subject: oneLine(subject), ...(await renderParts(email)) };
+}
+
+function siteParts({ siteName, siteUrl, mailingAddress }: SiteIdentity) {
+  const base = absoluteUrl("siteUrl", siteUrl).replace(/\/+$/, "");
+  return { siteName: oneLine(siteName), siteUrl: base, siteHost: new URL(base).host, mailingAddress };
+}
+
+/**
+ * A link in an email is opened far from the site: a path such as `/api/downloads/…` leads nowhere.
+ * Returns the URL as given; throws for anything but an absolute http(s) URL (a caller's mistake).
+ */
+function absoluteUrl(name: string, value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new TypeError(`${name} must be an absolute http:// or https:// URL (got "${value}"): links in an email are opened away from the site.`);
+  }
+  return value;
+}
+
+/** Headers and headings are one line: a title pasted with a line break must not split a subject. */
+function oneLine(value: string): string {
+  return value.replace(/\s+/g, " ").trim();
+}
