@@ -84,7 +84,7 @@ describe("finding 2: the shared-read cache stays bounded", () => {
             query: ((...args: Parameters<typeof app.deps.db.query>) => {
               statements += 1;
               return app.deps.db.query(...args);
-            }) as typeof app.deps.db.query,
+            }),
           },
         }),
       sharedReadMs: 60_000,
