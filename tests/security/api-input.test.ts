@@ -81,10 +81,10 @@ describe("finding 2: the shared-read cache stays bounded", () => {
           ...app.deps,
           db: {
             ...app.deps.db,
-            query: ((...args: Parameters<typeof app.deps.db.query>) => {
+            query: (...args: Parameters<typeof app.deps.db.query>) => {
               statements += 1;
               return app.deps.db.query(...args);
-            }),
+            },
           },
         }),
       sharedReadMs: 60_000,
