@@ -112,7 +112,7 @@ describe("the mail catcher and the local inbox", () => {
     expect(messages.map((mail) => mail.subject)).toEqual([hostile.subject, confirmation.subject]);
     expect(messages[1]).toMatchObject({
       to: ["reader@example.com"],
-      from: "hello@localhost",
+      from: `"No Filter" <hello@localhost>`,
       subject: confirmation.subject,
       messageId: "<send-1@localhost>",
       text: confirmation.text,

@@ -10,7 +10,9 @@ import { SMTPServer } from "smtp-server";
 export interface CaughtMailSummary {
   /** Sortable and unique: the time it arrived, then a random part. */
   id: string;
+  /** The recipients' addresses. */
   to: string[];
+  /** As written in From: `Name <address>`. */
   from: string;
   subject: string;
   /** When the catcher received it (ISO 8601). */
@@ -155,7 +157,7 @@ function toCaughtMail(id: string, received: Date, message: ParsedMail): CaughtMa
   return {
     id,
     to: addresses(message.to),
-    from: addresses(message.from).join(", "),
+    from: message.from?.text ?? "",
     subject: message.subject ?? "",
     date: received.toISOString(),
     messageId: message.messageId,
