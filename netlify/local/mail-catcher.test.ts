@@ -169,3 +169,15 @@ describe("the mail catcher and the local inbox", () => {
     expect(await response.text()).toContain("SMTP_URL is set");
   });
 });
+
+describe("the mail catcher's port", () => {
+  it("fails to start with the reason when its port is taken", async () => {
+    const first = await startMailCatcher({ dir: path.join(dir, "first") });
+    try {
+      const port = Number(new URL(first.url).port);
+      await expect(startMailCatcher({ dir: path.join(dir, "second"), port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+});

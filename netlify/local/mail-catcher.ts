@@ -115,15 +115,16 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
       });
     },
   });
+  // smtp-server re-emits its socket's errors: a taken port while listening, then a sender dropping
+  // its connection (the sender's business, but without a listener it would end the process).
   await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject);
+    server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.server.off("error", reject);
+      server.off("error", reject);
+      server.on("error", (error) => console.warn(`[mail] ${error.message}`));
       resolve();
     });
   });
-  // A sender dropping its connection is the sender's business; without a listener it would end the process.
-  server.on("error", (error) => console.warn(`[mail] ${error.message}`));
   const { port } = server.server.address() as AddressInfo;
 
   const known = (id: string) => idPattern.test(id) && summaries.some((summary) => summary.id === id);
