@@ -13,6 +13,8 @@ const port = () =>
 /** `npm start`'s environment: the server's own variables plus the ports it listens on. */
 export const localEnvSchema = serverEnvSchema.extend({
   PORT: port().default(8888),
+  /** The address to listen on: this machine only unless set (e.g. `0.0.0.0` to open it to the network). */
+  HOST: z.preprocess((value) => (value === "" ? undefined : value), z.string().trim().min(1).default("127.0.0.1")),
   /** The local SMTP catcher's port (on 127.0.0.1) when SMTP_URL is not set; a free one if unset. */
   MAIL_CATCHER_PORT: z.preprocess((value) => (value === "" ? undefined : value), port().optional()),
 });
@@ -55,4 +57,17 @@ export function readLocalEnvOrExit(env: NodeJS.ProcessEnv, secrets: LocalSecrets
     console.error(`[no-filter] Cannot start. ${error.message}`);
     process.exit(1);
   }
+}
+
+/**
+ * The login `npm start` prints: the password only when it was generated for this install (and so
+ * lives in the secrets file anyway), never one the owner supplied in the environment.
+ */
+export function adminLoginLine(env: LocalEnv, processEnv: NodeJS.ProcessEnv): string {
+  const password = processEnv.ADMIN_PASSWORD
+    ? "(the ADMIN_PASSWORD you set)"
+    : env.ADMIN_PASSWORD
+      ? `${env.ADMIN_PASSWORD} (generated, kept in .netlify/local-secrets.json)`
+      : "(from ADMIN_PASSWORD_HASH)";
+  return `${env.ADMIN_USERNAME} / ${password}`;
 }

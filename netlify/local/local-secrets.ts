@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Secrets generated once for a local install and kept (git-ignored) so they survive restarts. */
@@ -20,6 +20,8 @@ export async function loadLocalSecrets(stateDir: string): Promise<{ secrets: Loc
   let stored: Partial<LocalSecrets> = {};
   try {
     stored = JSON.parse(await readFile(file, "utf8")) as Partial<LocalSecrets>;
+    // A file written by an older version may be readable by others: it holds the admin password.
+    await chmod(file, 0o600);
   } catch {
     // First start: nothing stored yet.
   }
@@ -37,7 +39,13 @@ export async function loadLocalSecrets(stateDir: string): Promise<{ secrets: Loc
   };
   if (generated.length > 0) {
     await mkdir(stateDir, { recursive: true });
-    await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    await writePrivateFile(file, `${JSON.stringify(secrets, null, 2)}\n`);
   }
   return { secrets, generated };
+}
+
+/** Writes a file only its owner may read or write (`mode` applies on creation only, so chmod too). */
+export async function writePrivateFile(file: string, content: string): Promise<void> {
+  await writeFile(file, content, { mode: 0o600 });
+  await chmod(file, 0o600);
 }

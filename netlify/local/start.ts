@@ -5,7 +5,7 @@
  * an embedded SMTP catcher shown in the local inbox page, unless SMTP_URL sends it out.
  */
 import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Server as NetServer } from "node:net";
@@ -18,8 +18,8 @@ import { localMailFrom, productionParts } from "../../src/app/production-parts.t
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
-import { loadLocalSecrets } from "./local-secrets.ts";
-import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
+import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
+import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
@@ -40,7 +40,7 @@ if (siteRoot !== projectRoot) {
   await copyFile(path.join(projectRoot, "netlify.toml"), path.join(siteRoot, "netlify.toml"));
 }
 
-const { secrets, generated } = await loadLocalSecrets(stateDir);
+const { secrets } = await loadLocalSecrets(stateDir);
 const env = readLocalEnvOrExit(process.env, secrets);
 
 const siteUrl = env.SITE_URL ?? `http://localhost:${String(env.PORT)}`;
@@ -52,10 +52,10 @@ const ready: { site?: LocalSite } = {};
 const server = createLocalServer(() => ready.site);
 await new Promise<void>((resolve) => {
   server.once("error", (error) => {
-    console.error(`[no-filter] Cannot listen on port ${String(env.PORT)}: ${error.message} (set PORT to another port)`);
+    console.error(`[no-filter] Cannot listen on ${env.HOST}:${String(env.PORT)}: ${error.message} (set PORT to another port)`);
     process.exit(1);
   });
-  server.listen(env.PORT, resolve);
+  server.listen(env.PORT, env.HOST, resolve);
 });
 
 // No SMTP_URL: mail is caught locally (kept in .netlify/mail) and shown in the inbox page.
@@ -137,7 +137,7 @@ ready.site = {
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
 const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
 // For tools and tests that drive this server (the build hook, the database behind it).
-await writeFile(
+await writePrivateFile(
   path.join(stateDir, "local-server.json"),
   JSON.stringify(
     {
@@ -151,9 +151,6 @@ await writeFile(
     2,
   ),
 );
-const password = env.ADMIN_PASSWORD
-  ? `${env.ADMIN_PASSWORD}${generated.includes("ADMIN_PASSWORD") ? " (generated, kept in .netlify/local-secrets.json)" : ""}`
-  : "(from ADMIN_PASSWORD_HASH)";
 console.log(
   [
     "",
@@ -162,7 +159,7 @@ console.log(
     `  Admin:    ${adminUrl}`,
     // The host only: SMTP_URL carries the provider's credentials.
     inboxUrl ? `  Inbox:    ${inboxUrl}` : `  Email:    sent through ${new URL(env.SMTP_URL ?? "smtp://localhost").host} (SMTP_URL)`,
-    `  Login:    ${env.ADMIN_USERNAME} / ${password}`,
+    `  Login:    ${adminLoginLine(env, process.env)}`,
     `  API:      ${siteUrl}${apiReferencePath} (reference of ${siteUrl}${apiPaths.openApi})`,
     `  Build hook (local): POST ${buildHookUrl}`,
     "",
