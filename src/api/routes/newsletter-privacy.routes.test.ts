@@ -59,6 +59,15 @@ describe("POST /api/newsletter/subscribers/import", () => {
     expect(await idOf("anon@example.com")).toBe(0);
   });
 
+  it("imports 10,000 rows through the API (multipart, CSV, batched inserts)", async () => {
+    const lines = ["email,subscribed_at", ...Array.from({ length: 10_000 }, (_, i) => `api-bulk${String(i)}@example.com,2025-06-01`)];
+    const started = performance.now();
+    const response = await importForm({ file: csvFile(lines.join("\r\n")), consent: "true" });
+    const result = (await response.json()) as { imported: number; skipped: number };
+    console.info(`[import] 10,000 rows through POST /api/newsletter/subscribers/import: ${(performance.now() - started).toFixed(0)} ms`);
+    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [] });
+  });
+
   it("refuses a file over 4 MB with 413", async () => {
     const response = await importForm({ file: csvFile(`email\n${"x".repeat(4 * 1024 * 1024)}\n`), consent: "true" });
     expect(response.status).toBe(413);
