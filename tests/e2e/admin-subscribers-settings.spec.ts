@@ -166,7 +166,9 @@ test("a changed hero title reaches the home page; a bad URL is refused with the 
   await expect(page.getByText(`Current: ${originalSubtitle}`, { exact: true })).toBeVisible();
 });
 
-test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page }) => {
+test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page, request, baseURL }) => {
+  const subscriber = `offline-${String(Date.now())}@example.com`;
+  expect((await request.post("/api/newsletter/subscribe", { data: { email: subscriber }, headers: { origin: baseURL ?? "" } })).ok()).toBe(true);
   await logIn(page);
   const offline = (pattern: string) => page.route(pattern, (route) => route.abort("internetdisconnected"));
 
@@ -187,6 +189,12 @@ test("when the server can't be reached, each action says so in SPEC's words and 
   await offline("**/api/newsletter/subscribers/export");
   await page.getByRole("button", { name: "Export CSV" }).click();
   await expect(toast(page, "Export Failed")).toContainText("Failed to export email subscribers.");
+  // Erasing a subscriber: they stay listed.
+  await offline("**/api/newsletter/subscribers/*");
+  await page.getByRole("button", { name: `Erase ${subscriber}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Erase Subscriber" }).click();
+  await expect(toast(page, "Error")).toContainText("Failed to erase subscriber.");
+  await expect(page.getByRole("row").filter({ hasText: subscriber })).toHaveCount(1);
 
   await page.getByRole("tab", { name: "Site Settings" }).click();
   const subtitle = page.getByRole("textbox", { name: "Hero subtitle" });

@@ -2,6 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
 import { importConsentWording, subscriberImportFormSchema, type SubscriberImportResult } from "../../../core/subscribers/subscriber-import.schema.ts";
+import { maxFileBytes } from "../../../core/files/upload-limits.ts";
+import { fileTooLargeMessage } from "../../../core/messages.ts";
 import { callApi } from "../api-client.ts";
 import { focusFirstInvalid, validateForm, type FieldErrors } from "../form-errors.ts";
 import { queries } from "../query-client.ts";
@@ -38,8 +40,10 @@ export function ImportPanel() {
       file: file instanceof File && file.size > 0 ? file : undefined,
       consent: data.get("consent") === "on" ? "true" : undefined,
     });
-    setErrors(checked.ok ? {} : checked.errors);
-    if (!checked.ok) return focusFirstInvalid(formId);
+    // Too big is refused by the server too (413); said here before the upload is spent.
+    const tooLarge = checked.ok && checked.data.file.size > maxFileBytes;
+    setErrors(checked.ok ? (tooLarge ? { file: fileTooLargeMessage } : {}) : checked.errors);
+    if (!checked.ok || tooLarge) return focusFirstInvalid(formId);
     importer.mutate({ file: checked.data.file, form });
   };
 
