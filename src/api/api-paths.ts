@@ -22,6 +22,9 @@ export const apiPaths = {
   subscribe: "/api/newsletter/subscribe",
   subscribers: "/api/newsletter/subscribers",
   subscribersExport: "/api/newsletter/subscribers/export",
+  subscribersImport: "/api/newsletter/subscribers/import",
+  subscriber: "/api/newsletter/subscribers/:id",
+  subscriberExport: "/api/newsletter/subscribers/:id/export",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -1,7 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { eventually, logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+}
 
 test("the subscriber list counts signups and exports them as email-subscribers.csv", async ({ page, request, baseURL }) => {
   const emails = [`first-${String(Date.now())}@example.com`, `second-${String(Date.now())}@example.com`];
@@ -28,6 +36,79 @@ test("the subscriber list counts signups and exports them as email-subscribers.c
   expect(lines[0]).toMatch(/^email,/i);
   expect(lines).toHaveLength(total + 1);
   for (const email of emails) expect(lines.some((line) => line.startsWith(`${email},`))).toBe(true);
+});
+
+test("subscribers imported from a CSV are listed and filtered by status; one is exported, then erased", async ({ page }) => {
+  const stamp = String(Date.now());
+  const emails = ["ada", "grace", "linus"].map((name) => `${name}-${stamp}@example.com`);
+  await logIn(page);
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+
+  const panel = page.getByRole("region", { name: "Import Subscribers" });
+  const csv = `\uFEFFemail,subscribed_at\r\n${emails[0]},2024-01-02\r\n"${emails[1]}",\r\nnot-an-email,\r\n${emails[2]},\r\n`;
+  await panel.getByLabel("CSV file").setInputFiles({ name: "subscribers.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  // The owner must confirm these people agreed first.
+  await panel.getByRole("button", { name: "Import" }).click();
+  await expect(panel.getByText("Please confirm that these people agreed to receive this newsletter.")).toBeVisible();
+  await panel.getByRole("checkbox", { name: /agreed to receive this newsletter/ }).check();
+  await panel.getByRole("button", { name: "Import" }).click();
+  await expect(toast(page, "Import Complete")).toContainText("Imported 3, skipped 0.");
+  await expect(panel.getByRole("status")).toContainText("Imported 3, skipped 0.");
+  await expect(panel.getByRole("status")).toContainText('Line 4: Invalid email address: "not-an-email"');
+  expect(await seriousViolations(page), "after an import").toEqual([]);
+
+  const table = page.getByRole("table");
+  const rowOf = (email: string) => table.getByRole("row").filter({ hasText: email });
+  for (const email of emails) {
+    await expect(rowOf(email)).toContainText("Active");
+    await expect(rowOf(email)).toContainText("import");
+  }
+  await expect(rowOf(emails[0] ?? "")).toContainText("January 2, 2024");
+
+  // Each filter shows its own rows, as many as its count says.
+  const filter = page.getByRole("group", { name: "Show subscribers" });
+  const countOf = async (name: string) => {
+    const label = await filter
+      .locator("label")
+      .filter({ hasText: new RegExp(`^${name} \\(`) })
+      .textContent();
+    return Number(label?.match(/\(([\d,]+)\)/)?.[1]?.replace(/,/g, ""));
+  };
+  const all = await countOf("All");
+  await expect(table.locator("tbody tr")).toHaveCount(all);
+  const choose = (name: string) =>
+    filter
+      .locator("label")
+      .filter({ hasText: new RegExp(`^${name} \\(`) })
+      .click();
+  await choose("Active");
+  await expect(filter.getByRole("radio", { name: /^Active/ })).toBeChecked();
+  await expect(table.locator("tbody tr")).toHaveCount(await countOf("Active"));
+  await expect(rowOf(emails[1] ?? "")).toBeVisible();
+  // Arrow keys move between the choices.
+  await filter.getByRole("radio", { name: /^Active/ }).press("ArrowRight");
+  await expect(filter.getByRole("radio", { name: /^Unsubscribed/ })).toBeChecked();
+  await expect(rowOf(emails[1] ?? "")).toHaveCount(0);
+  expect((await countOf("Pending")) + (await countOf("Active")) + (await countOf("Unsubscribed"))).toBe(all);
+  await choose("All");
+
+  // Export one person: everything held about them, as a JSON file.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: `Export ${emails[1] ?? ""}` }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^subscriber-\d+\.json$/);
+  await expect(toast(page, "Export Complete")).toBeVisible();
+  const held = JSON.parse(await readFile(await download.path(), "utf8")) as { subscriber: { email: string }; consents: { source: string }[] };
+  expect(held.subscriber.email).toBe(emails[1]);
+  expect(held.consents.map((consent) => consent.source)).toEqual(["import"]);
+
+  // Erase them: asked first, then gone from the list and the totals.
+  await page.getByRole("button", { name: `Erase ${emails[1] ?? ""}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Erase ${emails[1] ?? ""}?` });
+  await expect(dialog).toContainText("Their address, consent record and email history are deleted for good. This cannot be undone.");
+  expect(await seriousViolations(page), "the erase dialog").toEqual([]);
+  await dialog.getByRole("button", { name: "Erase Subscriber" }).click();
+  await expect(toast(page, "Subscriber Erased")).toBeVisible();
+  await expect(rowOf(emails[1] ?? "")).toHaveCount(0);
+  await expect(page.locator("dl div").filter({ hasText: "Total Subscribers" })).toContainText(String(all - 1));
 });
 
 test("a changed hero title reaches the home page; a bad URL is refused with the reason; the postal address keeps its lines", async ({
@@ -104,7 +185,9 @@ test("a changed hero title reaches the home page; a bad URL is refused with the 
   await expect.poll(() => addressCurrent.innerText()).toBe(`Current: ${placeholder}`);
 });
 
-test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page }) => {
+test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page, request, baseURL }) => {
+  const subscriber = `offline-${String(Date.now())}@example.com`;
+  expect((await request.post("/api/newsletter/subscribe", { data: { email: subscriber }, headers: { origin: baseURL ?? "" } })).ok()).toBe(true);
   await logIn(page);
   const offline = (pattern: string) => page.route(pattern, (route) => route.abort("internetdisconnected"));
 
@@ -125,6 +208,12 @@ test("when the server can't be reached, each action says so in SPEC's words and 
   await offline("**/api/newsletter/subscribers/export");
   await page.getByRole("button", { name: "Export CSV" }).click();
   await expect(toast(page, "Export Failed")).toContainText("Failed to export email subscribers.");
+  // Erasing a subscriber: they stay listed.
+  await offline("**/api/newsletter/subscribers/*");
+  await page.getByRole("button", { name: `Erase ${subscriber}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Erase Subscriber" }).click();
+  await expect(toast(page, "Error")).toContainText("Failed to erase subscriber.");
+  await expect(page.getByRole("row").filter({ hasText: subscriber })).toHaveCount(1);
 
   await page.getByRole("tab", { name: "Site Settings" }).click();
   const subtitle = page.getByRole("textbox", { name: "Hero subtitle" });

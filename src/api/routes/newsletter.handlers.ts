@@ -1,3 +1,6 @@
+import { importSubscribers } from "../../core/subscribers/subscriber-import.ts";
+import { importConsentWording } from "../../core/subscribers/subscriber-import.schema.ts";
+import { eraseSubscriber, exportSubscriberData } from "../../core/subscribers/subscriber-privacy.ts";
 import { exportSubscribersCsv, listSubscribers, subscribe } from "../../core/subscribers/subscribers.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
@@ -19,4 +22,17 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
         },
       }),
     ),
+  import: ({ body, deps }) => importSubscribers(deps, { file: body.file, wording: importConsentWording }),
+  exportOne: async ({ params, deps }) => {
+    const data = await exportSubscriberData(deps, params.id);
+    return new Response(JSON.stringify(data, null, 2), {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="subscriber-${String(params.id)}.json"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+  erase: ({ params, deps }) => eraseSubscriber(deps, params.id),
 };

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { subscribedSchema, subscriberSchema, subscribeSchema } from "../../core/subscribers/subscriber.schema.ts";
+import { subscriberImportFormSchema, subscriberImportResultSchema } from "../../core/subscribers/subscriber-import.schema.ts";
+import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
 import { apiPaths } from "../api-paths.ts";
-import { declareRoute, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
+import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
+import { rowIdParams } from "../params.schema.ts";
+
+const subscriberId = rowIdParams(subscriberGoneMessage);
 
 export const newsletterRoutes = {
   subscribe: declareRoute({
@@ -30,5 +35,31 @@ export const newsletterRoutes = {
     access: "admin",
     summary: "Every subscriber as CSV (email-subscribers.csv)",
     answers: { 200: fileAnswer("text/csv", "The CSV file, formula-safe") },
+  }),
+  import: declareRoute({
+    method: "POST",
+    path: apiPaths.subscribersImport,
+    access: "admin",
+    summary:
+      "Imports a CSV (column `email`; `subscribed_at`, `source` optional) of people the owner confirms agreed to the newsletter: new addresses become active, existing ones are skipped",
+    body: { type: "multipart", schema: subscriberImportFormSchema },
+    answers: { 200: jsonAnswer(subscriberImportResultSchema, "How many were imported and skipped, and the rows refused with their line numbers") },
+    errors: [413],
+  }),
+  exportOne: declareRoute({
+    method: "GET",
+    path: apiPaths.subscriberExport,
+    access: "admin",
+    summary: "Everything held about one subscriber (the row, their consent records, the emails sent to them) as a JSON download",
+    params: subscriberId,
+    answers: { 200: fileAnswer("application/json", "subscriber-<id>.json, as an attachment") },
+  }),
+  erase: declareRoute({
+    method: "DELETE",
+    path: apiPaths.subscriber,
+    access: "admin",
+    summary: "Erases a subscriber for good: the row, their consent records and every send record",
+    params: subscriberId,
+    answers: { 204: emptyAnswer("Erased") },
   }),
 };

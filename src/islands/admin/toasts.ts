@@ -21,4 +21,9 @@ export const toastTexts = {
   downloadUpdated: { title: "Download Updated", description: "Downloadable resource has been updated successfully." },
   downloadDeleted: { title: "Download Deleted", description: "Downloadable resource has been deleted successfully." },
   exportComplete: { title: "Export Complete", description: "Email subscribers have been saved to email-subscribers.csv." },
-} satisfies Record<string, ToastMessage>;
+  subscriberExported: (id: number): ToastMessage => ({
+    title: "Export Complete",
+    description: `Everything held about this subscriber has been saved to subscriber-${String(id)}.json.`,
+  }),
+  subscriberErased: { title: "Subscriber Erased", description: "The subscriber and everything held about them have been deleted." },
+} satisfies Record<string, ToastMessage | ((...args: never[]) => ToastMessage)>;

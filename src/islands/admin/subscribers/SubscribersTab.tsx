@@ -1,36 +1,61 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
-import { formatLongDate } from "../../../lib/format-date.ts";
-import { fetchApiFile } from "../api-client.ts";
+import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
+import { callApi, fetchApiFile } from "../api-client.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { ImportPanel } from "./ImportPanel.tsx";
+import { saveFile } from "./save-file.ts";
+import { StatusFilter, statusLabels, type StatusChoice } from "./StatusFilter.tsx";
+import { SubscriberTable } from "./SubscriberTable.tsx";
 
 /** Fetches the CSV and saves it as email-subscribers.csv (SPEC §7). */
 async function exportCsv(): Promise<void> {
-  const url = URL.createObjectURL(await fetchApiFile(newsletterRoutes.export));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = "email-subscribers.csv";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the file to the browser; the URL can go once this task ends.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(await fetchApiFile(newsletterRoutes.export), "email-subscribers.csv");
 }
 
-/** Email Subscribers: counts, the export, and the list. */
+/** Fetches everything held about one person and saves it as subscriber-<id>.json. */
+async function exportOne(subscriber: Subscriber): Promise<void> {
+  saveFile(await fetchApiFile(newsletterRoutes.exportOne, { params: { id: subscriber.id } }), `subscriber-${String(subscriber.id)}.json`);
+}
+
+/** Email Subscribers: counts, the exports, the import, and the list by status. */
 export default function SubscribersTab() {
+  const queryClient = useQueryClient();
   const subscribers = useQuery(queries.subscribers);
+  const [shown, setShown] = useState<StatusChoice>("all");
   const exporter = useMutation({
     mutationFn: exportCsv,
     onSuccess: () => showToast(toastTexts.exportComplete),
     onError: () => showErrorToast("Failed to export email subscribers.", "Export Failed"),
   });
+  const personExporter = useMutation({
+    mutationFn: exportOne,
+    onSuccess: (_, subscriber) => showToast(toastTexts.subscriberExported(subscriber.id)),
+    onError: () => showErrorToast("Failed to export subscriber data.", "Export Failed"),
+  });
+  const eraser = useMutation({
+    mutationFn: (subscriber: Subscriber) => callApi(newsletterRoutes.erase, { params: { id: subscriber.id } }),
+    onSuccess: async (_, subscriber) => {
+      queryClient.setQueryData<Subscriber[]>(queries.subscribers.queryKey, (list) => list?.filter((each) => each.id !== subscriber.id));
+      showToast(toastTexts.subscriberErased);
+      await queryClient.invalidateQueries({ queryKey: queries.subscribers.queryKey });
+    },
+    onError: () => showErrorToast("Failed to erase subscriber."),
+  });
   const list = subscribers.data ?? [];
   const active = list.filter((subscriber) => subscriber.isActive).length;
   const fromNewsletter = list.filter((subscriber) => subscriber.source === "newsletter").length;
+  const counts = {
+    all: list.length,
+    pending: list.filter((subscriber) => subscriber.status === "pending").length,
+    active,
+    unsubscribed: list.filter((subscriber) => subscriber.status === "unsubscribed").length,
+  };
+  const visible = shown === "all" ? list : list.filter((subscriber) => subscriber.status === shown);
 
   return (
     <section aria-labelledby="subscribers-title" className="card p-5">
@@ -44,6 +69,7 @@ export default function SubscribersTab() {
           {exporter.isPending ? "Exporting..." : "Export CSV"}
         </button>
       </div>
+      <ImportPanel />
       <ListState loading={subscribers.isPending} error={subscribers.error} empty={list.length === 0} emptyText="No email subscribers yet." />
       {list.length > 0 && (
         <>
@@ -52,33 +78,17 @@ export default function SubscribersTab() {
             <Total label="Active Subscribers" value={active} />
             <Total label="Newsletter Signups" value={fromNewsletter} />
           </dl>
-          <div className="admin-scroll mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscriber list">
-            {/* Rows keep one line each; on a phone the list scrolls sideways instead of breaking emails apart. */}
-            <table className="admin-table whitespace-nowrap">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Subscribed</th>
-                  <th scope="col">Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((subscriber) => (
-                  <tr key={subscriber.id}>
-                    <td>{subscriber.email}</td>
-                    <td>
-                      <span className={subscriber.isActive ? "admin-badge admin-badge-on" : "admin-badge"}>
-                        {subscriber.isActive ? "Active" : "Inactive"}
-                      </span>
-                    </td>
-                    <td>{formatLongDate(subscriber.subscribedAt)}</td>
-                    <td>{subscriber.source}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StatusFilter value={shown} counts={counts} onChange={setShown} />
+          {visible.length > 0 ? (
+            <SubscriberTable
+              subscribers={visible}
+              onExport={(subscriber) => personExporter.mutate(subscriber)}
+              onErase={(subscriber) => eraser.mutate(subscriber)}
+              exportingId={personExporter.isPending ? personExporter.variables.id : undefined}
+            />
+          ) : (
+            <p className="mt-4">No {shown === "all" ? "" : statusLabels[shown].toLowerCase()} subscribers.</p>
+          )}
         </>
       )}
     </section>

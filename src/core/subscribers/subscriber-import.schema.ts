@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/** What the owner confirms before an import, stored as each imported person's consent wording. */
+export const importConsentWording = "I confirm these people agreed to receive this newsletter.";
+
+export const importConsentMissingMessage = "Please confirm that these people agreed to receive this newsletter.";
+
+export const importFileMissingMessage = "Please select a CSV file to import.";
+
+/**
+ * The import form, shared by the dashboard and the server: the CSV file and the owner's
+ * confirmation (a checkbox: `true` from the dashboard, `on` from a plain form).
+ */
+export const subscriberImportFormSchema = z.object({
+  file: z.instanceof(File, { message: importFileMissingMessage }),
+  consent: z.enum(["true", "on"], { error: importConsentMissingMessage }),
+});
+
+export type SubscriberImportFormInput = z.input<typeof subscriberImportFormSchema>;
+
+/** What an import did: new addresses, addresses already there (or repeated), and rows refused. */
+export const subscriberImportResultSchema = z.object({
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  invalid: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+});
+
+export type SubscriberImportResult = z.output<typeof subscriberImportResultSchema>;

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { applyMigrations, readMigrations } from "../db/migrations.ts";
+import { PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { maxFileBytes } from "../files/upload-limits.ts";
+import { importSubscribers, missingEmailColumnMessage } from "./subscriber-import.ts";
+import { importConsentWording } from "./subscriber-import.schema.ts";
+
+const now = new Date("2026-11-23T12:00:00.000Z");
+
+describe.each(databaseTargets)("subscriber import on $name", (target) => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await target.create();
+    await applyMigrations(testDb.db, await readMigrations());
+  });
+  afterAll(async () => {
+    await testDb.drop();
+  });
+
+  const importCsv = (csv: string) => importSubscribers({ db: testDb.db, now: () => now }, { file: new Blob([csv]), wording: importConsentWording });
+  const row = async (email: string) =>
+    (
+      await testDb.db.query<{ status: string; source: string; subscribed_at: Date; confirmed_at: Date | null; consents: number }>(
+        `SELECT status, source, subscribed_at, confirmed_at,
+           (SELECT count(*)::int FROM subscriber_consents c WHERE c.subscriber_id = s.id) AS consents
+         FROM subscribers s WHERE lower(email) = $1`,
+        [email],
+      )
+    ).rows[0];
+
+  it("imports new addresses as active with source import and a consent record, keeping a given date", async () => {
+    const result = await importCsv(
+      "\uFEFFName,EMAIL,Subscribed_At,Source\r\n" +
+        '"Doe, Jane",Jane@Example.com,2024-03-01T09:30:00Z,mailchimp\r\n' +
+        '"Roe, ""Rick""",rick@example.com,,substack\r\n' +
+        "Sam,sam@example.com,2024-05-06 07:08:09+02:00,\r\n",
+    );
+    expect(result).toEqual({ imported: 3, skipped: 0, invalid: [] });
+    expect(await row("jane@example.com")).toEqual({
+      status: "active",
+      source: "import",
+      subscribed_at: new Date("2024-03-01T09:30:00Z"),
+      confirmed_at: now,
+      consents: 1,
+    });
+    expect((await row("rick@example.com"))?.subscribed_at).toEqual(now);
+    expect((await row("sam@example.com"))?.subscribed_at).toEqual(new Date("2024-05-06T05:08:09Z"));
+    const { rows: consents } = await testDb.db.query<{ source: string; wording: string; asked_at: Date; confirmed_at: Date }>(
+      "SELECT c.source, c.wording, c.asked_at, c.confirmed_at FROM subscriber_consents c JOIN subscribers s ON s.id = c.subscriber_id WHERE s.email = 'jane@example.com'",
+    );
+    expect(consents).toEqual([{ source: "import", wording: importConsentWording, asked_at: new Date("2024-03-01T09:30:00Z"), confirmed_at: now }]);
+  });
+
+  it("skips addresses already here in any status, and repeats within the file; never re-activates anyone", async () => {
+    await testDb.db.query(
+      "INSERT INTO subscribers (email, source, status) VALUES ('Active@Example.com', 'newsletter', 'active'), ('pending@example.com', 'download', 'pending'), ('gone@example.com', 'newsletter', 'unsubscribed')",
+    );
+    const result = await importCsv(
+      "email\nactive@example.com\nPENDING@example.com\ngone@example.com\nnew@example.com\nNew@Example.com\nnew@example.com\n",
+    );
+    expect(result).toEqual({ imported: 1, skipped: 5, invalid: [] });
+    expect((await row("active@example.com"))?.source).toBe("newsletter");
+    expect(await row("pending@example.com")).toMatchObject({ status: "pending", source: "download", consents: 0 });
+    expect(await row("gone@example.com")).toMatchObject({ status: "unsubscribed", consents: 0 });
+    expect(await row("new@example.com")).toMatchObject({ status: "active", consents: 1 });
+  });
+
+  it("reports bad addresses and dates with their line numbers (the header is line 1) and imports the rest", async () => {
+    const result = await importCsv(
+      [
+        "email,subscribed_at",
+        "not-an-email,",
+        '"spaced ok@example.com",2024-01-01',
+        ",2024-01-01",
+        "bad-date@example.com,yesterday",
+        "feb30@example.com,2024-02-30",
+        "future@example.com,2030-01-01",
+        "fine@example.com,2024-01-01",
+      ].join("\r\n"),
+    );
+    expect(result.imported).toBe(1);
+    expect(result.skipped).toBe(0);
+    expect(result.invalid.map((entry) => entry.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(result.invalid[0]?.reason).toBe('Invalid email address: "not-an-email"');
+    expect(result.invalid[3]?.reason).toBe('Invalid subscribed_at date: "yesterday"');
+    expect((await row("fine@example.com"))?.subscribed_at).toEqual(new Date("2024-01-01T00:00:00Z"));
+  });
+
+  it("refuses a file without an email column, or too large, and imports nothing", async () => {
+    await expect(importCsv("name,address\nA,a@example.com\n")).rejects.toThrow(new ValidationError(missingEmailColumnMessage));
+    await expect(importCsv("")).rejects.toThrow(ValidationError);
+    const tooLarge = new Blob([new Uint8Array(maxFileBytes + 1)]);
+    await expect(importSubscribers({ db: testDb.db, now: () => now }, { file: tooLarge, wording: "x" })).rejects.toThrow(PayloadTooLargeError);
+  });
+
+  it("imports 10,000 rows in one go", async () => {
+    const lines = ["email,subscribed_at"];
+    for (let i = 0; i < 10_000; i++) lines.push(`bulk${String(i)}@example.com,2025-01-01T00:00:00Z`);
+    const csv = `${lines.join("\r\n")}\r\n`;
+    const started = performance.now();
+    const result = await importCsv(csv);
+    const ms = performance.now() - started;
+    console.info(`[import] 10,000 rows (${String(Math.round(csv.length / 1024))} KB) on ${target.name}: ${ms.toFixed(0)} ms`);
+    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [] });
+    const { rows } = await testDb.db.query<{ subscribers: number; consents: number }>(
+      "SELECT (SELECT count(*)::int FROM subscribers WHERE email LIKE 'bulk%') AS subscribers, (SELECT count(*)::int FROM subscriber_consents c JOIN subscribers s ON s.id = c.subscriber_id WHERE s.email LIKE 'bulk%') AS consents",
+    );
+    expect(rows[0]).toEqual({ subscribers: 10_000, consents: 10_000 });
+    expect(await importCsv(csv)).toEqual({ imported: 0, skipped: 10_000, invalid: [] });
+  });
+});

@@ -1,0 +1,114 @@
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import { PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { maxFileBytes } from "../files/upload-limits.ts";
+import { fileTooLargeMessage } from "../messages.ts";
+import { parseCsvRecords, type CsvRecord } from "./csv-records.ts";
+import type { SubscriberImportResult } from "./subscriber-import.schema.ts";
+import { emailSchema } from "./subscriber.schema.ts";
+
+export const missingEmailColumnMessage = 'The file needs an "email" column (a header row naming its columns).';
+
+/** Rows per INSERT: one statement each, well under Postgres's parameter and memory limits. */
+const batchSize = 1000;
+
+interface Row {
+  email: string;
+  subscribedAt: Date | null;
+}
+
+/**
+ * Imports a CSV of people who already agreed to the newsletter elsewhere (the owner says so, in
+ * `wording`). New addresses become `active` with source `import` and a consent record; addresses
+ * already here — whatever their status, so an unsubscribed person is never re-activated — and
+ * repeats within the file are skipped; rows with a bad address or date are reported by line.
+ * All or nothing: one transaction.
+ */
+export async function importSubscribers(
+  deps: { db: SqlExecutor; now: () => Date },
+  input: { file: Blob; wording: string },
+): Promise<SubscriberImportResult> {
+  if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
+  const now = deps.now();
+  const { rows, duplicates, invalid } = readRows(parseCsvRecords(await input.file.text()), now);
+  let imported = 0;
+  await deps.db.transaction(async (tx) => {
+    for (let start = 0; start < rows.length; start += batchSize) {
+      imported += await insertBatch(tx, rows.slice(start, start + batchSize), input.wording, now);
+    }
+  });
+  return { imported, skipped: rows.length - imported + duplicates, invalid };
+}
+
+function readRows(records: CsvRecord[], now: Date): { rows: Row[]; duplicates: number; invalid: SubscriberImportResult["invalid"] } {
+  const [header, ...body] = records;
+  const columns = (header?.fields ?? []).map((name) => name.trim().toLowerCase().replace(/\s+/g, "_"));
+  const emailAt = columns.indexOf("email");
+  if (emailAt < 0) throw new ValidationError(missingEmailColumnMessage);
+  const dateAt = columns.indexOf("subscribed_at");
+  const seen = new Set<string>();
+  const rows: Row[] = [];
+  const invalid: SubscriberImportResult["invalid"] = [];
+  let duplicates = 0;
+  for (const { line, fields } of body) {
+    const email = emailSchema.safeParse(fields[emailAt] ?? "");
+    if (!email.success) {
+      invalid.push({ line, reason: `Invalid email address: "${truncate(fields[emailAt] ?? "")}"` });
+      continue;
+    }
+    const dateText = dateAt < 0 ? "" : (fields[dateAt] ?? "").trim();
+    const subscribedAt = dateText === "" ? null : parseDate(dateText);
+    if (subscribedAt === undefined || (subscribedAt && subscribedAt > now)) {
+      invalid.push({ line, reason: `Invalid subscribed_at date: "${truncate(dateText)}"` });
+      continue;
+    }
+    if (seen.has(email.data)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(email.data);
+    rows.push({ email: email.data, subscribedAt });
+  }
+  return { rows, duplicates, invalid };
+}
+
+// ISO 8601 as other tools export it: a date, or a date and time with `T` or a space; UTC unless an offset is given.
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** A date from the file, or `undefined` when it is not one (2024-02-30 and 25:00 included). */
+function parseDate(text: string): Date | undefined {
+  const match = isoDate.exec(text);
+  if (!match) return undefined;
+  const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", offset = "Z"] = match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  // Date would roll 2024-02-30 over to March: the written calendar values must stand as they are.
+  const written = new Date(Date.UTC(y, mo - 1, d));
+  if (written.getUTCMonth() !== mo - 1 || written.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined;
+  const zone = offset.toUpperCase() === "Z" ? "Z" : `${offset.slice(0, 3)}:${offset.slice(-2)}`;
+  return new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction}${zone}`);
+}
+
+const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+/**
+ * One statement per batch: the new rows and their consent records together, addresses already
+ * present left alone by `ON CONFLICT DO NOTHING`. Answers how many were new.
+ */
+async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: Date): Promise<number> {
+  const { rows: counted } = await db.query<{ imported: number }>(
+    `WITH input AS (
+       SELECT email, subscribed_at FROM unnest($1::text[], $2::timestamptz[]) AS row (email, subscribed_at)
+     ), added AS (
+       INSERT INTO subscribers (email, source, subscribed_at, status, confirmed_at)
+       SELECT email, 'import', coalesce(subscribed_at, $3), 'active', $3 FROM input
+       ON CONFLICT ((lower(email))) DO NOTHING
+       RETURNING id, subscribed_at
+     ), consents AS (
+       INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at, confirmed_at)
+       SELECT id, 'import', $4, subscribed_at, $3 FROM added
+       RETURNING 1
+     )
+     SELECT count(*)::int AS imported FROM consents`,
+    [rows.map((row) => row.email), rows.map((row) => row.subscribedAt), now, wording],
+  );
+  return counted[0]?.imported ?? 0;
+}

@@ -1,0 +1,109 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
+import { importConsentWording, subscriberImportFormSchema, type SubscriberImportResult } from "../../../core/subscribers/subscriber-import.schema.ts";
+import { maxFileBytes } from "../../../core/files/upload-limits.ts";
+import { fileTooLargeMessage } from "../../../core/messages.ts";
+import { callApi } from "../api-client.ts";
+import { focusFirstInvalid, validateForm, type FieldErrors } from "../form-errors.ts";
+import { queries } from "../query-client.ts";
+import { showErrorToast, showToast } from "../toasts.ts";
+import { Field } from "../ui/Field.tsx";
+
+const formId = "subscriber-import";
+/** A long list of refused rows is cut here; the owner fixes the file and imports it again. */
+const shownInvalid = 50;
+
+const summary = (result: SubscriberImportResult) =>
+  `Imported ${result.imported.toLocaleString("en-US")}, skipped ${result.skipped.toLocaleString("en-US")}.`;
+
+/** Import a CSV from another tool, once the owner confirms these people agreed to the newsletter. */
+export function ImportPanel() {
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const importer = useMutation({
+    mutationFn: (input: { file: File; form: HTMLFormElement }) => callApi(newsletterRoutes.import, { body: { file: input.file, consent: "true" } }),
+    onSuccess: async (result, { form }) => {
+      form.reset();
+      showToast({ title: "Import Complete", description: summary(result) });
+      await queryClient.invalidateQueries({ queryKey: queries.subscribers.queryKey });
+    },
+    onError: (error) => showErrorToast(error.message, "Import Failed"),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const file = data.get("file");
+    const checked = validateForm(subscriberImportFormSchema, {
+      file: file instanceof File && file.size > 0 ? file : undefined,
+      consent: data.get("consent") === "on" ? "true" : undefined,
+    });
+    // Too big is refused by the server too (413); said here before the upload is spent.
+    const tooLarge = checked.ok && checked.data.file.size > maxFileBytes;
+    setErrors(checked.ok ? (tooLarge ? { file: fileTooLargeMessage } : {}) : checked.errors);
+    if (!checked.ok || tooLarge) return focusFirstInvalid(formId);
+    importer.mutate({ file: checked.data.file, form });
+  };
+
+  const result = importer.data;
+  return (
+    <section aria-labelledby="import-title" className="mt-4 border-3 border-ink bg-paper p-4">
+      <h3 id="import-title" className="font-bold uppercase tracking-wide">
+        Import Subscribers
+      </h3>
+      <p className="mt-1 text-sm">
+        A CSV file with an <code>email</code> column (and optionally <code>subscribed_at</code>). New addresses become active; addresses already here
+        are skipped, and unsubscribed people stay unsubscribed.
+      </p>
+      <form id={formId} className="mt-3 space-y-3" onSubmit={submit} noValidate>
+        <Field label="CSV file" name="file" idPrefix={formId} error={errors.file}>
+          {(props) => <input {...props} type="file" accept=".csv,text/csv" className="admin-file" />}
+        </Field>
+        <div>
+          <label className="flex items-start gap-2 text-sm font-semibold">
+            <input
+              type="checkbox"
+              name="consent"
+              className="mt-1"
+              aria-invalid={Boolean(errors.consent)}
+              aria-describedby={errors.consent ? `${formId}-consent-error` : undefined}
+            />
+            {importConsentWording}
+          </label>
+          {errors.consent && (
+            <p id={`${formId}-consent-error`} className="mt-1 text-sm font-semibold text-signal-dark">
+              {errors.consent}
+            </p>
+          )}
+        </div>
+        <button type="submit" className="btn py-2 text-sm" disabled={importer.isPending}>
+          {importer.isPending ? "Importing..." : "Import"}
+        </button>
+      </form>
+      <div role="status" className="mt-3 text-sm">
+        {result && (
+          <>
+            <p className="font-bold">{summary(result)}</p>
+            {result.invalid.length > 0 && (
+              <>
+                <p className="mt-2">
+                  {result.invalid.length.toLocaleString("en-US")} {result.invalid.length === 1 ? "row was" : "rows were"} not imported:
+                </p>
+                <ul className="mt-1 list-disc pl-5">
+                  {result.invalid.slice(0, shownInvalid).map((row) => (
+                    <li key={row.line}>
+                      Line {row.line}: {row.reason}
+                    </li>
+                  ))}
+                  {result.invalid.length > shownInvalid && <li>…and {(result.invalid.length - shownInvalid).toLocaleString("en-US")} more</li>}
+                </ul>
+              </>
+            )}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
+import { formatLongDate } from "../../../lib/format-date.ts";
+import { ConfirmButton } from "../ui/ConfirmButton.tsx";
+import { Icon } from "../ui/icons.tsx";
+import { statusLabels } from "./StatusFilter.tsx";
+
+interface Props {
+  subscribers: Subscriber[];
+  onExport: (subscriber: Subscriber) => void;
+  onErase: (subscriber: Subscriber) => void;
+  /** The subscriber whose export is on its way (its button waits). */
+  exportingId: number | undefined;
+}
+
+/** The subscribers, one line each, with each person's export and erase. */
+export function SubscriberTable({ subscribers, onExport, onErase, exportingId }: Props) {
+  return (
+    <div className="admin-scroll mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscriber list">
+      {/* Rows keep one line each; on a phone the list scrolls sideways instead of breaking emails apart. */}
+      <table className="admin-table whitespace-nowrap">
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Status</th>
+            <th scope="col">Subscribed</th>
+            <th scope="col">Source</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {subscribers.map((subscriber) => (
+            <tr key={subscriber.id}>
+              <td>{subscriber.email}</td>
+              <td>
+                <span className={`admin-badge admin-status-${subscriber.status}`}>{statusLabels[subscriber.status]}</span>
+              </td>
+              <td>{formatLongDate(subscriber.subscribedAt)}</td>
+              <td>{subscriber.source}</td>
+              <td>
+                <div className="flex justify-end gap-2">
+                  <button
+                    type="button"
+                    className="admin-icon-button"
+                    aria-label={`Export ${subscriber.email}`}
+                    title="Export everything held (JSON)"
+                    disabled={exportingId === subscriber.id}
+                    onClick={() => onExport(subscriber)}
+                  >
+                    <Icon name="download" />
+                  </button>
+                  <ConfirmButton
+                    label={`Erase ${subscriber.email}`}
+                    title={`Erase ${subscriber.email}?`}
+                    description="Their address, consent record and email history are deleted for good. This cannot be undone."
+                    confirmLabel="Erase Subscriber"
+                    onConfirm={() => onErase(subscriber)}
+                  >
+                    <Icon name="trash" />
+                  </ConfirmButton>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
