@@ -14,9 +14,13 @@ describe("parseCsvRecords", () => {
   it("reads quoted fields with commas, doubled quotes and line breaks, counting the lines inside", () => {
     expect(parseCsvRecords('email,note\r\n"a@x.io","one, ""two""\r\nthree"\r\nb@x.io,\r\n')).toEqual([
       { line: 1, fields: ["email", "note"] },
-      { line: 2, fields: ["a@x.io", 'one, "two"\r\nthree'] },
+      { line: 2, fields: ["a@x.io", 'one, "two"\nthree'] },
       { line: 4, fields: ["b@x.io", ""] },
     ]);
+  });
+
+  it("says where a file it cannot read goes wrong", () => {
+    expect(() => parseCsvRecords('email\n"a@x.io\n')).toThrow(/The CSV file could not be read: .*line/i);
   });
 
   it("skips blank lines but keeps their numbers", () => {

@@ -1,58 +1,37 @@
-/**
- * CSV records with the line each starts on (RFC 4180: quoted fields with commas, doubled quotes and
- * line breaks; CRLF, LF or CR; a leading UTF-8 BOM dropped; blank lines skipped).
- *
- * Written here only because no CSV parser is installed (csv-stringify, our writer, has no reader);
- * it has csv-parse's shape (`bom`, `skip_empty_lines`, `info.lines`) so swapping it in is one file.
- */
+import { CsvError, parse } from "csv-parse/sync";
+import { ValidationError } from "../errors.ts";
+
+/** A CSV record with the line it starts on. */
 export interface CsvRecord {
   /** 1-based line of the file where the record starts (the header is line 1). */
   line: number;
   fields: string[];
 }
 
+/**
+ * CSV records (RFC 4180, by csv-parse: quoted fields with commas, doubled quotes and line breaks;
+ * CRLF, LF or CR, read as LF; a leading UTF-8 BOM dropped; blank lines skipped), each with its first line so a
+ * refused row can be named. A file csv-parse cannot read at all is a 400 saying where.
+ */
 export function parseCsvRecords(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  const input = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  let fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  const endRecord = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0] !== "") records.push({ line: recordLine, fields });
-    fields = [];
-    field = "";
-  };
-  for (let index = 0; index < input.length; index++) {
-    const char = input[index];
-    if (quoted) {
-      if (char === '"') {
-        if (input[index + 1] === '"') {
-          field += '"';
-          index++;
-        } else {
-          quoted = false;
-        }
-      } else {
-        if (char === "\n" || (char === "\r" && input[index + 1] !== "\n")) line++;
-        field += char;
-      }
-    } else if (char === '"' && field === "") {
-      quoted = true;
-    } else if (char === ",") {
-      fields.push(field);
-      field = "";
-    } else if (char === "\r" || char === "\n") {
-      if (char === "\r" && input[index + 1] === "\n") index++;
-      endRecord();
-      line++;
-      recordLine = line;
-    } else {
-      field += char;
-    }
+  let parsed: { record: string[]; info: { lines: number } }[];
+  try {
+    // One line end for all: files mix them (and a lone CR ends a line in old Mac exports).
+    const lines = text.replace(/\r\n?/g, "\n");
+    parsed = parse(lines, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      record_delimiter: "\n",
+    }) as unknown as typeof parsed;
+  } catch (error) {
+    if (error instanceof CsvError) throw new ValidationError(`The CSV file could not be read: ${error.message}`);
+    throw error;
   }
-  if (field !== "" || fields.length > 0) endRecord();
-  return records;
+  // csv-parse counts lines up to a record's end; a record spans one line more per break inside it.
+  return parsed.map(({ record, info }) => ({
+    line: info.lines - record.reduce((breaks, field) => breaks + (field.match(/\n/g)?.length ?? 0), 0),
+    fields: record,
+  }));
 }
