@@ -26,6 +26,7 @@ function countingAdmin(): AdminCredentials & { checks: () => number } {
       checks += 1;
       return Promise.resolve(hash);
     },
+    fingerprint: () => Promise.resolve("test credentials"),
     checks: () => checks,
   };
 }
