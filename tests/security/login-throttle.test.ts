@@ -132,8 +132,19 @@ describe.each(databaseTargets)("login throttle on $name", (target) => {
     for (let i = 18; i <= 27; i++) expect(await wrong(i)).toBe(401);
   });
 
+  it("lets at most 11 of 40 concurrent wrong logins from 40 addresses reach the password check", async () => {
+    clock = createFakeClock(new Date("2026-02-08T09:00:00Z"));
+    const admin = countingAdmin();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => outcome(logIn(deps(admin), { username: "admin", password: "wrong" }, `100.64.0.${String(i)}`))),
+    );
+    console.info(`[security] ${target.name}: of 40 concurrent wrong logins from 40 addresses, ${String(admin.checks())} reached the password check`);
+    // 10 free failures, and the 11th locks the account before any other gets through.
+    expect(admin.checks()).toBe(11);
+  });
+
   it("deletes old attempts of every client (earlier tests included) as logins happen", async () => {
-    clock = createFakeClock(new Date("2026-02-07T09:00:00Z"));
+    clock = createFakeClock(new Date("2026-02-09T09:00:00Z"));
     const admin = countingAdmin();
     for (let i = 0; i < 20; i++) await outcome(logIn(deps(admin), { username: `old${String(i)}`, password: "wrong" }, `192.0.2.${String(i)}`));
     clock.advance(2 * 24 * 60 * 60 * 1000);
