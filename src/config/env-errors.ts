@@ -8,8 +8,19 @@ export class InvalidEnvironmentError extends Error {
   }
 }
 
-/** Variables whose values must never appear in a log line, even when they are wrong. */
-const secretNames = new Set(["ADMIN_PASSWORD", "ADMIN_PASSWORD_HASH", "SESSION_SECRET", "DATABASE_URL", "NETLIFY_DB_URL", "SMTP_URL"]);
+/**
+ * Variables whose values must never appear in a log line, even when they are wrong. A build hook
+ * URL is a secret too: whoever has it can trigger builds.
+ */
+const secretNames = new Set([
+  "ADMIN_PASSWORD",
+  "ADMIN_PASSWORD_HASH",
+  "SESSION_SECRET",
+  "DATABASE_URL",
+  "NETLIFY_DB_URL",
+  "SMTP_URL",
+  "BUILD_HOOK_URL",
+]);
 
 /** Parses `env` with `schema`, turning zod's issues into one line per variable. */
 export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): z.output<Schema> {

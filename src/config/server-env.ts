@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scryptParametersProblem } from "../core/auth/scrypt-parameters.ts";
 import { parseEnv } from "./env-errors.ts";
 
 const optional = (schema: z.ZodType<string>) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
@@ -11,6 +12,16 @@ const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: "must be a postg
 /** The `scrypt$N$r$p$salt$hash` format `npm run admin:hash` prints (salt and hash base64url). */
 export const passwordHashPattern = /^scrypt\$\d+\$\d+\$\d+\$[\w-]{16,}\$[\w-]{43,}$/;
 
+/** A hash in that format whose scrypt parameters a login can afford (see scrypt-parameters.ts). */
+const passwordHash = z
+  .string()
+  .regex(passwordHashPattern, "must be a hash printed by `npm run admin:hash`")
+  .superRefine((hash, ctx) => {
+    const [, n, r, p] = hash.split("$").map(Number);
+    const problem = passwordHashPattern.test(hash) ? scryptParametersProblem(n ?? 0, r ?? 0, p ?? 0) : undefined;
+    if (problem) ctx.addIssue({ code: "custom", message: `${problem}: make a new one with \`npm run admin:hash\`` });
+  });
+
 /** Environment every server-side part reads: functions, the site build and the local server. */
 export const serverEnvSchema = z.object({
   DATABASE_URL: optional(postgresUrl),
@@ -20,7 +31,7 @@ export const serverEnvSchema = z.object({
   NETLIFY_DB_DRIVER: optional(z.string()),
   ADMIN_USERNAME: z.string().trim().min(1, "must not be empty").max(100).default("admin"),
   ADMIN_PASSWORD: optional(z.string().min(12, "must be at least 12 characters")),
-  ADMIN_PASSWORD_HASH: optional(z.string().regex(passwordHashPattern, "must be a hash printed by `npm run admin:hash`")),
+  ADMIN_PASSWORD_HASH: optional(passwordHash),
   ADMIN_PATH: optional(z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, '-' or '_' (no slashes)")),
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   SITE_URL: optional(httpUrl),

@@ -1,3 +1,4 @@
+import { createHash, scrypt } from "node:crypto";
 import type { ServerEnv } from "../../config/server-env.ts";
 import { hashPassword } from "./password.ts";
 
@@ -6,6 +7,12 @@ export interface AdminCredentials {
   username: string;
   /** The password hash to verify against, or undefined when no password is configured. */
   passwordHash: () => Promise<string | undefined>;
+  /**
+   * Names these credentials without revealing them: the same for the same username and password
+   * in every function instance and after a restart, different once either changes. Each session
+   * stores the one it was started under, so a password change ends every session.
+   */
+  fingerprint: () => Promise<string>;
 }
 
 /**
@@ -14,6 +21,7 @@ export interface AdminCredentials {
  */
 export function adminCredentials(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_PASSWORD" | "ADMIN_PASSWORD_HASH">): AdminCredentials {
   let hashed: Promise<string | undefined> | undefined;
+  let fingerprint: Promise<string> | undefined;
   return {
     username: env.ADMIN_USERNAME,
     passwordHash: () =>
@@ -22,5 +30,24 @@ export function adminCredentials(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_
         : env.ADMIN_PASSWORD
           ? hashPassword(env.ADMIN_PASSWORD)
           : Promise.resolve(undefined)),
+    fingerprint: () => (fingerprint ??= credentialsFingerprint(env)),
   };
+}
+
+async function credentialsFingerprint(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_PASSWORD" | "ADMIN_PASSWORD_HASH">): Promise<string> {
+  // The hashed plain password gets a new random salt in every process, so it can't name the
+  // password across restarts; a salt from the username can. Local use only (production refuses
+  // ADMIN_PASSWORD), and still slow to guess from a copy of the database.
+  const secret = env.ADMIN_PASSWORD_HASH ?? (env.ADMIN_PASSWORD ? await localPasswordKey(env.ADMIN_PASSWORD, env.ADMIN_USERNAME) : "");
+  return createHash("sha256").update(`no-filter admin credentials\0${env.ADMIN_USERNAME}\0${secret}`).digest("base64url");
+}
+
+function localPasswordKey(password: string, username: string): Promise<string> {
+  const salt = createHash("sha256").update(`no-filter session fingerprint\0${username}`).digest();
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, 32, { N: 2 ** 14, r: 8, p: 1 }, (error, key) => {
+      if (error) reject(error);
+      else resolve(key.toString("base64url"));
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { scryptParametersProblem } from "./scrypt-parameters.ts";
 
 /**
  * scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1), stored as
@@ -23,10 +24,12 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", defaults.N, defaults.r, defaults.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-/** Checks a password against a stored hash in constant time; a malformed hash never matches. */
+/** Checks a password against a stored hash in constant time; a malformed or too costly hash never matches. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
+  // Never run a cost a login can't afford (the environment refuses such a hash already).
+  if (scryptParametersProblem(Number(n), Number(r), Number(p))) return false;
   const expected = Buffer.from(hash, "base64url");
   const actual = await scrypt(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { AdminCredentials } from "./admin-credentials.ts";
 
 /** A session ends after 12 hours without use, and 7 days after login whatever happens. */
 export const sessionIdleMs = 12 * 60 * 60 * 1000;
@@ -8,7 +9,20 @@ export const sessionMaxMs = 7 * 24 * 60 * 60 * 1000;
 export interface SessionDeps {
   db: SqlQueryable;
   now: () => Date;
+  /** Sessions started under other credentials (before a password change) are over. */
+  admin: Pick<AdminCredentials, "fingerprint">;
 }
+
+/**
+ * A CTE deleting up to 20 sessions that are over (expired, idle, or of other credentials; `$2` now,
+ * `$3` the idle limit, `$4` the fingerprint), run with each session check and login so the table
+ * holds only live sessions. Never the live one the same statement touches: the conditions exclude it.
+ */
+const pruneSessions = `pruned AS (
+  DELETE FROM admin_sessions WHERE token_hash IN (
+    SELECT token_hash FROM admin_sessions
+     WHERE expires_at <= $2 OR last_seen_at <= $3 OR credentials_fingerprint <> $4
+     LIMIT 20 FOR UPDATE SKIP LOCKED))`;
 
 export interface Session {
   createdAt: Date;
@@ -25,30 +39,31 @@ export async function createSession(deps: SessionDeps): Promise<{ token: string;
   const token = randomBytes(32).toString("base64url");
   const createdAt = deps.now();
   const expiresAt = new Date(createdAt.getTime() + sessionMaxMs);
-  await deps.db.query("INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at) VALUES ($1, $2, $2, $3)", [
-    hashToken(token),
-    createdAt,
-    expiresAt,
-  ]);
+  await deps.db.query(
+    `WITH ${pruneSessions}
+     INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at, credentials_fingerprint) VALUES ($1, $2, $2, $5, $4)`,
+    [hashToken(token), createdAt, new Date(createdAt.getTime() - sessionIdleMs), await deps.admin.fingerprint(), expiresAt],
+  );
   return { token, session: { createdAt, expiresAt } };
 }
 
-/** The live session for a cookie token (and marks it used), or null when unknown or expired. */
+/** The live session for a cookie token (and marks it used), or null when unknown, expired or of other credentials. */
 export async function findSession(deps: SessionDeps, token: string | undefined): Promise<Session | null> {
   if (!token) return null;
   const now = deps.now();
   const { rows } = await deps.db.query<{ created_at: Date; expires_at: Date }>(
-    `UPDATE admin_sessions SET last_seen_at = $2
-      WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3
+    `WITH ${pruneSessions}
+     UPDATE admin_sessions SET last_seen_at = $2
+      WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3 AND credentials_fingerprint = $4
       RETURNING created_at, expires_at`,
-    [hashToken(token), now, new Date(now.getTime() - sessionIdleMs)],
+    [hashToken(token), now, new Date(now.getTime() - sessionIdleMs), await deps.admin.fingerprint()],
   );
   const row = rows[0];
   return row ? { createdAt: row.created_at, expiresAt: row.expires_at } : null;
 }
 
 /** Ends a session on the server (logout); unknown tokens are ignored. */
-export async function deleteSession(deps: SessionDeps, token: string | undefined): Promise<void> {
+export async function deleteSession(deps: Pick<SessionDeps, "db">, token: string | undefined): Promise<void> {
   if (!token) return;
   await deps.db.query("DELETE FROM admin_sessions WHERE token_hash = $1", [hashToken(token)]);
 }

@@ -23,7 +23,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "admin_sessions",
       "build_hook_state",
       "downloads",
-      "login_attempts",
+      "login_throttle",
       "posts",
       "rate_limit_counters",
       "schema_migrations",

@@ -1,0 +1,109 @@
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import { RateLimitedError } from "../errors.ts";
+
+/**
+ * Per client address (an IPv6 address by its /64, whatever username it tries): 5 attempts that
+ * were not successful logins per 15 minutes. Per account, from any address: 10 failures in a row are
+ * free, then each further failure locks the account for 1 s, 2 s, 4 s… up to 15 minutes. Failures
+ * are forgotten a day after the last one, or at the next successful login.
+ */
+export const loginThrottle = {
+  maxFailures: 5,
+  windowMs: 15 * 60 * 1000,
+  accountFreeFailures: 10,
+  accountBaseLockMs: 1000,
+  accountMaxLockMs: 15 * 60 * 1000,
+  accountForgetMs: 24 * 60 * 60 * 1000,
+};
+
+export interface ThrottleDeps {
+  db: SqlQueryable;
+  now: () => Date;
+}
+
+/** What a reservation holds, to release on success. */
+export interface LoginReservation {
+  addressKey: string;
+  accountKey: string;
+}
+
+/**
+ * Reserves one attempt for the address and the account before the password is checked, each in
+ * one statement (an upsert that counts only while under the limit), so concurrent guesses cannot
+ * all pass a count taken before any of them was recorded. Throws 429 with the wait when refused.
+ */
+export async function reserveLoginAttempt(deps: ThrottleDeps, address: string, username: string): Promise<LoginReservation> {
+  const reservation = { addressKey: `address:${address}`, accountKey: `account:${username.toLowerCase()}` };
+  const now = deps.now();
+  const t = loginThrottle;
+  const addressCounted = await deps.db.query(
+    `INSERT INTO login_throttle AS t (key, attempts, window_start, expires_at) VALUES ($1, 1, $2, $5)
+     ON CONFLICT (key) DO UPDATE SET
+       attempts = CASE WHEN t.window_start <= $3 THEN 1 ELSE t.attempts + 1 END,
+       window_start = CASE WHEN t.window_start <= $3 THEN $2 ELSE t.window_start END,
+       expires_at = CASE WHEN t.window_start <= $3 THEN $5 ELSE t.expires_at END
+     WHERE t.window_start <= $3 OR t.attempts < $4
+     RETURNING attempts`,
+    [reservation.addressKey, now, new Date(now.getTime() - t.windowMs), t.maxFailures, new Date(now.getTime() + t.windowMs)],
+  );
+  if (addressCounted.rows.length === 0) throw await refusal(deps, reservation.addressKey, "expires_at");
+
+  const accountCounted = await deps.db.query(
+    `INSERT INTO login_throttle AS t (key, attempts, window_start, expires_at) VALUES ($1, 1, $2, $7)
+     ON CONFLICT (key) DO UPDATE SET
+       attempts = CASE WHEN t.window_start <= $3 THEN 1 ELSE t.attempts + 1 END,
+       window_start = $2,
+       expires_at = $7,
+       locked_until = CASE WHEN t.window_start > $3 AND t.attempts >= $4
+         THEN $2::timestamptz + least($5::float8 * power(2, t.attempts - $4), $6::float8) * interval '1 millisecond' END
+     WHERE t.locked_until IS NULL OR t.locked_until <= $2
+     RETURNING attempts`,
+    [
+      reservation.accountKey,
+      now,
+      new Date(now.getTime() - t.accountForgetMs),
+      t.accountFreeFailures,
+      t.accountBaseLockMs,
+      t.accountMaxLockMs,
+      new Date(now.getTime() + t.accountForgetMs),
+    ],
+  );
+  if (accountCounted.rows.length === 0) {
+    // The address did not get to try: give its attempt back.
+    await releaseAddress(deps, reservation.addressKey);
+    throw await refusal(deps, reservation.accountKey, "locked_until");
+  }
+  return reservation;
+}
+
+/** A successful login: its address attempt is given back and the account's failures are forgotten. */
+export async function releaseLoginAttempt(deps: ThrottleDeps, reservation: LoginReservation): Promise<void> {
+  await releaseAddress(deps, reservation.addressKey);
+  await deps.db.query("DELETE FROM login_throttle WHERE key = $1", [reservation.accountKey]);
+}
+
+/** Deletes up to 100 rows whose time is over, for every client (called as logins happen). */
+export async function deleteExpiredLoginAttempts(deps: ThrottleDeps): Promise<void> {
+  await deps.db.query(
+    `DELETE FROM login_throttle WHERE key IN (
+       SELECT key FROM login_throttle WHERE expires_at <= $1 LIMIT 100 FOR UPDATE SKIP LOCKED)`,
+    [deps.now()],
+  );
+}
+
+async function releaseAddress(deps: ThrottleDeps, addressKey: string): Promise<void> {
+  await deps.db.query("UPDATE login_throttle SET attempts = attempts - 1 WHERE key = $1 AND attempts > 0", [addressKey]);
+}
+
+async function refusal(deps: ThrottleDeps, key: string, until: "expires_at" | "locked_until"): Promise<RateLimitedError> {
+  const { rows } = await deps.db.query<{ until: Date | null }>(`SELECT ${until} AS until FROM login_throttle WHERE key = $1`, [key]);
+  const waitMs = (rows[0]?.until?.getTime() ?? 0) - deps.now().getTime();
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new RateLimitedError(`Too many failed logins. Try again in ${waitText(seconds)}.`, seconds);
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${String(seconds)} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${String(minutes)} minutes`;
+}
