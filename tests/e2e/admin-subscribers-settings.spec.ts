@@ -30,7 +30,10 @@ test("the subscriber list counts signups and exports them as email-subscribers.c
   for (const email of emails) expect(lines.some((line) => line.startsWith(`${email},`))).toBe(true);
 });
 
-test("a changed hero title reaches the home page; a bad URL is refused with the reason", async ({ page, request }) => {
+test("a changed hero title reaches the home page; a bad URL is refused with the reason; the postal address keeps its lines", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await logIn(page);
   await page.getByRole("tab", { name: "Site Settings" }).click();
@@ -83,6 +86,22 @@ test("a changed hero title reaches the home page; a bad URL is refused with the 
   await subtitle.fill("");
   await save.click();
   await expect(page.getByText(`Current: ${originalSubtitle}`, { exact: true })).toBeVisible();
+
+  // The postal address for email footers is typed on several lines: Shift+Enter starts one, Enter saves.
+  const address = page.getByRole("textbox", { name: "Postal address (shown in every email's footer)" });
+  const addressCurrent = page.locator("#setting-mailing_address-current");
+  const placeholder = "No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA";
+  await expect(address).toHaveValue(placeholder);
+  await address.fill("Founder Media Ltd");
+  await address.press("Shift+Enter");
+  await address.pressSequentially("1 Real Road");
+  await address.press("Enter");
+  await expect(address).toHaveValue("Founder Media Ltd\n1 Real Road");
+  // innerText follows the rendering: the saved lines show as lines.
+  await expect.poll(() => addressCurrent.innerText()).toBe("Current: Founder Media Ltd\n1 Real Road");
+  await address.fill("");
+  await address.press("Enter");
+  await expect.poll(() => addressCurrent.innerText()).toBe(`Current: ${placeholder}`);
 });
 
 test("when the server can't be reached, each action says so in SPEC's words and nothing is lost", async ({ page }) => {

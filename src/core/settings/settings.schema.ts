@@ -10,7 +10,10 @@ interface SettingDefinition {
   defaultValue: string;
 }
 
-/** The 11 settings of SPEC §3, in the order the dashboard lists them. */
+/**
+ * The 11 settings of SPEC §3, in the order the dashboard lists them, then `mailing_address`: the
+ * postal address anti-spam law (the US CAN-SPAM Act) requires in every email's footer.
+ */
 export const settingDefinitions = {
   hero_title: {
     description: "Hero title",
@@ -69,6 +72,12 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "hello@example.com",
   },
+  mailing_address: {
+    description: "Postal address (shown in every email's footer)",
+    type: "text",
+    // A placeholder on several lines: obviously not a real address, and it shows that line breaks are kept.
+    defaultValue: "No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -94,7 +103,8 @@ export const maxSettingLength = 2000;
 
 /**
  * The value a setting may take, by its type (one schema for the dashboard and the API). Empty is
- * allowed everywhere: it brings the built-in default back.
+ * allowed everywhere: it brings the built-in default back. Line breaks inside a text are kept (the
+ * postal address is typed on several lines); only the ends are trimmed.
  */
 export function settingValueSchema(key: SettingKey) {
   const base = z

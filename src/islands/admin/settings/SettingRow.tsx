@@ -61,8 +61,10 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
     );
   }
 
-  // The paragraphs (descriptions, about, mission) get a text area; a field keeps its kind while edited.
-  const long = settingDefinitions[setting.key].defaultValue.length > 80;
+  // The paragraphs (descriptions, about, mission) and texts on several lines (the postal address)
+  // get a text area; a field keeps its kind while edited.
+  const defaultValue = settingDefinitions[setting.key].defaultValue;
+  const long = defaultValue.length > 80 || defaultValue.includes("\n");
   const inputProps = {
     id,
     value: draft,
@@ -79,7 +81,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       </label>
       <div className="mt-1 flex gap-2">
         {long ? (
-          // Enter still saves (SPEC §2); a long text wraps instead of scrolling sideways.
+          // Enter still saves (SPEC §2), Shift+Enter starts a new line; a long text wraps instead of scrolling sideways.
           <textarea
             {...inputProps}
             rows={3}
@@ -118,7 +120,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
           {error}
         </p>
       )}
-      <p id={`${id}-current`} className="mt-1 break-words text-sm text-slate">
+      <p id={`${id}-current`} className="mt-1 whitespace-pre-line break-words text-sm text-slate">
         Current: {setting.value}
       </p>
     </div>

@@ -44,6 +44,13 @@ export default function SettingsTab() {
             <dd>Where the Get in Touch and Contact links send mail.</dd>
           </div>
           <div>
+            <dt className="font-bold">Postal address</dt>
+            <dd>
+              Shown at the foot of every email the site sends: anti-spam law requires a real postal address in each one, so replace the example
+              address before you send anything. Shift+Enter starts a new line.
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Empty means default</dt>
             <dd>Clear a field and save it to bring back the built-in text. Changes go live after the site rebuilds, in a few seconds.</dd>
           </div>

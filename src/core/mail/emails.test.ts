@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail, type EmailContent } from "./emails.ts";
+
+// Real renders, no mocks: the HTML is read back with a small anchor parser and the text part as lines.
+const site = {
+  siteName: "No Filter",
+  siteUrl: "https://nofilter.example/",
+  mailingAddress: "No Filter Media\n42 Founders Lane\r\nSpringfield, ST 00000\nUSA",
+};
+const addressLines = ["No Filter Media", "42 Founders Lane", "Springfield, ST 00000", "USA"];
+// An ampersand in each query: it must be escaped in the HTML and come back intact.
+const confirmUrl = "https://nofilter.example/newsletter/confirm?token=c0nf1rm.s1g&source=test";
+const unsubscribeUrl = "https://nofilter.example/newsletter/unsubscribe?token=uNsUb.s1g&v=1";
+const downloadUrl = "https://nofilter.example/api/downloads/7/file?expires=1790000000&signature=abc123";
+
+function decodeEntities(value: string): string {
+  return value
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
+    .replaceAll("&quot;", '"')
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
+/** Every <a> in the HTML: its href and its visible text (Outlook-only comments left out). */
+function links(html: string): { href: string; text: string }[] {
+  return [...html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g)].map(([, attributes = "", inner = ""]) => ({
+    href: decodeEntities(/\bhref="([^"]*)"/.exec(attributes)?.[1] ?? ""),
+    text: decodeEntities(
+      inner
+        .replace(/<!--[\s\S]*?-->/g, "")
+        .replace(/<[^>]+>/g, "")
+        .replace(/[\u200a\u200b]/g, ""),
+    ).trim(),
+  }));
+}
+
+const hrefsLabelled = (email: EmailContent, label: string) =>
+  links(email.html)
+    .filter((link) => link.text === label)
+    .map((link) => link.href);
+
+/** The URL stands alone in the text part: whitespace or a line's edge on both sides. */
+function expectUrlOnItsOwn(text: string, url: string) {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  expect(text).toMatch(new RegExp(`(^|\\s)${escaped}(\\s|$)`, "m"));
+}
+
+function expectFooter(email: EmailContent, reason: string) {
+  expect(decodeEntities(email.html)).toContain(reason);
+  expect(email.text).toContain(reason);
+  expect(email.html).toContain(addressLines.join("<br/>"));
+  expect(email.text).toContain(addressLines.join("\n"));
+}
+
+function expectNoUnsubscribe(email: EmailContent) {
+  expect(links(email.html).filter((link) => /unsubscribe/i.test(link.text) || /unsubscribe/i.test(link.href))).toEqual([]);
+  expect(email.text).not.toMatch(/unsubscribe\s+https?:/i);
+}
+
+describe("confirmation email", () => {
+  it("asks to confirm with one button, says the link expires and what ignoring it does", async () => {
+    const email = await renderConfirmationEmail({ ...site, confirmUrl });
+    expect(email.subject).toBe("Confirm your subscription to No Filter");
+    expect(email.html).toMatch(/^<!DOCTYPE html/);
+    expect(hrefsLabelled(email, "Confirm subscription")).toEqual([confirmUrl]);
+    expectUrlOnItsOwn(email.text, confirmUrl);
+    expect(email.text).toContain("expires in 7 days");
+    expect(email.text).toMatch(/Ignore this email and nothing happens/);
+    expectFooter(email, "You (or someone using this address) asked to subscribe at No Filter (nofilter.example).");
+  });
+
+  it("has no unsubscribe link: the person is not subscribed yet", async () => {
+    expectNoUnsubscribe(await renderConfirmationEmail({ ...site, confirmUrl }));
+  });
+});
+
+describe("welcome email", () => {
+  it("says what to expect, links the blog and the resources, and can be left", async () => {
+    const email = await renderWelcomeEmail({ ...site, unsubscribeUrl });
+    expect(email.subject).toMatch(/No Filter/);
+    expect(email.text).toContain("One email a week");
+    expect(email.text).toContain("No spam. Unsubscribe any time.");
+    const hrefs = links(email.html).map((link) => link.href);
+    expect(hrefs).toContain("https://nofilter.example/blog/");
+    expect(hrefs).toContain("https://nofilter.example/downloads/");
+    expect(hrefsLabelled(email, "Unsubscribe")).toEqual([unsubscribeUrl]);
+    for (const url of ["https://nofilter.example/blog/", "https://nofilter.example/downloads/", unsubscribeUrl]) expectUrlOnItsOwn(email.text, url);
+    expectFooter(email, "You confirmed your subscription to the No Filter newsletter at nofilter.example.");
+  });
+});
+
+describe("download email", () => {
+  const request = { ...site, resourceTitle: "Cash Flow Survival Kit", downloadUrl, confirmUrl, unsubscribeUrl: null };
+
+  it("links the file, says for how long, and invites a pending person to confirm", async () => {
+    const email = await renderDownloadEmail(request);
+    expect(email.subject).toBe("Your download: Cash Flow Survival Kit");
+    expect(hrefsLabelled(email, "Download now")).toEqual([downloadUrl]);
+    expect(hrefsLabelled(email, "Confirm subscription")).toEqual([confirmUrl]);
+    expectUrlOnItsOwn(email.text, downloadUrl);
+    expectUrlOnItsOwn(email.text, confirmUrl);
+    expect(email.text).toContain("24 hours");
+    expectFooter(email, "You asked for Cash Flow Survival Kit at No Filter (nofilter.example).");
+  });
+
+  it("invites no one already subscribed, and has the unsubscribe link exactly when given", async () => {
+    const subscribed = await renderDownloadEmail({ ...request, confirmUrl: null, unsubscribeUrl });
+    expect(hrefsLabelled(subscribed, "Confirm subscription")).toEqual([]);
+    expect(subscribed.text).not.toMatch(/confirm/i);
+    expect(hrefsLabelled(subscribed, "Unsubscribe")).toEqual([unsubscribeUrl]);
+    expectUrlOnItsOwn(subscribed.text, unsubscribeUrl);
+
+    expectNoUnsubscribe(await renderDownloadEmail(request));
+  });
+
+  it("escapes a title and an address that contain markup", async () => {
+    const email = await renderDownloadEmail({
+      ...request,
+      resourceTitle: `Pitch <script>alert("x")</script> & <img src=x onerror=alert(1)>\nDeck`,
+      mailingAddress: "<b>Bold</b> Street\n<a href='https://evil.example'>City</a>",
+    });
+    expect(email.html).not.toMatch(/<script|<img|<b>|evil\.example'/i);
+    expect(email.html).toContain("Pitch &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt; Deck");
+    expect(email.html).toContain("&lt;b&gt;Bold&lt;/b&gt; Street<br/>&lt;a href=&#x27;https://evil.example&#x27;&gt;City&lt;/a&gt;");
+    expect(links(email.html).map((link) => link.href)).not.toContain("https://evil.example");
+    // The subject is one line: a line break in a title must not reach the header.
+    expect(email.subject).toBe(`Your download: Pitch <script>alert("x")</script> & <img src=x onerror=alert(1)> Deck`);
+  });
+});

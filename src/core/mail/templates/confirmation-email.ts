@@ -1,0 +1,31 @@
+import { createElement as h } from "react";
+import { ActionButton, EmailHeading, EmailLayout, Paragraph } from "./email-layout.ts";
+
+export interface ConfirmationEmailProps {
+  siteName: string;
+  siteUrl: string;
+  confirmUrl: string;
+  mailingAddress: string;
+  /** The site's host name, as the footer names the place the request came from. */
+  siteHost: string;
+}
+
+/** Double opt-in: the one email a not-yet-subscriber gets, so it has no unsubscribe link. */
+export function ConfirmationEmail({ siteName, siteUrl, confirmUrl, mailingAddress, siteHost }: ConfirmationEmailProps) {
+  return h(
+    EmailLayout,
+    {
+      preview: `One click and you're on the ${siteName} list. Ignore this and nothing happens.`,
+      siteName,
+      siteUrl,
+      reason: `You (or someone using this address) asked to subscribe at ${siteName} (${siteHost}).`,
+      mailingAddress,
+      unsubscribeUrl: null,
+    },
+    h(EmailHeading, null, "One click and you're in"),
+    h(Paragraph, null, `Someone — hopefully you — asked for the ${siteName} newsletter at this address. Press the button to confirm it was you.`),
+    h(ActionButton, { href: confirmUrl, label: "Confirm subscription" }),
+    h(Paragraph, null, "The link expires in 7 days."),
+    h(Paragraph, null, "Didn't ask for this? Ignore this email and nothing happens: no list, no follow-ups."),
+  );
+}

@@ -1,0 +1,109 @@
+// Templates are written with createElement, not JSX: `npm start` runs the domain straight from
+// TypeScript with Node's type stripping, which loads .ts files but not .tsx.
+import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+import { createElement as h, type ReactNode } from "react";
+import { styles } from "./email-theme.ts";
+
+export const tagline = "Wins. Fails. Funding. No Filter.";
+
+/** Marks an element as HTML-only: `toPlainText` skips it (the text part already has what it says). */
+const skipInText = { "data-skip-in-text": "true" };
+
+export interface EmailLayoutProps {
+  /** The line inbox lists show after the subject; hidden in the message itself. */
+  preview: string;
+  siteName: string;
+  /** The site's address without a trailing slash. */
+  siteUrl: string;
+  /** Why this person got the email, in one sentence (anti-spam law and plain courtesy). */
+  reason: string;
+  /** The sender's postal address; its line breaks are kept. */
+  mailingAddress: string;
+  /** Shown as the footer's unsubscribe link; null for mail to someone who is not subscribed. */
+  unsubscribeUrl: string | null;
+  children?: ReactNode;
+}
+
+/** The frame of every email: the masthead, the content, and a footer that says why it came and from where. */
+export function EmailLayout({ preview, siteName, siteUrl, reason, mailingAddress, unsubscribeUrl, children }: EmailLayoutProps) {
+  return h(
+    Html,
+    { lang: "en", dir: "ltr" },
+    h(Head, null, h("meta", { name: "color-scheme", content: "light only" }), h("meta", { name: "supported-color-schemes", content: "light" })),
+    h(Preview, null, preview),
+    h(
+      Body,
+      { style: styles.body },
+      h(
+        Container,
+        { style: styles.container },
+        h(
+          Section,
+          { style: styles.masthead },
+          // The square mark is decoration: the text part starts with the wordmark.
+          h("span", { style: styles.mark, "aria-hidden": "true", ...skipInText }, "NF"),
+          h("span", { style: styles.wordmark }, siteName),
+          h(Text, { style: styles.tagline }, tagline),
+        ),
+        h(Section, { style: styles.content }, children),
+        h(
+          Section,
+          { style: styles.footer },
+          h(Text, { style: styles.footerText }, reason),
+          h(Text, { style: styles.footerText }, ...withLineBreaks(mailingAddress)),
+          h(Text, { style: styles.footerText }, h(Link, { href: siteUrl, style: styles.footerLink }, siteUrl)),
+          unsubscribeUrl && h(Text, { style: styles.footerText }, h(Link, { href: unsubscribeUrl, style: styles.footerLink }, "Unsubscribe")),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Text lines with a <br> between them (an address typed on several lines stays on several lines). */
+function withLineBreaks(value: string): ReactNode[] {
+  const lines = value
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  return lines.flatMap((line, index) => (index === 0 ? [line] : [h("br", { key: index }), line]));
+}
+
+export function EmailHeading({ children }: { children?: ReactNode }) {
+  return h(Heading, { as: "h1", style: styles.heading }, children);
+}
+
+export function EmailSubheading({ children }: { children?: ReactNode }) {
+  return h(Heading, { as: "h2", style: styles.subheading }, children);
+}
+
+export function Paragraph({ children }: { children?: ReactNode }) {
+  return h(Text, { style: styles.paragraph }, children);
+}
+
+export function Divider() {
+  return h(Hr, { style: styles.divider });
+}
+
+/**
+ * The red button, in a block of its own so the text part shows "label URL" on its own line. Under
+ * it, for clients that drop buttons, the address to paste, left out of the text part (which
+ * already has it).
+ */
+export function ActionButton({ href, label }: { href: string; label: string }) {
+  return h(
+    Section,
+    { style: styles.buttonBlock },
+    h(Button, { href, style: styles.button }, label),
+    h(
+      Text,
+      { style: styles.fallback, ...skipInText },
+      "Button not working? Paste this into your browser: ",
+      h(Link, { href, style: styles.footerLink }, href),
+    ),
+  );
+}
+
+/** A plain link in a paragraph of its own: adjacent inline links run together in the text part. */
+export function LinkBlock({ href, label }: { href: string; label: string }) {
+  return h(Text, { style: styles.paragraph }, h(Link, { href, style: styles.link }, label));
+}
