@@ -129,3 +129,13 @@ describe("download email", () => {
     expect(email.subject).toBe(`Your download: Pitch <script>alert("x")</script> & <img src=x onerror=alert(1)> Deck`);
   });
 });
+
+describe("links", () => {
+  it("must be absolute http(s) URLs: a path or another scheme is a caller's mistake, named", async () => {
+    await expect(
+      renderDownloadEmail({ ...site, resourceTitle: "Kit", downloadUrl: "/api/downloads/7/file", confirmUrl: null, unsubscribeUrl: null }),
+    ).rejects.toThrow(/downloadUrl must be an absolute http:\/\/ or https:\/\/ URL \(got "\/api\/downloads\/7\/file"\)/);
+    await expect(renderConfirmationEmail({ ...site, confirmUrl: "javascript:alert(1)" })).rejects.toThrow(/confirmUrl must be/);
+    await expect(renderWelcomeEmail({ ...site, siteUrl: "nofilter.example", unsubscribeUrl })).rejects.toThrow(/siteUrl must be/);
+  });
+});

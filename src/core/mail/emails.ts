@@ -1,11 +1,14 @@
-import { render, toPlainText } from "@react-email/render";
 import { createElement as h, type ReactElement } from "react";
 import type { EmailContent } from "./email-content.ts";
-import { ConfirmationEmail } from "./templates/confirmation-email.ts";
-import { DownloadEmail } from "./templates/download-email.ts";
-import { WelcomeEmail } from "./templates/welcome-email.ts";
 
 export type { EmailContent } from "./email-content.ts";
+
+let loading: Promise<typeof import("./templates/templates.ts")> | undefined;
+/**
+ * React Email takes ~0.3 s to load (its components barrel): loaded on the first render, so importing
+ * this module costs nothing to a process, or an API call, that sends no mail.
+ */
+const templates = () => (loading ??= import("./templates/templates.ts"));
 
 /** What every email needs to know about the sender. */
 interface SiteIdentity {
@@ -20,13 +23,17 @@ interface SiteIdentity {
 /** The double opt-in email. It carries no unsubscribe link: the person is not subscribed yet. */
 export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl: string }): Promise<EmailContent> {
   const site = siteParts(input);
-  return renderEmail(`Confirm your subscription to ${site.siteName}`, h(ConfirmationEmail, { ...site, confirmUrl: input.confirmUrl }));
+  const confirmUrl = absoluteUrl("confirmUrl", input.confirmUrl);
+  const { ConfirmationEmail } = await templates();
+  return renderEmail(`Confirm your subscription to ${site.siteName}`, h(ConfirmationEmail, { ...site, confirmUrl }));
 }
 
 /** Sent when a subscription is confirmed: what to expect and where to start reading. */
 export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string }): Promise<EmailContent> {
   const site = siteParts(input);
-  return renderEmail(`You're in: welcome to ${site.siteName}`, h(WelcomeEmail, { ...site, unsubscribeUrl: input.unsubscribeUrl }));
+  const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const { WelcomeEmail } = await templates();
+  return renderEmail(`You're in: welcome to ${site.siteName}`, h(WelcomeEmail, { ...site, unsubscribeUrl }));
 }
 
 /**
@@ -39,21 +46,34 @@ export async function renderDownloadEmail(
 ): Promise<EmailContent> {
   const site = siteParts(input);
   const resourceTitle = oneLine(input.resourceTitle);
-  return renderEmail(
-    `Your download: ${resourceTitle}`,
-    h(DownloadEmail, { ...site, resourceTitle, downloadUrl: input.downloadUrl, confirmUrl: input.confirmUrl, unsubscribeUrl: input.unsubscribeUrl }),
-  );
+  const urls = {
+    downloadUrl: absoluteUrl("downloadUrl", input.downloadUrl),
+    confirmUrl: input.confirmUrl === null ? null : absoluteUrl("confirmUrl", input.confirmUrl),
+    unsubscribeUrl: input.unsubscribeUrl === null ? null : absoluteUrl("unsubscribeUrl", input.unsubscribeUrl),
+  };
+  const { DownloadEmail } = await templates();
+  return renderEmail(`Your download: ${resourceTitle}`, h(DownloadEmail, { ...site, resourceTitle, ...urls }));
 }
 
-/** One React render for the HTML; the text part is derived from it rather than rendered again. */
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
-  const html = await render(email);
-  return { subject: oneLine(subject), html, text: toPlainText(html).trim() };
+  const { renderParts } = await templates();
+  return { subject: oneLine(subject), ...(await renderParts(email)) };
 }
 
 function siteParts({ siteName, siteUrl, mailingAddress }: SiteIdentity) {
-  const base = siteUrl.replace(/\/+$/, "");
+  const base = absoluteUrl("siteUrl", siteUrl).replace(/\/+$/, "");
   return { siteName: oneLine(siteName), siteUrl: base, siteHost: new URL(base).host, mailingAddress };
+}
+
+/**
+ * A link in an email is opened far from the site: a path such as `/api/downloads/…` leads nowhere.
+ * Returns the URL as given; throws for anything but an absolute http(s) URL (a caller's mistake).
+ */
+function absoluteUrl(name: string, value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new TypeError(`${name} must be an absolute http:// or https:// URL (got "${value}"): links in an email are opened away from the site.`);
+  }
+  return value;
 }
 
 /** Headers and headings are one line: a title pasted with a line break must not split a subject. */
