@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testMailFrom, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { smtpMailer } from "../../adapters/smtp-mailer.ts";
+import { applyMigrations, readMigrations } from "../../core/db/migrations.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "../../core/subscribers/consent-wording.ts";
 import { subscribe as subscribeService } from "../../core/subscribers/subscribers.service.ts";
 
@@ -382,5 +384,39 @@ describe("the download email", () => {
     const invitation = (await mailsTo(gone, 3))[2] as CaughtMail;
     expect(invitation.html).toContain("/api/newsletter/confirm");
     expect((await row(gone))?.status).toBe("unsubscribed");
+  });
+});
+
+// The lifecycle's SQL (upserts, a locking join, a data-modifying CTE) on every server driver too.
+describe.each(databaseTargets.filter((target) => target.name !== "pglite"))("the lifecycle on $name", (target) => {
+  let testDb: TestDatabase;
+  let serverApp: TestApp;
+  beforeAll(async () => {
+    testDb = await target.create();
+    await applyMigrations(testDb.db, await readMigrations());
+    serverApp = await createTestApp({ db: testDb.db });
+  });
+  afterAll(async () => {
+    await serverApp.close();
+    await testDb.drop();
+  });
+
+  it("subscribe → confirm → one-click unsubscribe → subscribe again", async () => {
+    const email = "server@example.com";
+    const post = (path: string, headers: Record<string, string>, body: string) =>
+      serverApp.handler(new Request(new URL(path, testOrigin), { method: "POST", headers, body }), { ip: "192.0.2.9" });
+    const signup = () => post("/api/newsletter/subscribe", { origin: testOrigin, "content-type": "application/json" }, JSON.stringify({ email }));
+    const status = async () =>
+      (await testDb.db.query<{ status: string }>("SELECT status FROM subscribers WHERE email = $1", [email])).rows[0]?.status;
+    expect((await signup()).status).toBe(200);
+    const [confirmation] = await serverApp.mail.waitFor(1);
+    expect((await post(pathOf(confirmLink(confirmation as CaughtMail)), { origin: testOrigin }, "")).status).toBe(200);
+    expect(await status()).toBe("active");
+    const [, welcome] = await serverApp.mail.waitFor(2);
+    const oneClickPath = pathOf(linkIn(welcome as CaughtMail, "/api/newsletter/unsubscribe"));
+    expect((await post(oneClickPath, { "content-type": "application/x-www-form-urlencoded" }, "List-Unsubscribe=One-Click")).status).toBe(200);
+    expect(await status()).toBe("unsubscribed");
+    expect((await signup()).status).toBe(200);
+    expect(await status()).toBe("pending");
   });
 });

@@ -113,16 +113,22 @@ export interface SubscribeInput {
 export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<void> {
   await takeRateLimit(deps, limit, input.clientIp);
   const now = deps.now();
-  const subscriber = await recordAddress(deps.db, input.email, "newsletter", now, true);
-  if (subscriber.status === "active") return;
-  const consentId = await recordConsentAsk(deps.db, subscriber.id, "newsletter", newsletterConsentWording, now);
-  const claim = await claimConfirmation(deps.db, subscriber.id, now);
-  if (!claim) return;
+  // One transaction: the upsert locks the address's row, so concurrent signups of one address take
+  // turns — one consent record, one claim — and the email goes out after the commit.
+  const asked = await deps.db.transaction(async (tx) => {
+    const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
+    if (subscriber.status === "active") return undefined;
+    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now);
+    const claim = await claimConfirmation(tx, subscriber.id, now);
+    return claim && { subscriber, consentId, previous: claim.previous };
+  });
+  if (!asked) return;
+  const { subscriber, consentId, previous } = asked;
   await deliver(
     deps,
     `confirmation to subscriber ${String(subscriber.id)}`,
     () => sendConfirmationEmail(deps, subscriber, consentId),
-    () => releaseConfirmation(deps.db, subscriber.id, now, claim.previous),
+    () => releaseConfirmation(deps.db, subscriber.id, now, previous),
   );
 }
 
