@@ -52,6 +52,7 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(e2ePort), LOCAL_STATE_DIR: process.env.E2E_STATE_DIR },
+    // No SMTP_URL even if the shell has one: the tests' mail goes to the local catcher, never out.
+    env: { PORT: String(e2ePort), LOCAL_STATE_DIR: process.env.E2E_STATE_DIR, SMTP_URL: "" },
   },
 });

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from "./inbox-html.ts";
+import { html, SafeHtml } from "./inbox-html.ts";
 import type { CaughtMail, CaughtMailSummary, MailCatcher } from "./mail-catcher.ts";
 
 /**
@@ -212,11 +212,20 @@ function page(title: string, body: SafeHtml, status = 200): Response {
   });
 }
 
-const styles = html`
-  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; } main { max-width: 60rem; margin: 0 auto; padding: 1rem;
-  } a { color: #0b57d0; } table { border-collapse: collapse; width: 100%; margin: 1rem 0; } caption { text-align: left; font-weight: 600;
-  padding-bottom: 0.25rem; } th, td { border-bottom: 1px solid #d0d0d0; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap:
-  anywhere; } tbody th { font-weight: 600; white-space: nowrap; } dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; } dt
-  { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; } iframe { width: 100%; height: 70vh; border: 1px solid #d0d0d0; resize: vertical; }
-  pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f5f5f5; padding: 0.75rem; }
-`;
+// A plain string, not an `html` template: CSS is not text to escape.
+const styles = new SafeHtml(
+  [
+    "body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; }",
+    "main { max-width: 60rem; margin: 0 auto; padding: 1rem; }",
+    "a { color: #0b57d0; }",
+    "table { border-collapse: collapse; width: 100%; margin: 1rem 0; }",
+    "caption { text-align: left; font-weight: 600; padding-bottom: 0.25rem; }",
+    "th, td { border-bottom: 1px solid #d0d0d0; padding: 0.4rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }",
+    "tbody th { font-weight: 600; white-space: nowrap; }",
+    "dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }",
+    "dt { font-weight: 600; }",
+    "dd { margin: 0; overflow-wrap: anywhere; }",
+    "iframe { width: 100%; height: 70vh; border: 1px solid #d0d0d0; resize: vertical; }",
+    "pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f5f5f5; padding: 0.75rem; }",
+  ].join("\n"),
+);

@@ -3,14 +3,18 @@ import { InvalidEnvironmentError, parseEnv } from "../../src/config/env-errors.t
 import { serverEnvSchema } from "../../src/config/server-env.ts";
 import type { LocalSecrets } from "./local-secrets.ts";
 
-/** `npm start`'s environment: the server's own variables plus the port it listens on. */
-export const localEnvSchema = serverEnvSchema.extend({
-  PORT: z.coerce
+const port = () =>
+  z.coerce
     .number({ error: "must be a port number" })
     .int("must be a whole number")
     .min(1, "must be between 1 and 65535")
-    .max(65535, "must be between 1 and 65535")
-    .default(8888),
+    .max(65535, "must be between 1 and 65535");
+
+/** `npm start`'s environment: the server's own variables plus the ports it listens on. */
+export const localEnvSchema = serverEnvSchema.extend({
+  PORT: port().default(8888),
+  /** The local SMTP catcher's port (on 127.0.0.1) when SMTP_URL is not set; a free one if unset. */
+  MAIL_CATCHER_PORT: z.preprocess((value) => (value === "" ? undefined : value), port().optional()),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;

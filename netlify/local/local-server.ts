@@ -4,6 +4,8 @@ import path from "node:path";
 import type { NetlifyDev } from "@netlify/dev";
 import type { ClientInfo } from "../../src/api/api-handler.ts";
 import { answerApiReference } from "./api-reference.ts";
+import { answerInbox } from "./inbox.ts";
+import type { MailCatcher } from "./mail-catcher.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
 
 /** What the server answers with once the site is ready. */
@@ -18,11 +20,13 @@ export interface LocalSite {
   /** Path of the local build hook; a POST there asks for a rebuild. */
   buildHookPath: string;
   onBuildHook: () => void;
+  /** The local SMTP catcher behind the inbox page; undefined when SMTP_URL sends mail out. */
+  mailCatcher: MailCatcher | undefined;
 }
 
 /**
- * The `npm start` server: `/api/*` in-process, the build hook, the API reference, then Netlify's
- * static handling.
+ * The `npm start` server: `/api/*` in-process, the build hook, the API reference, the local inbox,
+ * then Netlify's static handling.
  * It listens before the site is ready (so a taken port fails at once, before the database opens)
  * and answers 503 until `site()` returns the site.
  */
@@ -61,6 +65,8 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
   }
   const reference = await answerApiReference(pathname);
   if (reference) return reference;
+  const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
+  if (inbox) return inbox;
   const match = await options.netlifyDev.handleAndIntrospectNodeRequest(req);
   if (!match) return notFoundPage(options.publishDir);
   const ruledMiss =

@@ -112,7 +112,7 @@ describe("the mail catcher and the local inbox", () => {
     expect(messages.map((mail) => mail.subject)).toEqual([hostile.subject, confirmation.subject]);
     expect(messages[1]).toMatchObject({
       to: ["reader@example.com"],
-      from: "hello@localhost",
+      from: `"No Filter" <hello@localhost>`,
       subject: confirmation.subject,
       messageId: "<send-1@localhost>",
       text: confirmation.text,
@@ -167,5 +167,17 @@ describe("the mail catcher and the local inbox", () => {
     const response = await get(undefined, inboxPath);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("SMTP_URL is set");
+  });
+});
+
+describe("the mail catcher's port", () => {
+  it("fails to start with the reason when its port is taken", async () => {
+    const first = await startMailCatcher({ dir: path.join(dir, "first") });
+    try {
+      const port = Number(new URL(first.url).port);
+      await expect(startMailCatcher({ dir: path.join(dir, "second"), port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
   });
 });

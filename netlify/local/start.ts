@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole site on one machine, with no account and no cloud. Netlify's local
  * emulation provides the database, Blobs, static files, headers and redirects; `/api/*` is answered
- * by one warm in-process app, put together by `createApp` as the function entry does.
+ * by one warm in-process app, put together by `createApp` as the function entry does. Email goes to
+ * an embedded SMTP catcher shown in the local inbox page, unless SMTP_URL sends it out.
  */
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
@@ -11,13 +12,16 @@ import type { Server as NetServer } from "node:net";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
+import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { createApp } from "../../src/app/create-app.ts";
-import { productionParts } from "../../src/app/production-parts.ts";
+import { localMailFrom, productionParts } from "../../src/app/production-parts.ts";
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
+import { inboxPath } from "./inbox.ts";
 import { loadLocalSecrets } from "./local-secrets.ts";
 import { localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
+import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
@@ -54,6 +58,20 @@ await new Promise<void>((resolve) => {
   server.listen(env.PORT, resolve);
 });
 
+// No SMTP_URL: mail is caught locally (kept in .netlify/mail) and shown in the inbox page.
+let mailCatcher: MailCatcher | undefined;
+if (!env.SMTP_URL) {
+  mailCatcher = await startMailCatcher({
+    dir: path.join(stateDir, "mail"),
+    port: env.MAIL_CATCHER_PORT,
+    onMessage: (mail) => log(`Caught "${mail.subject}" to ${mail.to.join(", ")}: ${siteUrl}${inboxPath}/${mail.id}`),
+  }).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`[no-filter] Cannot start the local mail catcher: ${reason} (set MAIL_CATCHER_PORT to another port)`);
+    process.exit(1);
+  });
+}
+
 const netlifyDev = new NetlifyDev({
   projectRoot: siteRoot,
   aiGateway: { enabled: false },
@@ -77,7 +95,10 @@ await netlifyDev.start();
 const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOOK_URL: buildHookUrl };
 const serverEnv = readServerEnv(runtimeEnv);
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
-const app = createApp(await productionParts(serverEnv));
+const app = createApp({
+  ...(await productionParts(serverEnv)),
+  ...(mailCatcher && { mail: smtpMailer(mailCatcher.url, serverEnv.MAIL_FROM ?? localMailFrom) }),
+});
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
@@ -110,9 +131,11 @@ ready.site = {
   notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
   buildHookPath,
   onBuildHook: () => void builder.request(),
+  mailCatcher,
 };
 
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
+const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
 // For tools and tests that drive this server (the build hook, the database behind it).
 await writeFile(
   path.join(stateDir, "local-server.json"),
@@ -122,6 +145,7 @@ await writeFile(
       adminUrl,
       buildHookUrl,
       databaseUrl: withUser(databaseUrl(serverEnv) ?? ""),
+      ...(mailCatcher && { inboxUrl, mailCatcherUrl: mailCatcher.url }),
     },
     null,
     2,
@@ -136,6 +160,8 @@ console.log(
     `  No Filter is running (ready in ${elapsed()})`,
     `  Site:     ${siteUrl}`,
     `  Admin:    ${adminUrl}`,
+    // The host only: SMTP_URL carries the provider's credentials.
+    inboxUrl ? `  Inbox:    ${inboxUrl}` : `  Email:    sent through ${new URL(env.SMTP_URL ?? "smtp://localhost").host} (SMTP_URL)`,
     `  Login:    ${env.ADMIN_USERNAME} / ${password}`,
     `  API:      ${siteUrl}${apiReferencePath} (reference of ${siteUrl}${apiPaths.openApi})`,
     `  Build hook (local): POST ${buildHookUrl}`,
@@ -151,6 +177,7 @@ const stop = async () => {
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);
+  await mailCatcher?.close().catch(() => undefined);
   await netlifyDev.stop();
   process.exit(0);
 };

@@ -7,14 +7,14 @@ import { buildHookRebuilder } from "../core/publishing/rebuild.ts";
 import { sharedRebuilder } from "../core/publishing/shared-rebuilder.ts";
 import type { AppParts } from "./create-app.ts";
 
+/** The sender when MAIL_FROM is not set (only allowed locally: production requires it). */
+export const localMailFrom = "No Filter <hello@localhost>";
+
 /**
  * The parts the configuration calls for, on Netlify and under `npm start` / `npm run dev` (whose
  * emulation stands in for Netlify's database and Blobs): the configured database through its
  * driver, Netlify Blobs, and the build hook.
  */
-/** The sender when MAIL_FROM is not set (only allowed locally: production requires it). */
-const localMailFrom = "No Filter <hello@localhost>";
-
 export async function productionParts(env: ServerEnv): Promise<AppParts> {
   const url = databaseUrl(env);
   if (!url) {

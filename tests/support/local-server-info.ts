@@ -13,6 +13,10 @@ export interface LocalServerInfo {
   buildHookUrl: string;
   /** The database behind the server. */
   databaseUrl: string;
+  /** The local inbox page; absent when SMTP_URL sends mail out for real. */
+  inboxUrl?: string;
+  /** `smtp://127.0.0.1:<port>`: the catcher behind the inbox (no auth, no TLS); absent with SMTP_URL. */
+  mailCatcherUrl?: string;
 }
 
 /** Reads what the `npm start` whose state folder (LOCAL_STATE_DIR) is `stateDir` wrote about itself. */
