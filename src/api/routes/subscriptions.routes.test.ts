@@ -366,6 +366,22 @@ describe("the download email", () => {
     expect((await mailsTo(email, 2))[1]?.subject).toBe("You're in: welcome to No Filter");
   });
 
+  it("emails the same resource to an address at most once per 10 minutes", async () => {
+    const first = await resource();
+    const second = await resource();
+    const email = "eager-reader@example.com";
+    for (let i = 0; i < 3; i++) expect((await request(first.id, email)).status).toBe(200);
+    expect((await request(second.id, email)).status).toBe(200);
+    await mailsTo(email, 2);
+    clock.advance(9 * 60 * 1000);
+    expect((await request(first.id, email)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.mail.to(email)).toHaveLength(2);
+    clock.advance(60 * 1000);
+    expect((await request(first.id, email)).status).toBe(200);
+    expect(await mailsTo(email, 3)).toHaveLength(3);
+  });
+
   it("an active requester stays active and is not invited; an unsubscribed one stays unsubscribed", async () => {
     const { id } = await resource();
     const active = "active-reader@example.com";

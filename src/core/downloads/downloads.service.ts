@@ -5,7 +5,7 @@ import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
-import { deliver, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
+import { deliver, downloadEmailedRecently, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import { downloadLinkSecret, signDownloadLink } from "./download-link.ts";
@@ -175,7 +175,8 @@ export interface DownloadRequestInput {
  * A visitor gives their email for a resource: the count rises by one, they are recorded as a
  * subscriber (`recordDownloadRequester`: pending if new, never made active here), and they get a
  * signed link valid for 24 hours — in the answer at once, and by email, with an invitation to the
- * newsletter unless they are on it. The email is sent after the transaction commits and waited for
+ * newsletter unless they are on it (one email per address and resource per 10 minutes, so the form
+ * cannot bomb an inbox). The email is sent after the transaction commits and waited for
  * at most `mailWaitMs`; a failed send is logged, never an error: they have their link already.
  */
 export async function requestDownload(
@@ -194,8 +195,14 @@ export async function requestDownload(
     return { title: rows[0].title, requester: await recordDownloadRequester(tx, input.email, now) };
   });
   const downloadUrl = deps.urls.downloadFile(input.id, signDownloadLink(downloadLinkSecret(deps.env), input.id, now));
+  if (await downloadEmailedRecently(deps, requester.recipient.id, input.id)) return { downloadUrl };
   await deliver(deps, `download email to subscriber ${String(requester.recipient.id)}`, () =>
-    sendDownloadEmail(deps, requester.recipient, { resourceTitle: title, downloadPath: downloadUrl, consentId: requester.consentId }),
+    sendDownloadEmail(deps, requester.recipient, {
+      downloadId: input.id,
+      resourceTitle: title,
+      downloadPath: downloadUrl,
+      consentId: requester.consentId,
+    }),
   );
   return { downloadUrl };
 }

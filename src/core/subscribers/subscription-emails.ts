@@ -59,18 +59,16 @@ async function sendAndRecord(
   kind: SubscriberEmailKind,
   content: EmailContent,
   unsubscribe: string | null,
+  downloadId: number | null = null,
 ): Promise<void> {
   const host = new URL(siteUrlOf(deps.env)).hostname;
   const messageId = `<${kind}.${String(recipient.id)}.${randomBytes(12).toString("base64url")}@${host}>`;
   const headers = unsubscribe ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined;
   const sent = await deps.mail.send({ to: recipient.email, ...content, ...(headers && { headers }), messageId });
-  await deps.db.query("INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at) VALUES ($1, $2, $3, $4, $5)", [
-    recipient.id,
-    kind,
-    content.subject,
-    sent.messageId,
-    deps.now(),
-  ]);
+  await deps.db.query(
+    "INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at, download_id) VALUES ($1, $2, $3, $4, $5, $6)",
+    [recipient.id, kind, content.subject, sent.messageId, deps.now(), downloadId],
+  );
 }
 
 /**
@@ -110,11 +108,26 @@ export async function sendWelcomeEmail(deps: MailDeps, recipient: Recipient): Pr
   await sendAndRecord(deps, recipient, "welcome", content, unsubscribe);
 }
 
+/** The same resource is emailed to an address at most once in this time. */
+export const downloadEmailIntervalMs = 10 * 60 * 1000;
+
+/**
+ * True when this resource was emailed to this subscriber within `downloadEmailIntervalMs`: the
+ * download form cannot bomb an inbox, and whoever asked again has the link in the answer.
+ */
+export async function downloadEmailedRecently(deps: Pick<MailDeps, "db" | "now">, subscriberId: number, downloadId: number): Promise<boolean> {
+  const { rows } = await deps.db.query(
+    "SELECT 1 FROM subscriber_emails WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND sent_at > $3 LIMIT 1",
+    [subscriberId, downloadId, new Date(deps.now().getTime() - downloadEmailIntervalMs)],
+  );
+  return rows.length > 0;
+}
+
 /** A requested resource's link, with the newsletter invitation when `consentId` is given. */
 export async function sendDownloadEmail(
   deps: MailDeps,
   recipient: Recipient,
-  input: { resourceTitle: string; downloadPath: string; consentId: number | null },
+  input: { downloadId: number; resourceTitle: string; downloadPath: string; consentId: number | null },
 ): Promise<void> {
   const unsubscribe = unsubscribeUrl(deps, recipient);
   const content = await renderDownloadEmail({
@@ -124,5 +137,5 @@ export async function sendDownloadEmail(
     confirmUrl: input.consentId === null ? null : confirmUrl(deps, recipient, input.consentId),
     unsubscribeUrl: unsubscribe,
   });
-  await sendAndRecord(deps, recipient, "download", content, unsubscribe);
+  await sendAndRecord(deps, recipient, "download", content, unsubscribe, input.downloadId);
 }
