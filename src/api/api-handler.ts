@@ -12,6 +12,7 @@ import {
 } from "../core/errors.ts";
 import { sessionExpiredMessage } from "../core/messages.ts";
 import { firstAnswerOf, type RouteDeclaration } from "./declare-route.ts";
+import { refuseControlCharacters } from "./control-characters.ts";
 import { isFormPost, readForm } from "./forms.ts";
 import { errorResponse, firstIssueMessage, json, readJson } from "./http.ts";
 import type { HandlerContext, ServedRoute } from "./route-handler.ts";
@@ -97,6 +98,9 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       }
       const response = await answer();
       if (!safeMethods.has(request.method) && response.ok) sharedReads.clear();
+      // An answer that may hold the owner's data is never kept by a browser or a proxy.
+      if (route.access !== "public") response.headers.set("cache-control", "no-store");
+      response.headers.set("x-content-type-options", "nosniff");
       return response;
     } catch (error) {
       return errorToResponse(error, request);
@@ -106,6 +110,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
 
 /** Path parameters that fail their schema name nothing: 404 with the schema's message. */
 function parseParams(route: RouteDeclaration, raw: Record<string, string>): unknown {
+  refuseControlCharacters(raw);
   if (!route.params) return undefined;
   const result = route.params.safeParse(raw);
   if (!result.success) throw new NotFoundError(firstIssueMessage(result.error));
@@ -113,8 +118,10 @@ function parseParams(route: RouteDeclaration, raw: Record<string, string>): unkn
 }
 
 function parseQuery(route: RouteDeclaration, searchParams: URLSearchParams): unknown {
+  const raw = Object.fromEntries(searchParams);
+  refuseControlCharacters(raw);
   if (!route.query) return undefined;
-  return parseOr400(route.query, Object.fromEntries(searchParams));
+  return parseOr400(route.query, raw);
 }
 
 function parseOr400<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {

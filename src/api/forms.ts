@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { PayloadTooLargeError, ValidationError } from "../core/errors.ts";
 import { maxFormBytes } from "../core/files/upload-limits.ts";
 import { formTooLargeMessage } from "../core/messages.ts";
+import { readLimitedBody } from "./body-limit.ts";
+import { refuseControlCharacters } from "./control-characters.ts";
 import { firstIssueMessage } from "./http.ts";
 
 /**
@@ -9,10 +11,7 @@ import { firstIssueMessage } from "./http.ts";
  * as `File`s (empty file inputs are dropped). Too large → 413, malformed → 400.
  */
 export async function readForm<Schema extends z.ZodType>(request: Request, schema: Schema, limitBytes = maxFormBytes): Promise<z.output<Schema>> {
-  const tooLarge = () => new PayloadTooLargeError(formTooLargeMessage);
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw tooLarge();
-  const body = await readLimitedBody(request, limitBytes, tooLarge);
+  const body = await readLimitedBody(request, limitBytes, () => new PayloadTooLargeError(formTooLargeMessage));
   let form: FormData;
   try {
     form = await new Response(body, { headers: request.headers }).formData();
@@ -24,37 +23,10 @@ export async function readForm<Schema extends z.ZodType>(request: Request, schem
     if (typeof value !== "string" && value.size === 0 && value.name === "") continue;
     fields[name] = value;
   }
+  refuseControlCharacters(fields);
   const result = schema.safeParse(fields);
   if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
   return result.data;
-}
-
-/**
- * The whole body, refused as soon as more than `limit` bytes have arrived (whatever the declared
- * length says). Buffered on purpose: a parser fed a stream that errors midway throws unhandled.
- */
-async function readLimitedBody(request: Request, limit: number, tooLarge: () => Error): Promise<Uint8Array<ArrayBuffer>> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /** A browser's own form post (urlencoded or multipart), as opposed to a script's JSON. */

@@ -1,10 +1,13 @@
 import type { z } from "zod";
-import { ValidationError } from "../core/errors.ts";
+import { PayloadTooLargeError, ValidationError } from "../core/errors.ts";
+import { readLimitedBody } from "./body-limit.ts";
+import { refuseControlCharacters } from "./control-characters.ts";
 
 /** A JSON answer; `undefined` data with 204 sends no body. */
 export function json(data: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("x-content-type-options", "nosniff");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
   return new Response(JSON.stringify(data), { ...init, headers });
 }
@@ -20,14 +23,19 @@ export function firstIssueMessage(error: z.ZodError): string {
   return issue.message;
 }
 
-/** Reads a JSON body and validates it; malformed JSON or a failed check is a 400. */
+/** The most a JSON body may weigh: every JSON call carries a few short fields. */
+export const maxJsonBytes = 64 * 1024;
+
+/** Reads a JSON body (at most `maxJsonBytes`: 413 beyond) and validates it; malformed JSON or a failed check is a 400. */
 export async function readJson<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+  const bytes = await readLimitedBody(request, maxJsonBytes, () => new PayloadTooLargeError("The request body is too large (the limit is 64 KB)"));
   let body: unknown;
   try {
-    body = await request.json();
+    body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new ValidationError("The request body must be valid JSON");
   }
+  refuseControlCharacters(body);
   const result = schema.safeParse(body);
   if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
   return result.data;

@@ -13,6 +13,13 @@ export interface SharedReads {
   answer(key: string, load: () => Promise<Response>): Promise<Response>;
   /** Forgets every answer: called after any successful write. */
   clear(): void;
+  /** How many answers are held. */
+  size(): number;
+}
+
+export interface SharedReadsOptions {
+  /** The most answers held at once; the oldest go first. */
+  maxEntries?: number;
 }
 
 interface StoredAnswer {
@@ -21,8 +28,18 @@ interface StoredAnswer {
   body: ArrayBuffer;
 }
 
-export function createSharedReads(ttlMs: number, now: () => number = () => performance.now()): SharedReads {
+export function createSharedReads(ttlMs: number, now: () => number = () => performance.now(), options: SharedReadsOptions = {}): SharedReads {
+  const maxEntries = options.maxEntries ?? 500;
   const answers = new Map<string, { expires: number; stored: Promise<StoredAnswer> }>();
+  /** Drops what expired, then the oldest while over the cap (a Map keeps insertion order). */
+  const prune = () => {
+    const time = now();
+    for (const [key, entry] of answers) if (entry.expires <= time) answers.delete(key);
+    for (const key of answers.keys()) {
+      if (answers.size < maxEntries) break;
+      answers.delete(key);
+    }
+  };
 
   const store = async (response: Response): Promise<StoredAnswer> => ({
     status: response.status,
@@ -38,6 +55,7 @@ export function createSharedReads(ttlMs: number, now: () => number = () => perfo
       const held = answers.get(key);
       if (held && held.expires > now()) return replay(await held.stored);
 
+      prune();
       const entry = { expires: Number.POSITIVE_INFINITY, stored: load().then(store) };
       answers.set(key, entry);
       try {
@@ -55,5 +73,6 @@ export function createSharedReads(ttlMs: number, now: () => number = () => perfo
     clear() {
       answers.clear();
     },
+    size: () => answers.size,
   };
 }

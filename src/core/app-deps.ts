@@ -10,6 +10,8 @@ import type { RequestRebuild } from "./publishing/rebuild.ts";
 export interface ApiUrls {
   /** Where a stored file (an `images/…` key) is served. */
   file: (key: string) => string;
+  /** Whether a URL is one `file` makes: an image stored and served by the site itself. */
+  isFile: (url: string) => boolean;
   /** A resource's signed download link. */
   downloadFile: (id: number, signed: SignedDownload) => string;
   /** The page a confirmation link opens (a path: email makes it absolute on SITE_URL). */

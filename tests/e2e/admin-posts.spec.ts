@@ -187,6 +187,23 @@ test("a refusal only the server can make is shown on the form, with the 'Error' 
   await expect(form(page).getByLabel("Title")).toHaveValue("Fake picture");
 });
 
+test("an image pasted from another site is named before saving: the site shows only its own images", async ({ page }) => {
+  await logIn(page);
+  await form(page).getByLabel("Title").fill("Borrowed picture");
+  await editor(page).click();
+  await page.keyboard.type("Look:");
+  // A paste of HTML copied from another web page, as the browser hands it to the editor.
+  await editor(page).evaluate((element) => {
+    const data = new DataTransfer();
+    data.setData("text/html", '<p><img src="https://images.example/cat.png" alt="cat"></p>');
+    element.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(editor(page).locator('img[src="https://images.example/cat.png"]')).toHaveCount(1);
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(form(page).getByText("Images from other sites can't show on this site")).toBeVisible();
+  await expect(postItem(page, "Borrowed picture")).toHaveCount(0);
+});
+
 test("paste from clipboard inserts the copied lines as paragraphs", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await logIn(page);

@@ -25,5 +25,12 @@ export function publicFileUrl(key: string): string {
   return pathWith(apiPaths.image, { name: key.slice(imagesFolder.length) });
 }
 
+const publicImageUrl = new RegExp(`^${apiPaths.image.replace(":name", "")}(${imageNamePattern.source.slice(1, -1)})$`);
+
+/** True for a URL `publicFileUrl` makes: the only images a post may show (the site's CSP loads no others). */
+export function isPublicFileUrl(url: string): boolean {
+  return publicImageUrl.test(url);
+}
+
 /** The stored key behind an image name of `filesRoutes.image`. */
 export const imageKey = (name: string) => `${imagesFolder}${name}`;

@@ -6,7 +6,7 @@ import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkImage } from "../files/upload-rules.ts";
 import type { Post, PostCategory, PostForm } from "./post.schema.ts";
-import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
+import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild" | "urls">;
 
@@ -66,8 +66,8 @@ async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Pro
   return rows[0];
 }
 
-function cleanContent(html: string): string {
-  const content = sanitizePostHtml(html);
+function cleanContent(html: string, isOwnImage: IsOwnImage): string {
+  const content = sanitizePostHtml(html, isOwnImage);
   if (isEmptyPostHtml(content)) throw new ValidationError("Content is required");
   return content;
 }
@@ -95,7 +95,7 @@ async function withStoredImage<T>(deps: PostsDeps, file: File | undefined, write
 }
 
 export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post> {
-  const content = cleanContent(form.content);
+  const content = cleanContent(form.content, deps.urls.isFile);
   const now = deps.now();
   const row = await withStoredImage(deps, form.featuredImage, async (imageKey) => {
     const { rows } = await deps.db.query<PostRow>(
@@ -116,7 +116,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
  * without one the current image is kept.
  */
 export async function updatePost(deps: PostsDeps, id: number, form: PostForm): Promise<Post> {
-  const content = cleanContent(form.content);
+  const content = cleanContent(form.content, deps.urls.isFile);
   const now = deps.now();
   const { row, replacedKey } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
     deps.db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isPublicFileUrl as isFile } from "../../api/routes/files.routes.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
 
 describe("sanitizePostHtml", () => {
@@ -7,7 +8,7 @@ describe("sanitizePostHtml", () => {
       "<h1>A</h1><h2>B</h2><h6>C</h6><p><strong>b</strong> <em>i</em> <s>s</s> <code>c</code><br></p>" +
       "<pre><code>x = 1</code></pre><blockquote><p>q</p></blockquote><ul><li>one</li></ul><ol><li>two</li></ol><hr>" +
       '<p><a href="https://example.com/x">link</a> <img src="/api/files/images/a.png" alt="A"></p>';
-    expect(sanitizePostHtml(html)).toBe(
+    expect(sanitizePostHtml(html, isFile)).toBe(
       "<h1>A</h1><h2>B</h2><h6>C</h6><p><strong>b</strong> <em>i</em> <s>s</s> <code>c</code><br /></p>" +
         "<pre><code>x = 1</code></pre><blockquote><p>q</p></blockquote><ul><li>one</li></ul><ol><li>two</li></ol><hr />" +
         '<p><a href="https://example.com/x">link</a> <img src="/api/files/images/a.png" alt="A" /></p>',
@@ -15,14 +16,16 @@ describe("sanitizePostHtml", () => {
   });
 
   it("removes scripts, styles, iframes and forms with their content", () => {
-    expect(sanitizePostHtml('<p>ok</p><script>alert(1)</script><style>p{}</style><iframe src="https://evil.example"></iframe>')).toBe("<p>ok</p>");
-    expect(sanitizePostHtml('<form action="/x"><input name="a"></form><p>ok</p>')).toBe("<p>ok</p>");
+    expect(sanitizePostHtml('<p>ok</p><script>alert(1)</script><style>p{}</style><iframe src="https://evil.example"></iframe>', isFile)).toBe(
+      "<p>ok</p>",
+    );
+    expect(sanitizePostHtml('<form action="/x"><input name="a"></form><p>ok</p>', isFile)).toBe("<p>ok</p>");
   });
 
   it("removes event handlers, styles and classes", () => {
-    expect(sanitizePostHtml('<p onclick="alert(1)" style="color:red" class="x">hi</p>')).toBe("<p>hi</p>");
-    expect(sanitizePostHtml('<img src="https://example.com/a.png" onerror="alert(1)" alt="a">')).toBe(
-      '<img src="https://example.com/a.png" alt="a" />',
+    expect(sanitizePostHtml('<p onclick="alert(1)" style="color:red" class="x">hi</p>', isFile)).toBe("<p>hi</p>");
+    expect(sanitizePostHtml('<img src="/api/files/images/a.png" onerror="alert(1)" alt="a">', isFile)).toBe(
+      '<img src="/api/files/images/a.png" alt="a" />',
     );
   });
 
@@ -34,7 +37,7 @@ describe("sanitizePostHtml", () => {
       "data:text/html,<script>alert(1)</script>",
       "vbscript:msgbox(1)",
     ]) {
-      expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe("<a>x</a>");
+      expect(sanitizePostHtml(`<a href="${href}">x</a>`, isFile)).toBe("<a>x</a>");
     }
     for (const href of [
       "http://a.example",
@@ -49,28 +52,31 @@ describe("sanitizePostHtml", () => {
       "xmpp:a@example.com",
       "/blog/1",
     ]) {
-      expect(sanitizePostHtml(`<a href="${href}">x</a>`)).toBe(`<a href="${href}">x</a>`);
+      expect(sanitizePostHtml(`<a href="${href}">x</a>`, isFile)).toBe(`<a href="${href}">x</a>`);
     }
   });
 
   it("adds rel=noopener noreferrer to links opening a new tab", () => {
-    expect(sanitizePostHtml('<a href="https://a.example" target="_blank">x</a>')).toBe(
+    expect(sanitizePostHtml('<a href="https://a.example" target="_blank">x</a>', isFile)).toBe(
       '<a href="https://a.example" target="_blank" rel="noopener noreferrer">x</a>',
     );
-    expect(sanitizePostHtml('<a href="https://a.example" target="_blank" rel="opener">x</a>')).toBe(
+    expect(sanitizePostHtml('<a href="https://a.example" target="_blank" rel="opener">x</a>', isFile)).toBe(
       '<a href="https://a.example" target="_blank" rel="noopener noreferrer">x</a>',
     );
   });
 
   it("keeps images only from http(s) or our own /api/ paths", () => {
-    expect(sanitizePostHtml('<p><img src="data:image/png;base64,AAAA" alt="x"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img src="data:image/svg+xml,<svg onload=alert(1)>"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img src="javascript:alert(1)"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img src="//evil.example/a.png"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img src="/admin/secret"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img src="ftp://a.example/a.png"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<p><img alt="no source"></p>')).toBe("<p></p>");
-    expect(sanitizePostHtml('<img src="http://a.example/a.png">')).toBe('<img src="http://a.example/a.png" />');
+    expect(sanitizePostHtml('<p><img src="data:image/png;base64,AAAA" alt="x"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="data:image/svg+xml,<svg onload=alert(1)>"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="javascript:alert(1)"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="//evil.example/a.png"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="/admin/secret"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img src="ftp://a.example/a.png"></p>', isFile)).toBe("<p></p>");
+    expect(sanitizePostHtml('<p><img alt="no source"></p>', isFile)).toBe("<p></p>");
+    // Only the site's own images: its CSP would block any other (issue 17, finding 10).
+    expect(sanitizePostHtml('<img src="http://a.example/a.png">', isFile)).toBe("");
+    expect(sanitizePostHtml('<img src="https://a.example/a.png">', isFile)).toBe("");
+    expect(sanitizePostHtml('<img src="/api/files/images/../../admin">', isFile)).toBe("");
   });
 });
 

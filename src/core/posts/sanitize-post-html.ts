@@ -30,19 +30,17 @@ const allowedTags = [
 ];
 
 /**
- * Images load from the web or from our own file route. A data: URL could carry SVG with script,
- * and any other relative path could point at something on our origin that is not an image.
+ * Which image sources a post keeps: only the site's own stored images. The site's CSP loads images
+ * from its own origin alone, so one from elsewhere would show broken; a data: URL could carry SVG
+ * with script; any other path on our origin may not be an image.
  */
-function isAllowedImageSource(src: string | undefined): boolean {
-  if (!src) return false;
-  return /^https?:\/\//i.test(src) || (src.startsWith("/api/") && !src.includes("\\"));
-}
+export type IsOwnImage = (src: string) => boolean;
 
-const options: sanitizeHtml.IOptions = {
+const options = (isOwnImage: IsOwnImage): sanitizeHtml.IOptions => ({
   allowedTags,
   allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt"] },
   allowedSchemes: [...linkSchemes],
-  allowedSchemesByTag: { img: ["http", "https"] },
+  allowedSchemesByTag: { img: [] },
   // `//host/path` would slip past the scheme list while loading from anywhere.
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
@@ -55,12 +53,12 @@ const options: sanitizeHtml.IOptions = {
     },
   },
   // Runs on the filtered attributes: an image whose src was removed, or is not allowed, goes whole.
-  exclusiveFilter: (frame) => frame.tag === "img" && !isAllowedImageSource(frame.attribs.src),
-};
+  exclusiveFilter: (frame) => frame.tag === "img" && !(frame.attribs.src && isOwnImage(frame.attribs.src)),
+});
 
 /** Post HTML reduced to what the editor produces and safe to render on the site. */
-export function sanitizePostHtml(html: string): string {
-  return sanitizeHtml(html, options).trim();
+export function sanitizePostHtml(html: string, isOwnImage: IsOwnImage): string {
+  return sanitizeHtml(html, options(isOwnImage)).trim();
 }
 
 /** True when sanitized HTML shows nothing: no text and no image (e.g. an empty editor's `<p></p>`). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isPublicFileUrl } from "../../../api/routes/files.routes.ts";
 import { sanitizePostHtml } from "../../../core/posts/sanitize-post-html.ts";
 import { linesToParagraphs, paragraphsToLines, simpleModeLoses } from "./simple-mode.ts";
 
@@ -12,7 +13,7 @@ describe("the Simple Editor's conversion", () => {
     const html = linesToParagraphs('Use <script>alert("x")</script> & see');
     expect(html).toBe('<p>Use &lt;script&gt;alert("x")&lt;/script&gt; &amp; see</p>');
     // The server keeps it as the same visible text.
-    expect(sanitizePostHtml(html)).toContain("&lt;script&gt;");
+    expect(sanitizePostHtml(html, isPublicFileUrl)).toContain("&lt;script&gt;");
   });
 
   it("shows rich HTML one block per line, entities decoded", () => {

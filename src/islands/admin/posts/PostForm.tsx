@@ -12,11 +12,16 @@ import {
 import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
+import { foreignImageSources } from "./foreign-images.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkChosenImage, checkFormSize } from "../upload-checks.ts";
 import { Field } from "../ui/Field.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
+
+/** The site shows only the images it stores (its CSP loads no others), so the owner hears it before saving. */
+const foreignImagesMessage =
+  "Images from other sites can't show on this site (it only loads its own files): remove them, or upload each one with the Image button.";
 
 /** The post form: create, or edit the post chosen in Recent Posts (SPEC §2, §5). */
 export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Post>) {
@@ -60,7 +65,12 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     };
     const checked = validateForm(postFormSchema, values);
     const imageError = checkChosenImage(image);
-    const found = { ...(checked.ok ? {} : checked.errors), ...(imageError && { featuredImage: imageError }) };
+    const contentError = foreignImageSources(content).length > 0 ? foreignImagesMessage : undefined;
+    const found = {
+      ...(contentError && { content: contentError }),
+      ...(checked.ok ? {} : checked.errors),
+      ...(imageError && { featuredImage: imageError }),
+    };
     setErrors(found);
     if (Object.keys(found).length > 0) {
       focusFirstInvalid("admin-post-form");
