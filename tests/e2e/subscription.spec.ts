@@ -68,6 +68,27 @@ test("subscribe on / → the confirmation email in the local inbox → its butto
   await expect(page.getByRole("heading", { name: "You're unsubscribed" })).toBeVisible();
 });
 
+test("a download request → the download email in the local inbox: its link serves the file, its button confirms the newsletter", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const [resource] = (await (await request.get("/api/downloads")).json()) as { id: number; title: string }[];
+  if (!resource) throw new Error("the demo content has no resource");
+  const email = uniqueEmail("download-mail");
+  const answer = await request.post(`/api/downloads/${String(resource.id)}/request`, { data: { email }, headers: { origin: baseURL ?? "" } });
+  expect(answer.status()).toBe(200);
+  const [mail] = await inboxFor(request, email, 1);
+  expect(mail?.subject).toBe(`Your download: ${resource.title}`);
+  const fileLink = mail?.links.find((link) => link.includes(`/api/downloads/${String(resource.id)}/file?`));
+  expect((await request.get(fileLink ?? "")).status()).toBe(200);
+  expect(mail?.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+  await page.goto(mail?.links.find((link) => link.includes("/api/newsletter/confirm")) ?? "");
+  await page.getByRole("button", { name: "Confirm subscription" }).click();
+  await expect(page.getByRole("heading", { name: "You're subscribed!" })).toBeVisible();
+  expect((await inboxFor(request, email, 2))[0]?.subject).toBe("You're in: welcome to No Filter");
+});
+
 // The pages themselves, with links signed as the server signs them (its local SESSION_SECRET): the
 // states an inbox journey does not reach, axe on each, and the buttons without JavaScript.
 test.describe("the confirm and unsubscribe pages", () => {
