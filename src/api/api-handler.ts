@@ -59,8 +59,13 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     try {
       const processDeps = await options.deps();
       // A rebuild asked for during this request may outlive the response: tie it to the request.
-      const deps = { ...processDeps, rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }) };
-      if (!safeMethods.has(request.method)) checkSameOrigin(request, deps.env.SITE_URL);
+      const deps = {
+        ...processDeps,
+        rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }),
+        ...(client.waitUntil && { waitUntil: client.waitUntil }),
+      };
+      // A token-checked endpoint is called from outside the site on purpose (a mail provider's one-click POST).
+      if (!safeMethods.has(request.method) && route.crossSite !== "token") checkSameOrigin(request, deps.env.SITE_URL);
       let session: Promise<Session | null> | undefined;
       const findOnce = () => (session ??= findSession(deps, readSessionToken(request)));
       if (route.access === "admin" && !(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);

@@ -20,6 +20,8 @@ export const apiPaths = {
   siteSettings: "/api/site-settings",
   siteSetting: "/api/site-settings/:key",
   subscribe: "/api/newsletter/subscribe",
+  confirmSubscription: "/api/newsletter/confirm",
+  unsubscribe: "/api/newsletter/unsubscribe",
   subscribers: "/api/newsletter/subscribers",
   subscribersExport: "/api/newsletter/subscribers/export",
   subscribersImport: "/api/newsletter/subscribers/import",

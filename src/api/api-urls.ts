@@ -1,6 +1,13 @@
 import type { ApiUrls } from "../core/app-deps.ts";
 import { downloadFileUrl } from "./routes/downloads.routes.ts";
 import { isPublicFileUrl, publicFileUrl } from "./routes/files.routes.ts";
+import { confirmSubscriptionUrl, unsubscribeUrl } from "./routes/subscriptions.routes.ts";
 
 /** The URLs services hand out, each built next to the route that answers it. */
-export const apiUrls: ApiUrls = { file: publicFileUrl, isFile: isPublicFileUrl, downloadFile: downloadFileUrl };
+export const apiUrls: ApiUrls = {
+  file: publicFileUrl,
+  isFile: isPublicFileUrl,
+  downloadFile: downloadFileUrl,
+  confirmSubscription: confirmSubscriptionUrl,
+  unsubscribe: unsubscribeUrl,
+};

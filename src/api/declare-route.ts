@@ -43,6 +43,13 @@ export interface RouteDeclaration {
    * shared between requests for a moment (shared-reads.ts).
    */
   shared?: boolean;
+  /**
+   * `token`: the same-origin check does not apply, because the request carries a signed token that
+   * is checked instead and comes from outside the site by design — RFC 8058's one-click unsubscribe,
+   * POSTed by a mail provider with no cookie and no Origin. Only for routes that change nothing
+   * without a valid token.
+   */
+  crossSite?: "token";
   /** The successful answers by status; the first JSON one is what a handler's plain value becomes. */
   answers: { readonly [status: number]: Answer };
   /** Error statuses this route answers beyond those its shape implies (400, 401, 403, 404, 413, 415, 503). */

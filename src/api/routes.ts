@@ -15,6 +15,8 @@ import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
+import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
+import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -25,6 +27,7 @@ export const apiContract = {
   files: filesRoutes,
   siteSettings: siteSettingsRoutes,
   newsletter: newsletterRoutes,
+  subscriptions: subscriptionsRoutes,
 };
 
 let openApiDocument: Record<string, unknown> | undefined;
@@ -41,4 +44,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(filesRoutes, filesHandlers),
   ...serve(siteSettingsRoutes, siteSettingsHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
+  ...serve(subscriptionsRoutes, subscriptionsHandlers),
 ];

@@ -14,6 +14,10 @@ export interface ApiUrls {
   isFile: (url: string) => boolean;
   /** A resource's signed download link. */
   downloadFile: (id: number, signed: SignedDownload) => string;
+  /** The page a confirmation link opens (a path: email makes it absolute on SITE_URL). */
+  confirmSubscription: (token: string) => string;
+  /** The unsubscribe page, which is also the RFC 8058 one-click endpoint (a path). */
+  unsubscribe: (token: string) => string;
 }
 
 /**
@@ -32,4 +36,9 @@ export interface AppDeps {
   urls: ApiUrls;
   /** Sends email (SMTP in production, the local catcher under `npm start`, a real sink in tests). */
   mail: Mailer;
+  /**
+   * Keeps the platform running for work that may outlive the response (Netlify's
+   * `context.waitUntil`); absent outside a request.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }

@@ -45,6 +45,14 @@ describe.each(serverTargets)("concurrent calls on $name", (target) => {
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200));
     const { rows } = await testDb.db.query("SELECT 1 FROM subscribers WHERE lower(email) = 'race@example.com'");
     expect(rows).toHaveLength(1);
+    // Issue 14: one consent record and one confirmation email, however many signups race.
+    const { rows: consents } = await testDb.db.query(
+      "SELECT 1 FROM subscriber_consents c JOIN subscribers s ON s.id = c.subscriber_id WHERE s.email = 'race@example.com'",
+    );
+    expect(consents).toHaveLength(1);
+    await app.mail.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.mail.to("race@example.com")).toHaveLength(1);
   });
 
   it("50 parallel download requests raise the count by exactly the successes", async () => {

@@ -205,7 +205,8 @@ describe("DELETE /api/downloads/:id", () => {
 });
 
 describe("POST /api/downloads/:id/request and the signed link", () => {
-  it("records the subscriber once (any case), counts the download and returns a signed link", async () => {
+  // Issue 14: a requester is recorded pending (not active) until they confirm the newsletter.
+  it("records the subscriber once (any case) as pending, counts the download and returns a signed link", async () => {
     const created = await createResource();
     for (const email of ["Reader.One@Example.com", "  reader.one@example.COM "]) {
       const response = await requestLink(created.id, email, "198.51.100.1");
@@ -216,7 +217,9 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
     const { rows } = await app.deps.db.query<{ email: string; source: string; status: string }>(
       "SELECT email, source, status FROM subscribers WHERE lower(email) = 'reader.one@example.com'",
     );
-    expect(rows).toEqual([{ email: "reader.one@example.com", source: "download", status: "active" }]);
+    expect(rows).toEqual([{ email: "reader.one@example.com", source: "download", status: "pending" }]);
+    // One email for the two requests: the same resource goes to an address at most once per 10 minutes.
+    expect(app.mail.to("reader.one@example.com").map((mail) => mail.subject)).toEqual(["Your download: Investor Pitch Checklist"]);
     const listed = ((await (await call("/api/downloads")).json()) as Download[]).find((item) => item.id === created.id);
     expect(listed?.downloadCount).toBe(2);
   });

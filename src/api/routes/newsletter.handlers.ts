@@ -7,7 +7,7 @@ import type { newsletterRoutes } from "./newsletter.routes.ts";
 
 export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
   subscribe: async ({ body, deps, clientIp }) => {
-    await subscribe(deps, { email: body.email, source: "newsletter", clientIp });
+    await subscribe(deps, { email: body.email, clientIp });
     return { subscribed: true } as const;
   },
   subscribers: ({ deps }) => listSubscribers(deps),

@@ -21,15 +21,16 @@ const subscribe = (email: unknown, ip = "203.0.113.7") =>
   );
 
 describe("POST /api/newsletter/subscribe", () => {
-  it("stores a trimmed, lower-cased address once, with the same answer twice", async () => {
+  // Issue 14: a signup is pending until confirmed by email (the whole lifecycle: subscriptions.routes.test.ts).
+  it("stores a trimmed, lower-cased address once, pending, with the same answer twice", async () => {
     const first = await subscribe("  Founder@Example.COM ", "192.0.2.1");
     const again = await subscribe("founder@example.com", "192.0.2.1");
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual(await again.json());
-    const { rows } = await app.deps.db.query<{ email: string; source: string }>(
-      "SELECT email, source FROM subscribers WHERE lower(email) = 'founder@example.com'",
+    const { rows } = await app.deps.db.query<{ email: string; source: string; status: string }>(
+      "SELECT email, source, status FROM subscribers WHERE lower(email) = 'founder@example.com'",
     );
-    expect(rows).toEqual([{ email: "founder@example.com", source: "newsletter" }]);
+    expect(rows).toEqual([{ email: "founder@example.com", source: "newsletter", status: "pending" }]);
   });
 
   it("answers 400 for a missing, malformed or over-long address", async () => {

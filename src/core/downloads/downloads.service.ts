@@ -4,8 +4,9 @@ import { NotFoundError, ValidationError } from "../errors.ts";
 import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
-import type { RateLimit } from "../rate-limit.ts";
-import { subscribe } from "../subscribers/subscribers.service.ts";
+import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
+import { deliver, downloadEmailedRecently, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
+import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import { downloadLinkSecret, signDownloadLink } from "./download-link.ts";
 
@@ -171,21 +172,39 @@ export interface DownloadRequestInput {
 }
 
 /**
- * A visitor gives their email for a resource: they become a subscriber (source `download`, once
- * per address), the count rises by one, and they get a signed link valid for 24 hours.
+ * A visitor gives their email for a resource: the count rises by one, they are recorded as a
+ * subscriber (`recordDownloadRequester`: pending if new, never made active here), and they get a
+ * signed link valid for 24 hours — in the answer at once, and by email, with an invitation to the
+ * newsletter unless they are on it (one email per address and resource per 10 minutes, so the form
+ * cannot bomb an inbox). The email is sent after the transaction commits and waited for
+ * at most `mailWaitMs`; a failed send is logged, never an error: they have their link already.
  */
 export async function requestDownload(
-  deps: Pick<DownloadsDeps, "db" | "env" | "now" | "urls">,
+  deps: MailDeps,
   input: DownloadRequestInput,
   limit: RateLimit = downloadRequestLimit,
 ): Promise<{ downloadUrl: string }> {
-  await deps.db.transaction(async (tx) => {
+  const now = deps.now();
+  const { title, requester } = await deps.db.transaction(async (tx) => {
     // Row-locked increment: exact under concurrency; rolled back with the signup if either fails.
-    const { rows } = await tx.query("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING id", [input.id]);
+    const { rows } = await tx.query<{ title: string }>("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING title", [
+      input.id,
+    ]);
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
-    await subscribe({ ...deps, db: tx }, { email: input.email, source: "download", clientIp: input.clientIp }, limit);
+    await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
+    return { title: rows[0].title, requester: await recordDownloadRequester(tx, input.email, now) };
   });
-  return { downloadUrl: deps.urls.downloadFile(input.id, signDownloadLink(downloadLinkSecret(deps.env), input.id, deps.now())) };
+  const downloadUrl = deps.urls.downloadFile(input.id, signDownloadLink(downloadLinkSecret(deps.env), input.id, now));
+  if (await downloadEmailedRecently(deps, requester.recipient.id, input.id)) return { downloadUrl };
+  await deliver(deps, `download email to subscriber ${String(requester.recipient.id)}`, () =>
+    sendDownloadEmail(deps, requester.recipient, {
+      downloadId: input.id,
+      resourceTitle: title,
+      downloadPath: downloadUrl,
+      consentId: requester.consentId,
+    }),
+  );
+  return { downloadUrl };
 }
 
 /** The stored file of a resource, with the name it is offered under. */

@@ -1,7 +1,8 @@
 import { stringify } from "csv-stringify/sync";
-import type { ServerEnv } from "../../config/server-env.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
+import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
+import { deliver, sendConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
 import type { Subscriber, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
@@ -21,15 +22,75 @@ const toSubscriber = (row: SubscriberRow): Subscriber => ({
   source: row.source,
 });
 
+/** A subscriber row as the lifecycle reads it. */
+interface LifecycleRow {
+  id: number;
+  email: string;
+  status: SubscriberStatus;
+}
+
 /**
- * Records an address (already normalized by `emailSchema`) unless it is there in any case; the
- * caller can't tell which happened, so nobody learns who is subscribed.
+ * Records an address (already normalized by `emailSchema`) that asked for something: a new one is
+ * `pending`. With `reopen` (a newsletter signup) an unsubscribed address goes back to `pending` and
+ * must confirm again; otherwise a known address stays as it is. One statement, so two concurrent
+ * asks for the same address make one row.
  */
-export async function addSubscriber(deps: { db: SqlQueryable; now: () => Date }, email: string, source: string): Promise<void> {
-  await deps.db.query(
-    "INSERT INTO subscribers (email, source, subscribed_at, status, confirmed_at) VALUES ($1, $2, $3, 'active', $3) ON CONFLICT ((lower(email))) DO NOTHING",
-    [email, source, deps.now()],
+async function recordAddress(db: SqlQueryable, email: string, source: ConsentSource, now: Date, reopen: boolean): Promise<LifecycleRow> {
+  const { rows } = await db.query<LifecycleRow>(
+    `INSERT INTO subscribers (email, source, subscribed_at, status) VALUES ($1, $2, $3, 'pending')
+     ON CONFLICT ((lower(email))) DO UPDATE
+       SET status = CASE WHEN $4 AND subscribers.status = 'unsubscribed' THEN 'pending' ELSE subscribers.status END
+     RETURNING id, email, status`,
+    [email, source, now, reopen],
   );
+  return rows[0] as LifecycleRow;
+}
+
+export type ConsentSource = "newsletter" | "download" | "import";
+
+/**
+ * Keeps that a subscriber was asked to join, with the words they were shown: their open
+ * (unconfirmed) record of this source is brought up to date, or a new one is made. Answers its id,
+ * which a confirmation link carries.
+ */
+export async function recordConsentAsk(db: SqlQueryable, subscriberId: number, source: ConsentSource, wording: string, now: Date): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `WITH open AS (
+       UPDATE subscriber_consents SET wording = $3, asked_at = $4
+        WHERE id = (SELECT id FROM subscriber_consents WHERE subscriber_id = $1 AND source = $2 AND confirmed_at IS NULL ORDER BY id DESC LIMIT 1)
+        RETURNING id),
+     added AS (
+       INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at)
+       SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM open)
+       RETURNING id)
+     SELECT id FROM open UNION ALL SELECT id FROM added`,
+    [subscriberId, source, wording, now],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+/** At most one confirmation email per address in this time, so the form cannot bomb an inbox. */
+export const confirmationIntervalMs = 10 * 60 * 1000;
+
+/**
+ * Takes the right to send a confirmation now: none went out in the last `confirmationIntervalMs`.
+ * Stamped at once (two concurrent signups send one email); answers the stamp it replaced, so a
+ * failed send can put it back, or `undefined` when a confirmation went out too recently.
+ */
+async function claimConfirmation(db: SqlQueryable, subscriberId: number, now: Date): Promise<{ previous: Date | null } | undefined> {
+  const { rows } = await db.query<{ previous: Date | null }>(
+    `UPDATE subscribers AS s SET confirmation_sent_at = $2
+       FROM (SELECT id, confirmation_sent_at AS previous FROM subscribers WHERE id = $1 FOR UPDATE) AS old
+      WHERE s.id = old.id AND (old.previous IS NULL OR old.previous <= $3)
+      RETURNING old.previous`,
+    [subscriberId, now, new Date(now.getTime() - confirmationIntervalMs)],
+  );
+  return rows[0];
+}
+
+/** A confirmation that could not be sent does not count: the next signup may send one at once. */
+async function releaseConfirmation(db: SqlQueryable, subscriberId: number, claimedAt: Date, previous: Date | null): Promise<void> {
+  await db.query("UPDATE subscribers SET confirmation_sent_at = $3 WHERE id = $1 AND confirmation_sent_at = $2", [subscriberId, claimedAt, previous]);
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */
@@ -38,23 +99,54 @@ export const subscribeLimit: RateLimit = { bucket: "newsletter", max: 10, window
 export interface SubscribeInput {
   /** Already checked and lower-cased by `emailSchema`. */
   email: string;
-  /** Where the address came from: `newsletter` (the signup form) or `download` (a resource). */
-  source: "newsletter" | "download";
+  /** Used for the rate limit only, then forgotten (docs/decisions/0013-no-ip-in-consent.md). */
   clientIp: string;
 }
 
 /**
- * A visitor gives their address: one hit on `limit` for their client address (429 when over it),
- * then the address is recorded unless it is there already. Run it inside the caller's transaction
- * when the signup is part of a larger change (a download request).
+ * A visitor signs an address up on the site's form: one hit on `limit` for their client address
+ * (429 when over it); then a new, pending or unsubscribed address becomes `pending`, its consent
+ * record keeps the form's wording, and it gets a confirmation email — at most one per
+ * `confirmationIntervalMs`. An active address gets nothing. The caller can't tell which happened,
+ * so nobody learns who is subscribed; a failed send is logged, not thrown.
  */
-export async function subscribe(
-  deps: { db: SqlQueryable; now: () => Date; env?: Pick<ServerEnv, "RATE_LIMIT_MULTIPLIER"> },
-  input: SubscribeInput,
-  limit: RateLimit = subscribeLimit,
-): Promise<void> {
+export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<void> {
   await takeRateLimit(deps, limit, input.clientIp);
-  await addSubscriber(deps, input.email, input.source);
+  const now = deps.now();
+  // One transaction: the upsert locks the address's row, so concurrent signups of one address take
+  // turns — one consent record, one claim — and the email goes out after the commit.
+  const asked = await deps.db.transaction(async (tx) => {
+    const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
+    if (subscriber.status === "active") return undefined;
+    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now);
+    const claim = await claimConfirmation(tx, subscriber.id, now);
+    return claim && { subscriber, consentId, previous: claim.previous };
+  });
+  if (!asked) return;
+  const { subscriber, consentId, previous } = asked;
+  await deliver(
+    deps,
+    `confirmation to subscriber ${String(subscriber.id)}`,
+    () => sendConfirmationEmail(deps, subscriber, consentId),
+    () => releaseConfirmation(deps.db, subscriber.id, now, previous),
+  );
+}
+
+/**
+ * Someone gave their address for a resource: a new address is recorded `pending` (source
+ * `download`); a known one keeps its status (an unsubscribed person asked for a file, not for the
+ * newsletter). Unless they are active, they are invited to the newsletter in the download email:
+ * a consent record keeps the invitation's wording, and `consentId` is what its link confirms.
+ */
+export async function recordDownloadRequester(
+  db: SqlQueryable,
+  email: string,
+  now: Date,
+): Promise<{ recipient: Recipient; consentId: number | null }> {
+  const subscriber = await recordAddress(db, email, "download", now, false);
+  const recipient = { id: subscriber.id, email: subscriber.email };
+  if (subscriber.status === "active") return { recipient, consentId: null };
+  return { recipient, consentId: await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now) };
 }
 
 /** Every subscriber, newest first. */

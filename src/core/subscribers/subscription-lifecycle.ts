@@ -1,0 +1,99 @@
+import { downloadLinkSecret } from "../downloads/download-link.ts";
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { SubscriberStatus } from "./subscriber.schema.ts";
+import { deliver, sendWelcomeEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import { verifyConfirmToken, verifyUnsubscribeToken } from "./subscription-tokens.ts";
+
+/**
+ * Where a confirmation link stands. `ready`: pressing the button will confirm. `confirmed`: it just
+ * did. `already`: the person is active. `used`: this link confirmed once and the person has left
+ * since. `expired`: older than 7 days. `invalid`: not a token of ours (forged, altered, cut off).
+ * `unknown`: ours, but nobody it names is held any more (erased).
+ */
+export type ConfirmState = "ready" | "confirmed" | "already" | "used" | "expired" | "invalid" | "unknown";
+
+/** Where an unsubscribe link stands; the states as for `ConfirmState`. */
+export type UnsubscribeState = "ready" | "unsubscribed" | "already" | "invalid" | "unknown";
+
+type LifecycleDeps = Pick<MailDeps, "db" | "env" | "now">;
+
+interface ConsentRow {
+  id: number;
+  email: string;
+  status: SubscriberStatus;
+  consent_id: number | null;
+  consent_confirmed_at: Date | null;
+}
+
+async function findConsent(db: SqlQueryable, subscriberId: number, consentId: number, lock: boolean): Promise<ConsentRow | undefined> {
+  const { rows } = await db.query<ConsentRow>(
+    `SELECT s.id, s.email, s.status, c.id AS consent_id, c.confirmed_at AS consent_confirmed_at
+       FROM subscribers s LEFT JOIN subscriber_consents c ON c.id = $2 AND c.subscriber_id = s.id
+      WHERE s.id = $1${lock ? " FOR UPDATE OF s" : ""}`,
+    [subscriberId, consentId],
+  );
+  return rows[0];
+}
+
+function confirmStateOf(row: ConsentRow | undefined): Exclude<ConfirmState, "confirmed" | "expired" | "invalid"> {
+  if (!row) return "unknown";
+  if (row.status === "active") return "already";
+  if (row.consent_id === null) return "unknown";
+  return row.consent_confirmed_at ? "used" : "ready";
+}
+
+/** What a confirmation link would do, changing nothing: GET and HEAD (mail scanners open every link). */
+export async function checkConfirmation(deps: LifecycleDeps, rawToken: string | undefined): Promise<ConfirmState> {
+  const check = verifyConfirmToken(downloadLinkSecret(deps.env), rawToken, deps.now());
+  if (!check.ok) return check.reason;
+  return confirmStateOf(await findConsent(deps.db, check.token.subscriberId, check.token.consentId, false));
+}
+
+/**
+ * The person pressed "Confirm subscription": they become active, the consent record the link names
+ * gets its confirmation time, and they are sent the welcome email (a failed send is logged only:
+ * the confirmation stands).
+ */
+export async function confirmSubscription(deps: MailDeps, rawToken: string | undefined): Promise<ConfirmState> {
+  const check = verifyConfirmToken(downloadLinkSecret(deps.env), rawToken, deps.now());
+  if (!check.ok) return check.reason;
+  const { subscriberId, consentId } = check.token;
+  const now = deps.now();
+  const outcome = await deps.db.transaction(async (tx): Promise<{ state: ConfirmState; recipient?: Recipient }> => {
+    const row = await findConsent(tx, subscriberId, consentId, true);
+    const state = confirmStateOf(row);
+    if (state !== "ready" || !row) return { state };
+    await tx.query("UPDATE subscriber_consents SET confirmed_at = $2 WHERE id = $1", [consentId, now]);
+    await tx.query("UPDATE subscribers SET status = 'active', confirmed_at = $2 WHERE id = $1", [subscriberId, now]);
+    return { state: "confirmed", recipient: { id: row.id, email: row.email } };
+  });
+  const { recipient } = outcome;
+  if (recipient) await deliver(deps, `welcome to subscriber ${String(recipient.id)}`, () => sendWelcomeEmail(deps, recipient));
+  return outcome.state;
+}
+
+async function findStatus(db: SqlQueryable, subscriberId: number): Promise<SubscriberStatus | undefined> {
+  const { rows } = await db.query<{ status: SubscriberStatus }>("SELECT status FROM subscribers WHERE id = $1", [subscriberId]);
+  return rows[0]?.status;
+}
+
+/** What an unsubscribe link would do, changing nothing (GET and HEAD). */
+export async function checkUnsubscribe(deps: Pick<LifecycleDeps, "db" | "env">, rawToken: string | undefined): Promise<UnsubscribeState> {
+  const check = verifyUnsubscribeToken(downloadLinkSecret(deps.env), rawToken);
+  if (!check.ok) return "invalid";
+  const status = await findStatus(deps.db, check.token.subscriberId);
+  if (!status) return "unknown";
+  return status === "unsubscribed" ? "already" : "ready";
+}
+
+/** Unsubscribes at once (the page's button, or a mail provider's RFC 8058 one-click POST). */
+export async function unsubscribe(deps: LifecycleDeps, rawToken: string | undefined): Promise<UnsubscribeState> {
+  const check = verifyUnsubscribeToken(downloadLinkSecret(deps.env), rawToken);
+  if (!check.ok) return "invalid";
+  const { rows } = await deps.db.query(
+    "UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = $2 WHERE id = $1 AND status <> 'unsubscribed' RETURNING id",
+    [check.token.subscriberId, deps.now()],
+  );
+  if (rows.length > 0) return "unsubscribed";
+  return (await findStatus(deps.db, check.token.subscriberId)) ? "already" : "unknown";
+}

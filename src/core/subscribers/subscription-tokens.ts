@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** How long a confirmation link works. */
+export const confirmTokenLifetimeSeconds = 7 * 24 * 60 * 60;
+
+/**
+ * What the links in subscriber email carry, HMAC-SHA256-signed (base64url):
+ * - confirm: `c.<subscriberId>.<consentId>.<expires>.<signature>` — one consent record, 7 days;
+ * - unsubscribe: `u.<subscriberId>.<signature>` — no expiry (an old email's link must keep working),
+ *   useless once the subscriber is erased.
+ * The purpose is signed too, so one kind can never be used as the other.
+ */
+export type SubscriptionToken =
+  { purpose: "confirm"; subscriberId: number; consentId: number; expires: number } | { purpose: "unsubscribe"; subscriberId: number };
+
+export type TokenCheck<Purpose extends SubscriptionToken["purpose"]> =
+  { ok: true; token: Extract<SubscriptionToken, { purpose: Purpose }> } | { ok: false; reason: "invalid" | "expired" };
+
+// A key of its own, derived from the signing secret: these signatures never match a download link's.
+function tokenKey(secret: string): Buffer {
+  return createHmac("sha256", secret).update("no-filter subscription tokens v1").digest();
+}
+
+function sign(secret: string, message: string): string {
+  return createHmac("sha256", tokenKey(secret)).update(message).digest("base64url");
+}
+
+function sameSignature(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const idPattern = /^[1-9]\d{0,9}$/;
+
+export function signConfirmToken(secret: string, subscriberId: number, consentId: number, now: Date): string {
+  const expires = Math.floor(now.getTime() / 1000) + confirmTokenLifetimeSeconds;
+  const body = `c.${String(subscriberId)}.${String(consentId)}.${String(expires)}`;
+  return `${body}.${sign(secret, `confirm.${body}`)}`;
+}
+
+export function signUnsubscribeToken(secret: string, subscriberId: number): string {
+  const body = `u.${String(subscriberId)}`;
+  return `${body}.${sign(secret, `unsubscribe.${body}`)}`;
+}
+
+/** A confirm token that is ours and unexpired; the signature is checked first (constant time). */
+export function verifyConfirmToken(secret: string, raw: string | undefined, now: Date): TokenCheck<"confirm"> {
+  const parts = (raw ?? "").split(".");
+  if (parts.length !== 5) return { ok: false, reason: "invalid" };
+  const [kind, subscriberId = "", consentId = "", expires = "", signature = ""] = parts;
+  if (kind !== "c" || !idPattern.test(subscriberId) || !idPattern.test(consentId) || !/^\d{1,12}$/.test(expires)) {
+    return { ok: false, reason: "invalid" };
+  }
+  const body = `c.${subscriberId}.${consentId}.${expires}`;
+  if (!sameSignature(signature, sign(secret, `confirm.${body}`))) return { ok: false, reason: "invalid" };
+  if (Number(expires) <= Math.floor(now.getTime() / 1000)) return { ok: false, reason: "expired" };
+  return { ok: true, token: { purpose: "confirm", subscriberId: Number(subscriberId), consentId: Number(consentId), expires: Number(expires) } };
+}
+
+/** An unsubscribe token that is ours (constant-time compare). */
+export function verifyUnsubscribeToken(secret: string, raw: string | undefined): TokenCheck<"unsubscribe"> {
+  const parts = (raw ?? "").split(".");
+  if (parts.length !== 3) return { ok: false, reason: "invalid" };
+  const [kind, subscriberId = "", signature = ""] = parts;
+  if (kind !== "u" || !idPattern.test(subscriberId)) return { ok: false, reason: "invalid" };
+  if (!sameSignature(signature, sign(secret, `unsubscribe.u.${subscriberId}`))) return { ok: false, reason: "invalid" };
+  return { ok: true, token: { purpose: "unsubscribe", subscriberId: Number(subscriberId) } };
+}
