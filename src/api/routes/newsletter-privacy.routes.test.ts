@@ -100,7 +100,7 @@ describe("GET /api/newsletter/subscribers/{id}/export", () => {
       expect.objectContaining({ source: "import", wording: importConsentWording, askedAt: "2024-02-03T04:05:06.000Z" }),
     ]);
     expect(data.emails).toEqual([
-      { kind: "welcome", subject: "Welcome to No Filter", messageId: "<m1@nofilter.test>", sentAt: "2024-02-04T00:00:00.000Z" },
+      { kind: "welcome", subject: "Welcome to No Filter", messageId: "<m1@nofilter.test>", sentAt: "2024-02-04T00:00:00.000Z", resourceId: null },
     ]);
   });
 

@@ -32,6 +32,8 @@ export const subscriberDataSchema = z.object({
       subject: z.string(),
       messageId: z.string(),
       sentAt: z.iso.datetime(),
+      /** The resource a download email carried, if any. */
+      resourceId: z.number().int().nullable(),
     }),
   ),
   exportedAt: z.iso.datetime(),

@@ -25,6 +25,7 @@ interface EmailRow {
   subject: string;
   message_id: string;
   sent_at: Date;
+  download_id: number | null;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -46,7 +47,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       [id],
     );
     const emails = await tx.query<EmailRow>(
-      "SELECT kind, subject, message_id, sent_at FROM subscriber_emails WHERE subscriber_id = $1 ORDER BY sent_at, id",
+      "SELECT kind, subject, message_id, sent_at, download_id FROM subscriber_emails WHERE subscriber_id = $1 ORDER BY sent_at, id",
       [id],
     );
     return {
@@ -70,6 +71,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         subject: email.subject,
         messageId: email.message_id,
         sentAt: email.sent_at.toISOString(),
+        resourceId: email.download_id,
       })),
       exportedAt: deps.now().toISOString(),
     };
