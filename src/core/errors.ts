@@ -36,6 +36,13 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The request clashes with what is already there (e.g. a post that was sent already). */
+export class ConflictError extends AppError {
+  constructor(message = "This conflicts with the current state") {
+    super(message, 409);
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(message = "The upload is too large") {
     super(message, 413);

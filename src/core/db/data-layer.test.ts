@@ -24,6 +24,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "build_hook_state",
       "downloads",
       "login_throttle",
+      "newsletter_recipients",
+      "newsletter_sends",
       "posts",
       "rate_limit_counters",
       "schema_migrations",
