@@ -1,5 +1,6 @@
 import { createElement as h, type ReactElement } from "react";
 import type { EmailContent } from "./email-content.ts";
+import { emailSafeHtml } from "./email-safe-html.ts";
 
 export type { EmailContent } from "./email-content.ts";
 
@@ -53,6 +54,23 @@ export async function renderDownloadEmail(
   };
   const { DownloadEmail } = await templates();
   return renderEmail(`Your download: ${resourceTitle}`, h(DownloadEmail, { ...site, resourceTitle, ...urls }));
+}
+
+/**
+ * A published post as the newsletter: subject = the title, preheader = the excerpt, the post's
+ * sanitized HTML made email-safe, and a "Read it on the site" button to `postUrl` (absolute).
+ */
+export async function renderNewsletterEmail(
+  input: SiteIdentity & { title: string; excerpt: string | null; contentHtml: string; postUrl: string; unsubscribeUrl: string },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const title = oneLine(input.title);
+  const postUrl = absoluteUrl("postUrl", input.postUrl);
+  const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const preview = oneLine(input.excerpt ?? "") || title;
+  const contentHtml = emailSafeHtml(input.contentHtml, site.siteUrl);
+  const { NewsletterEmail } = await templates();
+  return renderEmail(title, h(NewsletterEmail, { ...site, title, preview, contentHtml, postUrl, unsubscribeUrl }));
 }
 
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {

@@ -3,6 +3,7 @@ import type { ReactElement } from "react";
 
 export { ConfirmationEmail } from "./confirmation-email.ts";
 export { DownloadEmail } from "./download-email.ts";
+export { NewsletterEmail } from "./newsletter-email.ts";
 export { WelcomeEmail } from "./welcome-email.ts";
 
 /** One React render for the HTML; the text part is derived from it rather than rendered again. */

@@ -1,0 +1,45 @@
+import { createElement as h } from "react";
+import { ActionButton, EmailHeading, EmailLayout } from "./email-layout.ts";
+
+export interface NewsletterEmailProps {
+  siteName: string;
+  siteUrl: string;
+  siteHost: string;
+  mailingAddress: string;
+  unsubscribeUrl: string;
+  title: string;
+  /** The inbox preview line: the post's excerpt. */
+  preview: string;
+  /** The post's HTML, already made email-safe (emailSafeHtml): absolute URLs, inline styles. */
+  contentHtml: string;
+  /** The post on the site, absolute. */
+  postUrl: string;
+}
+
+/** A post, sent as the newsletter: its title, its content, and the way back to the site. */
+export function NewsletterEmail({
+  siteName,
+  siteUrl,
+  siteHost,
+  mailingAddress,
+  unsubscribeUrl,
+  title,
+  preview,
+  contentHtml,
+  postUrl,
+}: NewsletterEmailProps) {
+  return h(
+    EmailLayout,
+    {
+      preview,
+      siteName,
+      siteUrl,
+      reason: `You subscribed to the ${siteName} newsletter at ${siteHost}.`,
+      mailingAddress,
+      unsubscribeUrl,
+    },
+    h(EmailHeading, null, title),
+    h("div", { dangerouslySetInnerHTML: { __html: contentHtml } }),
+    h(ActionButton, { href: postUrl, label: "Read it on the site" }),
+  );
+}
