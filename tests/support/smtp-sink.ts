@@ -28,14 +28,27 @@ export interface SmtpSink {
   stop(): Promise<void>;
 }
 
+export interface SmtpSinkOptions {
+  /**
+   * Refuses a recipient at RCPT TO with this reply code: 4xx is a transient refusal (greylisting,
+   * mailbox busy), 5xx a permanent one (no such mailbox). Undefined accepts it (the default for all).
+   */
+  reject?: (address: string) => 450 | 451 | 550 | 553 | undefined;
+}
+
 /** A real SMTP server on a free local port that keeps what it is sent: tests read the mail a user would. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const code = options.reject?.(address.address.toLowerCase());
+      if (code === undefined) return callback();
+      callback(Object.assign(new Error(`${String(code)} refused by the test sink: ${address.address}`), { responseCode: code }));
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -5,7 +5,7 @@ import { readServerEnv } from "../../src/config/server-env.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
 import { sessionCookie } from "../../src/api/session-cookie.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
-import { startSmtpSink, type SmtpSink } from "./smtp-sink.ts";
+import { startSmtpSink, type SmtpSink, type SmtpSinkOptions } from "./smtp-sink.ts";
 import { startTestFileStore } from "./test-file-store.ts";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 
@@ -30,14 +30,15 @@ export const testMailFrom = "No Filter <hello@nofilter.test>";
 /**
  * The real API, put together by `createApp` as in production, over an embedded, migrated database
  * (or the one in `overrides.db`, which the caller owns) and a real Blobs server on a temp folder.
- * `overrides.now` is the clock (a fake one lets a test move time on).
+ * `overrides.now` is the clock (a fake one lets a test move time on); `overrides.smtp` makes the
+ * sink refuse some recipients.
  */
-export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now">> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now">> & { smtp?: SmtpSinkOptions } = {}): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
   const store = await startTestFileStore();
-  const mail = await startSmtpSink();
+  const mail = await startSmtpSink(overrides.smtp);
   const env = readServerEnv({
     SITE_URL: testOrigin,
     DATABASE_URL: "postgres://unused@localhost/unused",

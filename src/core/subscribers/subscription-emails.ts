@@ -27,7 +27,7 @@ export const siteName = "No Filter";
 export const mailWaitMs = 5000;
 
 /** The site's public address without a trailing slash: every link in email is absolute on it. */
-function siteUrlOf(env: Pick<ServerEnv, "SITE_URL">): string {
+export function siteUrlOf(env: Pick<ServerEnv, "SITE_URL">): string {
   if (!env.SITE_URL) throw new Error("SITE_URL is not set: links in email need the site's public address");
   return env.SITE_URL.replace(/\/+$/, "");
 }
@@ -44,7 +44,8 @@ export function unsubscribeUrl(deps: Pick<MailDeps, "env" | "urls">, recipient: 
   return absolute(deps.env, deps.urls.unsubscribe(signUnsubscribeToken(downloadLinkSecret(deps.env), recipient.id)));
 }
 
-async function siteIdentity(deps: Pick<MailDeps, "db" | "env">) {
+/** Who an email is from: the site's name, address and the postal address footers show. */
+export async function siteIdentity(deps: Pick<MailDeps, "db" | "env">) {
   const settings = await siteSettingValues(deps);
   return { siteName, siteUrl: siteUrlOf(deps.env), mailingAddress: settings.mailing_address };
 }

@@ -1,0 +1,59 @@
+import type { ServerEnv } from "../../config/server-env.ts";
+import type { AppDeps } from "../app-deps.ts";
+import { downloadLinkSecret } from "../downloads/download-link.ts";
+import type { EmailContent } from "../mail/emails.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { siteUrlOf } from "../subscribers/subscription-emails.ts";
+import { signUnsubscribeToken } from "../subscribers/subscription-tokens.ts";
+
+/**
+ * Stands for a recipient's unsubscribe token in a send's stored email. Made of characters that
+ * neither URLSearchParams nor HTML escape, so it appears verbatim in the HTML, the text and the header.
+ */
+export const recipientTokenPlaceholder = "__RECIPIENT_TOKEN__";
+
+/**
+ * The Message-ID of one (send, subscriber) message: derived, never random, so a message handed over
+ * again after a crash carries the same one and the receiver can drop the duplicate.
+ */
+export function newsletterMessageId(env: Pick<ServerEnv, "SITE_URL">, sendId: number, subscriberId: number): string {
+  const host = new URL(siteUrlOf(env)).hostname;
+  return `<newsletter.${String(sendId)}.${String(subscriberId)}@${host}>`;
+}
+
+/** The unsubscribe link with the placeholder for the token, absolute (rendered once per send). */
+export function placeholderUnsubscribeUrl(deps: Pick<AppDeps, "env" | "urls">): string {
+  return new URL(deps.urls.unsubscribe(recipientTokenPlaceholder), `${siteUrlOf(deps.env)}/`).toString();
+}
+
+/** A send's stored email, for one subscriber: their unsubscribe token in the links and headers. */
+export function personalMessage(
+  deps: Pick<AppDeps, "env" | "urls">,
+  email: EmailContent,
+  recipient: { sendId: number; subscriberId: number; address: string },
+): MailMessage {
+  const token = signUnsubscribeToken(downloadLinkSecret(deps.env), recipient.subscriberId);
+  const personal = (value: string) => value.replaceAll(recipientTokenPlaceholder, token);
+  return {
+    to: recipient.address,
+    subject: email.subject,
+    html: personal(email.html),
+    text: personal(email.text),
+    headers: { "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps))}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    messageId: newsletterMessageId(deps.env, recipient.sendId, recipient.subscriberId),
+  };
+}
+
+/** How a failed hand-over is treated: retried later, or given up with the server's reply. */
+export type DeliveryFailure = { kind: "transient" | "permanent"; reason: string };
+
+/**
+ * SMTP replies 5xx are permanent (no such mailbox, rejected); 4xx replies (greylisting, mailbox
+ * busy, rate limits) and errors without a reply (a dropped connection, a timeout) are transient.
+ */
+export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
+  const details = (typeof error === "object" && error !== null ? error : {}) as { responseCode?: unknown; response?: unknown; message?: unknown };
+  const reason = String(details.response ?? details.message ?? error).slice(0, 500);
+  const code = typeof details.responseCode === "number" ? details.responseCode : undefined;
+  return { kind: code !== undefined && code >= 500 && code < 600 ? "permanent" : "transient", reason };
+}

@@ -1,0 +1,119 @@
+import type { SqlQueryable } from "../db/sql-executor.ts";
+
+/** A recipient row handed to a worker, with the subscriber as they are now (checked again at claim). */
+export interface ClaimedRecipient {
+  /** The row's id (stays valid when an erase clears `subscriberId`). */
+  id: number;
+  subscriberId: number | null;
+  /** Null when the subscriber was erased since the start. */
+  email: string | null;
+  /** The subscriber's status now: only "active" gets the email. */
+  subscriberStatus: string | null;
+  /** How many times the row was handed over, this time included. */
+  attempts: number;
+}
+
+interface ClaimRow {
+  id: number | string;
+  subscriber_id: number | null;
+  email: string | null;
+  subscriber_status: string | null;
+  attempts: number;
+}
+
+/**
+ * Hands up to `size` pending rows of a send to the caller for `leaseMs`: rows another worker is
+ * claiming right now are passed over (FOR UPDATE SKIP LOCKED), rows under a live lease are left
+ * alone, and rows whose lease ran out (their worker crashed or stalled) are claimable again.
+ * Time is the caller's clock (`now`), so tests can move it.
+ */
+export async function claimBatch(
+  deps: { db: SqlQueryable; now: () => Date },
+  sendId: number,
+  size: number,
+  leaseMs: number,
+): Promise<ClaimedRecipient[]> {
+  const now = deps.now();
+  const { rows } = await deps.db.query<ClaimRow>(
+    `WITH picked AS (
+       SELECT r.id, s.email, s.status AS subscriber_status
+         FROM newsletter_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
+        WHERE r.send_id = $1 AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $2)
+        ORDER BY r.id
+        LIMIT $3
+        FOR UPDATE OF r SKIP LOCKED
+     )
+     UPDATE newsletter_recipients r SET lease_until = $4, attempts = r.attempts + 1
+       FROM picked WHERE r.id = picked.id
+     RETURNING r.id, r.subscriber_id, picked.email, picked.subscriber_status, r.attempts`,
+    [sendId, now, size, new Date(now.getTime() + leaseMs)],
+  );
+  if (rows.length > 0) {
+    await deps.db.query("UPDATE newsletter_sends SET status = 'sending', started_at = $2 WHERE id = $1 AND status = 'queued'", [sendId, now]);
+  }
+  return rows
+    .map((row) => ({
+      id: Number(row.id),
+      subscriberId: row.subscriber_id,
+      email: row.email,
+      subscriberStatus: row.subscriber_status,
+      attempts: row.attempts,
+    }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Marks a row sent — only after the SMTP server accepted it — and records the email for the subscriber's export. */
+export async function markSent(deps: { db: SqlQueryable; now: () => Date }, recipientId: number, messageId: string, subject: string): Promise<void> {
+  await deps.db.query(
+    `WITH done AS (
+       UPDATE newsletter_recipients SET status = 'sent', sent_at = $2, message_id = $3, lease_until = NULL, last_error = NULL
+        WHERE id = $1 AND status = 'pending'
+       RETURNING subscriber_id
+     )
+     INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at)
+     SELECT subscriber_id, 'newsletter', $4, $3, $2 FROM done WHERE subscriber_id IS NOT NULL`,
+    [recipientId, deps.now(), messageId, subject],
+  );
+}
+
+/** Someone who unsubscribed or was erased since the start: nothing is sent, and they count as skipped. */
+export async function markSkipped(db: SqlQueryable, recipientIds: number[]): Promise<void> {
+  if (recipientIds.length === 0) return;
+  await db.query("UPDATE newsletter_recipients SET status = 'skipped', lease_until = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending'", [
+    recipientIds,
+  ]);
+}
+
+/** A permanent failure (a 5xx reply): never retried by the worker, with the server's reply kept. */
+export async function markFailed(db: SqlQueryable, recipientId: number, reason: string): Promise<void> {
+  await db.query("UPDATE newsletter_recipients SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1 AND status = 'pending'", [
+    recipientId,
+    reason,
+  ]);
+}
+
+/** A transient failure: the row stays pending, leased until `retryAt`, when any worker may try again. */
+export async function markRetry(db: SqlQueryable, recipientId: number, reason: string, retryAt: Date): Promise<void> {
+  await db.query("UPDATE newsletter_recipients SET lease_until = $2, last_error = $3 WHERE id = $1 AND status = 'pending'", [
+    recipientId,
+    retryAt,
+    reason,
+  ]);
+}
+
+/**
+ * Ends a send whose rows are all settled (none pending): status "sent", with the time. Returns
+ * whether the send is finished (now or before).
+ */
+export async function finishIfSettled(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<boolean> {
+  const { rows } = await deps.db.query<{ pending: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM newsletter_recipients WHERE send_id = $1 AND status = 'pending') AS pending",
+    [sendId],
+  );
+  if (rows[0]?.pending) return false;
+  await deps.db.query("UPDATE newsletter_sends SET status = 'sent', finished_at = $2 WHERE id = $1 AND status IN ('queued', 'sending')", [
+    sendId,
+    deps.now(),
+  ]);
+  return true;
+}

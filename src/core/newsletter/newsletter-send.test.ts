@@ -1,0 +1,236 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createFakeClock } from "../../../tests/support/fake-clock.ts";
+import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { applyMigrations, readMigrations } from "../db/migrations.ts";
+import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
+import { newsletterMessageId } from "./newsletter-message.ts";
+import { claimBatch } from "./newsletter-queue.ts";
+import { sendStatus, startSend } from "./newsletter-sends.ts";
+import { runSendWorker } from "./newsletter-worker.ts";
+
+// Real databases (PGlite always; PostgreSQL through pg and the Neon driver with TEST_DATABASE_URL)
+// and a real SMTP sink: what each address received is read back from the wire.
+const clock = createFakeClock();
+const leaseMs = 60_000;
+
+/** Addresses the sink refuses: 450 (try later) or 550 (no such mailbox). */
+const refusals = new Map<string, 450 | 550>();
+
+async function addSubscribers(app: TestApp, count: number, status = "active", prefix = "reader"): Promise<string[]> {
+  const emails = Array.from({ length: count }, (_, i) => `${prefix}${String(i)}@example.com`);
+  await app.deps.db.query("INSERT INTO subscribers (email, status, source) SELECT unnest($1::text[]), $2, 'import'", [emails, status]);
+  return emails;
+}
+
+async function addPost(app: TestApp, title: string, published = true): Promise<number> {
+  const { rows } = await app.deps.db.query<{ id: number }>(
+    `INSERT INTO posts (title, content, excerpt, published, published_at)
+     VALUES ($1, '<p>Read <a href="/blog/">the blog</a>.</p><img src="/api/files/images/cover.png" alt="Cover">', 'The short of it', $2, $3)
+     RETURNING id`,
+    [title, published, published ? clock.now() : null],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+async function recipientsOf(app: TestApp, sendId: number) {
+  const { rows } = await app.deps.db.query<{
+    status: string;
+    attempts: number;
+    last_error: string | null;
+    message_id: string | null;
+    email: string | null;
+  }>(
+    `SELECT r.status, r.attempts, r.last_error, r.message_id, s.email
+       FROM newsletter_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id WHERE r.send_id = $1 ORDER BY r.id`,
+    [sendId],
+  );
+  return rows;
+}
+
+const countsAddUp = (status: Awaited<ReturnType<typeof sendStatus>>) =>
+  expect(status.sent + status.failed + status.skipped + status.pending).toBe(status.total);
+
+const addressesOf = (messages: CaughtMail[]) => messages.flatMap((message) => message.to).sort();
+
+describe.each(databaseTargets)("sending a post to the list on $name", (target) => {
+  let testDb: TestDatabase;
+  let app: TestApp;
+  let postNumber = 0;
+  beforeAll(async () => {
+    testDb = await target.create();
+    await applyMigrations(testDb.db, await readMigrations());
+    app = await createTestApp({ db: testDb.db, now: () => clock.now(), smtp: { reject: (address) => refusals.get(address) } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await testDb.drop();
+  });
+  afterEach(async () => {
+    refusals.clear();
+    app.mail.clear();
+    await testDb.db.exec("DELETE FROM newsletter_sends; DELETE FROM subscribers; DELETE FROM posts");
+  });
+  const newPost = (published = true) => addPost(app, `Post ${String(++postNumber)}: cash flow`, published);
+
+  it("sends every active subscriber exactly one email, and nobody else", async () => {
+    const active = await addSubscribers(app, 12);
+    await addSubscribers(app, 2, "pending", "pending");
+    await addSubscribers(app, 2, "unsubscribed", "gone");
+    const postId = await newPost();
+    const send = await startSend(app.deps, postId);
+    expect(send).toMatchObject({ postId, status: "queued", total: 12, pending: 12, sent: 0 });
+
+    const run = await runSendWorker(app.deps, send.id, { batchSize: 5, concurrency: 3 });
+    expect(run).toMatchObject({ sent: 12, failed: 0, skipped: 0, finished: true });
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+
+    const status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ status: "sent", total: 12, sent: 12, pending: 0 });
+    expect(status.startedAt).not.toBeNull();
+    expect(status.finishedAt).not.toBeNull();
+    countsAddUp(status);
+
+    // The email: the title, the excerpt as preheader, absolute URLs, the way back, one-click unsubscribe.
+    const [first] = app.mail.to("reader0@example.com") as [CaughtMail];
+    const { rows } = await testDb.db.query<{ id: number }>("SELECT id FROM subscribers WHERE email = 'reader0@example.com'");
+    const subscriberId = (rows[0] as { id: number }).id;
+    expect(first.subject).toBe(`Post ${String(postNumber)}: cash flow`);
+    expect(first.messageId).toBe(newsletterMessageId(app.deps.env, send.id, subscriberId));
+    expect(first.html).toContain("The short of it");
+    expect(first.html).toContain(`href="${testOrigin}/blog/"`);
+    expect(first.html).toContain(`src="${testOrigin}/api/files/images/cover.png"`);
+    expect(first.html).toContain(`${testOrigin}/blog/${String(postId)}`);
+    expect(first.text).toContain("Read it on the site");
+    expect(first.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    expect(first.header("List-Unsubscribe")).toMatch(new RegExp(`^<${testOrigin}/api/newsletter/unsubscribe\\?token=u\\.${String(subscriberId)}\\.`));
+    expect(first.html).not.toContain("__RECIPIENT_TOKEN__");
+    // Each subscriber's export lists it.
+    const { rows: records } = await testDb.db.query("SELECT 1 FROM subscriber_emails WHERE kind = 'newsletter' AND subscriber_id = $1", [
+      subscriberId,
+    ]);
+    expect(records).toHaveLength(1);
+
+    // A worker run on a finished send adds nothing (a replayed run).
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 0, finished: true });
+    expect(app.mail.messages).toHaveLength(12);
+  });
+
+  it("answers 409 for a second send of the same post, 400 for a draft and 404 for a missing post", async () => {
+    await addSubscribers(app, 1);
+    const postId = await newPost();
+    await startSend(app.deps, postId);
+    await expect(startSend(app.deps, postId)).rejects.toMatchObject({ status: 409 });
+    await expect(startSend(app.deps, await newPost(false))).rejects.toMatchObject({ status: 400 });
+    await expect(startSend(app.deps, 999_999)).rejects.toMatchObject({ status: 404 });
+    const { rows } = await testDb.db.query("SELECT 1 FROM newsletter_sends WHERE post_id = $1", [postId]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it("skips whoever unsubscribed or was erased between the start and their turn", async () => {
+    await addSubscribers(app, 4);
+    const send = await startSend(app.deps, await newPost());
+    await testDb.db.query("UPDATE subscribers SET status = 'unsubscribed' WHERE email = 'reader1@example.com'");
+    const { rows } = await testDb.db.query<{ id: number }>("SELECT id FROM subscribers WHERE email = 'reader2@example.com'");
+    await eraseSubscriber(app.deps, (rows[0] as { id: number }).id);
+
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 2, skipped: 2, finished: true });
+    expect(addressesOf(app.mail.messages)).toEqual(["reader0@example.com", "reader3@example.com"]);
+    const status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ total: 4, sent: 2, skipped: 2, failed: 0, pending: 0, status: "sent" });
+    countsAddUp(status);
+  });
+
+  it("hands a crashed worker's batch over again once its lease runs out, with the same Message-IDs", async () => {
+    await addSubscribers(app, 10);
+    const send = await startSend(app.deps, await newPost());
+    // A worker claims 3 rows, gets one message onto the wire, and dies before marking anything.
+    const crashed = await claimBatch(app.deps, send.id, 3, leaseMs);
+    expect(crashed).toHaveLength(3);
+    const onTheWire = crashed[0] as (typeof crashed)[number];
+    await app.deps.mail.send({
+      to: onTheWire.email as string,
+      subject: "in flight",
+      html: "<p>in flight</p>",
+      text: "in flight",
+      messageId: newsletterMessageId(app.deps.env, send.id, onTheWire.subscriberId as number),
+    });
+
+    // Another worker sends the rest but leaves the leased rows alone while the lease lives.
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 7, finished: false });
+    let status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ sent: 7, pending: 3, status: "sending" });
+    countsAddUp(status);
+
+    clock.advance(leaseMs);
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 3, finished: true });
+    status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ sent: 10, pending: 0, status: "sent" });
+
+    // Nobody missed; the one duplicate is the message that was on the wire, with the same Message-ID.
+    const all = await recipientsOf(app, send.id);
+    for (const row of all) expect(app.mail.to(row.email as string).length).toBeGreaterThanOrEqual(1);
+    const twice = app.mail.to(onTheWire.email as string);
+    expect(twice).toHaveLength(2);
+    expect(new Set(twice.map((message) => message.messageId)).size).toBe(1);
+    expect(app.mail.messages).toHaveLength(11);
+    expect(all.filter((row) => row.attempts === 2)).toHaveLength(3);
+  });
+
+  it("retries a 4xx refusal with backoff and gives up on a 5xx with the server's reply", async () => {
+    await addSubscribers(app, 4);
+    refusals.set("reader1@example.com", 450);
+    refusals.set("reader2@example.com", 550);
+    const send = await startSend(app.deps, await newPost());
+    expect(await runSendWorker(app.deps, send.id, { maxAttempts: 2 })).toMatchObject({ sent: 2, failed: 1, retried: 1, finished: false });
+    let rows = await recipientsOf(app, send.id);
+    expect(rows.find((row) => row.email === "reader2@example.com")).toMatchObject({
+      status: "failed",
+      last_error: expect.stringContaining("550") as string,
+    });
+    expect(rows.find((row) => row.email === "reader1@example.com")).toMatchObject({
+      status: "pending",
+      last_error: expect.stringContaining("450") as string,
+    });
+
+    // Not before its backoff; then once more, and after maxAttempts the refusal is final.
+    expect(await runSendWorker(app.deps, send.id, { maxAttempts: 2 })).toMatchObject({ sent: 0, retried: 0, finished: false });
+    clock.advance(60_000);
+    expect(await runSendWorker(app.deps, send.id, { maxAttempts: 2 })).toMatchObject({ failed: 1, finished: true });
+    rows = await recipientsOf(app, send.id);
+    expect(rows.find((row) => row.email === "reader1@example.com")).toMatchObject({ status: "failed", attempts: 2 });
+    const status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ total: 4, sent: 2, failed: 2, status: "sent" });
+    countsAddUp(status);
+  });
+
+  it("a 4xx refusal that clears is sent on the retry", async () => {
+    await addSubscribers(app, 2);
+    refusals.set("reader0@example.com", 450);
+    const send = await startSend(app.deps, await newPost());
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 1, retried: 1, finished: false });
+    refusals.clear();
+    clock.advance(60_000);
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 1, finished: true });
+    expect(addressesOf(app.mail.messages)).toEqual(["reader0@example.com", "reader1@example.com"]);
+  });
+
+  it("two workers in parallel send each recipient once", async () => {
+    const active = await addSubscribers(app, 120);
+    const send = await startSend(app.deps, await newPost());
+    const runs = await Promise.all([
+      runSendWorker(app.deps, send.id, { batchSize: 7, concurrency: 2 }),
+      runSendWorker(app.deps, send.id, { batchSize: 7, concurrency: 2 }),
+    ]);
+    expect(runs[0].sent + runs[1].sent).toBe(120);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+    const status = await sendStatus(app.deps, send.id);
+    expect(status).toMatchObject({ total: 120, sent: 120, pending: 0, status: "sent" });
+    if (target.name !== "pglite") {
+      // On a server both really claimed: SKIP LOCKED split the rows between them.
+      expect(runs[0].sent).toBeGreaterThan(0);
+      expect(runs[1].sent).toBeGreaterThan(0);
+    }
+  });
+});
