@@ -27,6 +27,11 @@ export const apiPaths = {
   subscribersImport: "/api/newsletter/subscribers/import",
   subscriber: "/api/newsletter/subscribers/:id",
   subscriberExport: "/api/newsletter/subscribers/:id/export",
+  newsletterSends: "/api/newsletter/sends",
+  newsletterTestSend: "/api/newsletter/sends/test",
+  newsletterSend: "/api/newsletter/sends/:id",
+  newsletterSendFailed: "/api/newsletter/sends/:id/failed",
+  newsletterSendRetry: "/api/newsletter/sends/:id/retry",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -11,6 +11,8 @@ import { filesHandlers } from "./routes/files.handlers.ts";
 import { filesRoutes } from "./routes/files.routes.ts";
 import { healthHandlers } from "./routes/health.handlers.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { newsletterSendsHandlers } from "./routes/newsletter-sends.handlers.ts";
+import { newsletterSendsRoutes } from "./routes/newsletter-sends.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
@@ -27,6 +29,7 @@ export const apiContract = {
   files: filesRoutes,
   siteSettings: siteSettingsRoutes,
   newsletter: newsletterRoutes,
+  newsletterSends: newsletterSendsRoutes,
   subscriptions: subscriptionsRoutes,
 };
 
@@ -44,5 +47,6 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(filesRoutes, filesHandlers),
   ...serve(siteSettingsRoutes, siteSettingsHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
+  ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
 ];

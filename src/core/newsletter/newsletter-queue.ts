@@ -117,3 +117,22 @@ export async function finishIfSettled(deps: { db: SqlQueryable; now: () => Date 
   ]);
   return true;
 }
+
+/**
+ * Sends a worker could take up now: not finished, with a pending row that no live lease holds — a
+ * send that never started, one whose worker died (its leases ran out), one with a retry due — or
+ * with no pending row left but not marked finished (its worker died after the last row).
+ * The watchdog's question, asked on a timer.
+ */
+export async function dueSends(deps: { db: SqlQueryable; now: () => Date }): Promise<number[]> {
+  const { rows } = await deps.db.query<{ id: number }>(
+    `SELECT s.id FROM newsletter_sends s
+      WHERE s.status IN ('queued', 'sending')
+        AND (EXISTS (SELECT 1 FROM newsletter_recipients r
+                      WHERE r.send_id = s.id AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $1))
+             OR NOT EXISTS (SELECT 1 FROM newsletter_recipients r WHERE r.send_id = s.id AND r.status = 'pending'))
+      ORDER BY s.id`,
+    [deps.now()],
+  );
+  return rows.map((row) => row.id);
+}

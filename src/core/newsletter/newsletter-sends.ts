@@ -5,25 +5,11 @@ import { renderNewsletterEmail } from "../mail/emails.ts";
 import type { EmailContent } from "../mail/email-content.ts";
 import { siteIdentity } from "../subscribers/subscription-emails.ts";
 import { placeholderUnsubscribeUrl } from "./newsletter-message.ts";
+import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
+
+export type { NewsletterSend } from "./newsletter.schema.ts";
 
 export type NewsletterDeps = Pick<AppDeps, "db" | "env" | "mail" | "now" | "urls">;
-
-export type SendStatus = "queued" | "sending" | "sent" | "failed";
-
-/** A send and where it stands: sent + failed + skipped + pending = total, always. */
-export interface NewsletterSend {
-  id: number;
-  postId: number;
-  status: SendStatus;
-  total: number;
-  sent: number;
-  failed: number;
-  skipped: number;
-  pending: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
 
 interface PostRow {
   id: number;
@@ -48,7 +34,7 @@ export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "en
   });
 }
 
-async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
+export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
   if (!isRowId(postId)) throw new NotFoundError("Post not found");
   const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published FROM posts WHERE id = $1", [postId]);
   const post = rows[0];
@@ -101,7 +87,7 @@ export async function startSend(deps: NewsletterDeps, postId: number): Promise<N
 interface SendRow {
   id: number;
   post_id: number;
-  status: SendStatus;
+  status: NewsletterSend["status"];
   total: number;
   sent: number;
   failed: number;
@@ -114,23 +100,68 @@ interface SendRow {
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** A send's counts, read in one statement, so they add up to its total. 404 for an unknown id. */
+// The counts come from the rows in one statement, so they always add up to the total.
+const sendsWithCounts = (where: string) =>
+  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at,
+          count(r.id)::int AS total,
+          (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
+          (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
+          (count(*) FILTER (WHERE r.status = 'skipped'))::int AS skipped,
+          (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending
+     FROM newsletter_sends s LEFT JOIN newsletter_recipients r ON r.send_id = s.id
+    WHERE ${where}
+    GROUP BY s.id
+    ORDER BY s.created_at DESC, s.id DESC`;
+
+/** A send's counts: sent + failed + skipped + pending = total. 404 for an unknown id. */
 export async function sendStatus(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<NewsletterSend> {
   if (!isRowId(sendId)) throw new NotFoundError("Send not found");
-  const { rows } = await deps.db.query<SendRow>(
-    `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at,
-            count(r.id)::int AS total,
-            (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
-            (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
-            (count(*) FILTER (WHERE r.status = 'skipped'))::int AS skipped,
-            (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending
-       FROM newsletter_sends s LEFT JOIN newsletter_recipients r ON r.send_id = s.id
-      WHERE s.id = $1
-      GROUP BY s.id`,
-    [sendId],
-  );
+  const { rows } = await deps.db.query<SendRow>(sendsWithCounts("s.id = $1"), [sendId]);
   const row = rows[0];
   if (!row) throw new NotFoundError("Send not found");
+  return toSend(row);
+}
+
+/** Every send newest first, or one post's (its send history) with `postId`. */
+export async function listSends(deps: Pick<NewsletterDeps, "db">, filter: { postId?: number | undefined } = {}): Promise<NewsletterSend[]> {
+  const { rows } =
+    filter.postId === undefined
+      ? await deps.db.query<SendRow>(sendsWithCounts("true"))
+      : await deps.db.query<SendRow>(sendsWithCounts("s.post_id = $1"), [filter.postId]);
+  return rows.map(toSend);
+}
+
+/** The recipients of a send the SMTP server refused, with its reply (an erased subscriber is not listed). */
+export async function failedRecipients(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<FailedRecipient[]> {
+  await sendStatus(deps, sendId);
+  const { rows } = await deps.db.query<FailedRecipient>(
+    `SELECT s.email, r.last_error AS error, r.attempts
+       FROM newsletter_recipients r JOIN subscribers s ON s.id = r.subscriber_id
+      WHERE r.send_id = $1 AND r.status = 'failed'
+      ORDER BY r.id`,
+    [sendId],
+  );
+  return rows;
+}
+
+/**
+ * "Retry failed": the failed rows go back to pending (attempts from zero) and the send to sending;
+ * nothing else is touched, so only those recipients get the email. Workers do the sending.
+ */
+export async function retryFailed(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<NewsletterSend> {
+  await sendStatus(deps, sendId);
+  await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE newsletter_recipients SET status = 'pending', attempts = 0, lease_until = NULL
+        WHERE send_id = $1 AND status = 'failed' AND subscriber_id IS NOT NULL RETURNING 1`,
+      [sendId],
+    );
+    if (rows.length > 0) await tx.query("UPDATE newsletter_sends SET status = 'sending', finished_at = NULL WHERE id = $1", [sendId]);
+  });
+  return sendStatus(deps, sendId);
+}
+
+function toSend(row: SendRow): NewsletterSend {
   return {
     id: row.id,
     postId: row.post_id,

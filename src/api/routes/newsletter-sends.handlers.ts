@@ -1,0 +1,18 @@
+import { failedRecipients, listSends, retryFailed, sendStatus, startSend } from "../../core/newsletter/newsletter-sends.ts";
+import { sendTestEmail } from "../../core/newsletter/newsletter-test-send.ts";
+import type { RouteHandlers } from "../route-handler.ts";
+import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
+
+// The sending itself is done by workers (runSendWorker), started by the watchdog: `npm start` runs
+// it on a timer; production's Background Function and Scheduled Function are still to come.
+export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes> = {
+  start: ({ body, deps }) => startSend(deps, body.postId),
+  list: ({ query, deps }) => listSends(deps, { postId: query.postId }),
+  test: async ({ body, deps }) => {
+    await sendTestEmail(deps, body);
+    return { sent: true } as const;
+  },
+  get: ({ params, deps }) => sendStatus(deps, params.id),
+  failed: ({ params, deps }) => failedRecipients(deps, params.id),
+  retry: ({ params, deps }) => retryFailed(deps, params.id),
+};

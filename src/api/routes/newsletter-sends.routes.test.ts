@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFakeClock } from "../../../tests/support/fake-clock.ts";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { runSendWorker } from "../../core/newsletter/newsletter-worker.ts";
+
+// The admin API over the send queue (the queue itself: src/core/newsletter/newsletter-send.test.ts).
+const clock = createFakeClock();
+/** The sink refuses these for good (550), until a test lets them through. */
+const refused = new Set(["bounce@example.com"]);
+let app: TestApp;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  app = await createTestApp({ now: () => clock.now(), smtp: { reject: (address) => (refused.has(address) ? 550 : undefined) } });
+  admin = await app.adminHeaders();
+  await app.deps.db.query("INSERT INTO subscribers (email, status, source) SELECT unnest($1::text[]), 'active', 'import'", [
+    ["one@example.com", "two@example.com", "bounce@example.com"],
+  ]);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function addPost(published: boolean): Promise<number> {
+  const { rows } = await app.deps.db.query<{ id: number }>(
+    "INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ('Runway math', '<p>Count the months.</p>', 'Count them', $1, $2) RETURNING id",
+    [published, published ? clock.now() : null],
+  );
+  return (rows[0] as { id: number }).id;
+}
+
+const post = (path: string, body?: unknown, headers = admin) =>
+  app.call(path, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+
+describe("the newsletter send API", () => {
+  it("answers 401 without a session", async () => {
+    expect((await post("/api/newsletter/sends", { postId: 1 }, { origin: testOrigin })).status).toBe(401);
+    expect((await app.call("/api/newsletter/sends")).status).toBe(401);
+  });
+
+  it("starts a send (202), shows its progress, lists its failures, retries only those, and refuses a second send (409)", async () => {
+    const postId = await addPost(true);
+    const started = await post("/api/newsletter/sends", { postId });
+    expect(started.status).toBe(202);
+    const send = (await started.json()) as { id: number; total: number; status: string };
+    expect(send).toMatchObject({ total: 3, status: "queued" });
+    expect((await post("/api/newsletter/sends", { postId })).status).toBe(409);
+
+    await runSendWorker(app.deps, send.id);
+    const status = (await (await app.call(`/api/newsletter/sends/${String(send.id)}`, { headers: admin })).json()) as unknown;
+    expect(status).toMatchObject({ id: send.id, postId, status: "sent", total: 3, sent: 2, failed: 1, skipped: 0, pending: 0 });
+    const failed = (await (await app.call(`/api/newsletter/sends/${String(send.id)}/failed`, { headers: admin })).json()) as { email: string }[];
+    expect(failed).toEqual([{ email: "bounce@example.com", error: expect.stringContaining("550") as string, attempts: 1 }]);
+    const history = (await (await app.call(`/api/newsletter/sends?postId=${String(postId)}`, { headers: admin })).json()) as { id: number }[];
+    expect(history.map((entry) => entry.id)).toEqual([send.id]);
+
+    // The mailbox exists again: "Retry failed" sends to it, and to nobody who already has the email.
+    refused.clear();
+    app.mail.clear();
+    const retried = await post(`/api/newsletter/sends/${String(send.id)}/retry`);
+    expect(retried.status).toBe(202);
+    expect(await retried.json()).toMatchObject({ status: "sending", pending: 1, sent: 2 });
+    await runSendWorker(app.deps, send.id);
+    expect(app.mail.messages.flatMap((message) => message.to)).toEqual(["bounce@example.com"]);
+    expect(await (await app.call(`/api/newsletter/sends/${String(send.id)}`, { headers: admin })).json()).toMatchObject({
+      status: "sent",
+      sent: 3,
+      failed: 0,
+    });
+  });
+
+  it("answers 400 for a draft and 404 for a missing post or send", async () => {
+    expect((await post("/api/newsletter/sends", { postId: await addPost(false) })).status).toBe(400);
+    expect((await post("/api/newsletter/sends", { postId: 987_654 })).status).toBe(404);
+    expect((await post("/api/newsletter/sends", { postId: "x" })).status).toBe(400);
+    expect((await app.call("/api/newsletter/sends/987654", { headers: admin })).status).toBe(404);
+  });
+
+  it("sends one test email to the address given, and to no subscriber", async () => {
+    app.mail.clear();
+    const postId = await addPost(true);
+    const answer = await post("/api/newsletter/sends/test", { postId, email: "Owner@Example.com" });
+    expect(answer.status).toBe(200);
+    const [preview] = await app.mail.waitFor(1);
+    expect(preview?.to).toEqual(["owner@example.com"]);
+    expect(preview?.subject).toBe("[Test] Runway math");
+    expect(preview?.html).toContain(`${testOrigin}/blog/${String(postId)}`);
+    expect(app.mail.messages).toHaveLength(1);
+    const { rows } = await app.deps.db.query("SELECT 1 FROM newsletter_sends WHERE post_id = $1", [postId]);
+    expect(rows).toHaveLength(0);
+  });
+});

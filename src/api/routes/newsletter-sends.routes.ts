@@ -1,0 +1,74 @@
+import { z } from "zod";
+import {
+  failedRecipientSchema,
+  newsletterSendSchema,
+  startSendSchema,
+  testSendSchema,
+  testSentSchema,
+} from "../../core/newsletter/newsletter.schema.ts";
+import { apiPaths } from "../api-paths.ts";
+import { declareRoute, jsonAnswer } from "../declare-route.ts";
+import { rowIdParams } from "../params.schema.ts";
+
+const sendId = rowIdParams("Send not found");
+
+export const newsletterSendsRoutes = {
+  start: declareRoute({
+    method: "POST",
+    path: apiPaths.newsletterSends,
+    access: "admin",
+    summary:
+      "Sends a published post to every active subscriber: the recipients are fixed now and workers send in the background (400 for a draft, 409 when the post was sent already)",
+    body: { type: "json", schema: startSendSchema },
+    answers: { 202: jsonAnswer(newsletterSendSchema, "The send, queued") },
+    errors: [409],
+  }),
+  list: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterSends,
+    access: "admin",
+    summary: "Every send newest first, or one post's send history with ?postId=",
+    query: z.object({
+      postId: z
+        .string()
+        .regex(/^[1-9]\d{0,9}$/, "postId must be a post's id")
+        .transform(Number)
+        .optional()
+        .meta({ description: "Only this post's sends" }),
+    }),
+    answers: { 200: jsonAnswer(z.array(newsletterSendSchema), "The sends with their counts") },
+  }),
+  // Before the `:id` routes, whose id would otherwise take "test".
+  test: declareRoute({
+    method: "POST",
+    path: apiPaths.newsletterTestSend,
+    access: "admin",
+    summary: "Sends one preview of a published post's newsletter to one address (no send is recorded)",
+    body: { type: "json", schema: testSendSchema },
+    answers: { 200: jsonAnswer(testSentSchema, "Handed to the SMTP server") },
+  }),
+  get: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterSend,
+    access: "admin",
+    summary: "A send and its counts: sent + failed + skipped + pending = total",
+    params: sendId,
+    answers: { 200: jsonAnswer(newsletterSendSchema, "The send") },
+  }),
+  failed: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterSendFailed,
+    access: "admin",
+    summary: "The addresses of a send the SMTP server refused, with its reply",
+    params: sendId,
+    answers: { 200: jsonAnswer(z.array(failedRecipientSchema), "The failed recipients") },
+  }),
+  retry: declareRoute({
+    method: "POST",
+    path: apiPaths.newsletterSendRetry,
+    access: "admin",
+    summary: "Sends the email again to the failed recipients of a send, and to no one else",
+    params: sendId,
+    answers: { 202: jsonAnswer(newsletterSendSchema, "The send, with its failed rows pending again") },
+  }),
+};

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { emailSchema } from "../subscribers/subscriber.schema.ts";
+
+const postIdSchema = z.number({ error: "postId must be a post's id" }).int("postId must be a post's id").positive("postId must be a post's id");
+
+/** The body of `POST /api/newsletter/sends`: the published post to send to the list. */
+export const startSendSchema = z.object({ postId: postIdSchema });
+
+/** The body of `POST /api/newsletter/sends/test`: one preview of a post's email to one address. */
+export const testSendSchema = z.object({ postId: postIdSchema, email: emailSchema });
+
+export const sendStatuses = ["queued", "sending", "sent", "failed"] as const;
+
+/** A send and where it stands: sent + failed + skipped + pending = total, always. */
+export const newsletterSendSchema = z.object({
+  id: z.number().int(),
+  postId: z.number().int(),
+  /** queued until a worker takes it; sending; sent once no recipient is pending (some may have failed). */
+  status: z.enum(sendStatuses),
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  /** Unsubscribed or erased between the start and their turn: nothing was sent. */
+  skipped: z.number().int(),
+  pending: z.number().int(),
+  createdAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  finishedAt: z.iso.datetime().nullable(),
+});
+
+export type NewsletterSend = z.output<typeof newsletterSendSchema>;
+
+/** A recipient the SMTP server refused for good (or after every retry), with its reply. */
+export const failedRecipientSchema = z.object({ email: z.string(), error: z.string().nullable(), attempts: z.number().int() });
+
+export type FailedRecipient = z.output<typeof failedRecipientSchema>;
+
+export const testSentSchema = z.object({ sent: z.literal(true) });
