@@ -22,6 +22,7 @@ import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
+import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
@@ -102,6 +103,9 @@ const app = createApp({
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
+// Newsletter sends run in this process: started ones within a second, crashed ones once their
+// leases run out (a send interrupted by a kill resumes here on the next start).
+const newsletterRunner = startNewsletterRunner(app.deps, { concurrency: 5, log });
 
 const publishDir = path.join(siteRoot, "dist");
 const builder = new SiteBuilder({
@@ -171,6 +175,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   log("Stopping…");
+  newsletterRunner.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

@@ -6,8 +6,9 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
-import { claimBatch } from "./newsletter-queue.ts";
+import { claimBatch, dueSends, markSent } from "./newsletter-queue.ts";
 import { sendStatus, startSend } from "./newsletter-sends.ts";
+import { runDueSends } from "./newsletter-watchdog.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
 
 // Real databases (PGlite always; PostgreSQL through pg and the Neon driver with TEST_DATABASE_URL)
@@ -232,5 +233,31 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
       expect(runs[0].sent).toBeGreaterThan(0);
       expect(runs[1].sent).toBeGreaterThan(0);
     }
+  });
+
+  it("the watchdog takes up a send that never started, a crashed one once its lease ran out, and finishes one left unmarked", async () => {
+    await addSubscribers(app, 6);
+    const fresh = await startSend(app.deps, await newPost());
+    const crashed = await startSend(app.deps, await newPost());
+    expect(await claimBatch(app.deps, crashed.id, 10, leaseMs)).toHaveLength(6);
+    // Its worker died: every row is leased, so nothing is due until the lease runs out.
+    expect(await dueSends(app.deps)).toEqual([fresh.id]);
+    expect((await runDueSends(app.deps)).get(fresh.id)).toMatchObject({ sent: 6, finished: true });
+    expect(await dueSends(app.deps)).toEqual([]);
+    clock.advance(leaseMs);
+    expect(await dueSends(app.deps)).toEqual([crashed.id]);
+    expect((await runDueSends(app.deps)).get(crashed.id)).toMatchObject({ sent: 6, finished: true });
+    expect(app.mail.messages).toHaveLength(12);
+
+    // A worker that died after marking its last row but before closing the send: the watchdog closes it.
+    const unmarked = await startSend(app.deps, await newPost());
+    for (const row of await claimBatch(app.deps, unmarked.id, 10, leaseMs)) {
+      await markSent(app.deps, row.id, newsletterMessageId(app.deps.env, unmarked.id, row.subscriberId as number), "sent before the crash");
+    }
+    expect((await sendStatus(app.deps, unmarked.id)).status).toBe("sending");
+    expect(await dueSends(app.deps)).toEqual([unmarked.id]);
+    expect((await runDueSends(app.deps)).get(unmarked.id)).toMatchObject({ sent: 0, finished: true });
+    expect(await sendStatus(app.deps, unmarked.id)).toMatchObject({ status: "sent", sent: 6 });
+    expect(app.mail.messages).toHaveLength(12);
   });
 });
