@@ -62,18 +62,62 @@ export async function claimBatch(
     .sort((a, b) => a.id - b.id);
 }
 
-/** Marks a row sent — only after the SMTP server accepted it — and records the email for the subscriber's export. */
-export async function markSent(deps: { db: SqlQueryable; now: () => Date }, recipientId: number, messageId: string, subject: string): Promise<void> {
+/**
+ * Marks rows sent — only after the SMTP server accepted each — and records the email for each
+ * subscriber's export, in one statement for the whole group.
+ */
+export async function markSent(
+  deps: { db: SqlQueryable; now: () => Date },
+  accepted: { id: number; messageId: string }[],
+  subject: string,
+): Promise<void> {
+  if (accepted.length === 0) return;
   await deps.db.query(
     `WITH done AS (
-       UPDATE newsletter_recipients SET status = 'sent', sent_at = $2, message_id = $3, lease_until = NULL, last_error = NULL
-        WHERE id = $1 AND status = 'pending'
-       RETURNING subscriber_id
+       UPDATE newsletter_recipients r
+          SET status = 'sent', sent_at = $1, message_id = m.message_id, lease_until = NULL, last_error = NULL
+         FROM unnest($2::bigint[], $3::text[]) AS m (id, message_id)
+        WHERE r.id = m.id AND r.status = 'pending'
+       RETURNING r.subscriber_id, r.message_id
      )
      INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at)
-     SELECT subscriber_id, 'newsletter', $4, $3, $2 FROM done WHERE subscriber_id IS NOT NULL`,
-    [recipientId, deps.now(), messageId, subject],
+     SELECT subscriber_id, 'newsletter', $4, message_id, $1 FROM done WHERE subscriber_id IS NOT NULL`,
+    [deps.now(), accepted.map((row) => row.id), accepted.map((row) => row.messageId), subject],
   );
+}
+
+/**
+ * Group commit for `markSent`: each caller waits until its row is marked, and the rows accepted
+ * while one statement runs are marked together by the next. A worker with N messages in flight
+ * then writes about one statement per N messages, and no more than N accepted messages are ever
+ * unmarked — the most a crash can duplicate.
+ */
+export function sentMarker(deps: { db: SqlQueryable; now: () => Date }, subject: string): (row: { id: number; messageId: string }) => Promise<void> {
+  let waiting: { row: { id: number; messageId: string }; done: () => void; fail: (error: unknown) => void }[] = [];
+  let flushing = false;
+  const flush = async () => {
+    flushing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      try {
+        await markSent(
+          deps,
+          group.map((entry) => entry.row),
+          subject,
+        );
+        for (const entry of group) entry.done();
+      } catch (error) {
+        for (const entry of group) entry.fail(error);
+      }
+    }
+    flushing = false;
+  };
+  return (row) =>
+    new Promise<void>((done, fail) => {
+      waiting.push({ row, done, fail });
+      if (!flushing) void flush();
+    });
 }
 
 /** Someone who unsubscribed or was erased since the start: nothing is sent, and they count as skipped. */

@@ -251,9 +251,9 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
 
     // A worker that died after marking its last row but before closing the send: the watchdog closes it.
     const unmarked = await startSend(app.deps, await newPost());
-    for (const row of await claimBatch(app.deps, unmarked.id, 10, leaseMs)) {
-      await markSent(app.deps, row.id, newsletterMessageId(app.deps.env, unmarked.id, row.subscriberId as number), "sent before the crash");
-    }
+    const rows = await claimBatch(app.deps, unmarked.id, 10, leaseMs);
+    const accepted = rows.map((row) => ({ id: row.id, messageId: newsletterMessageId(app.deps.env, unmarked.id, row.subscriberId as number) }));
+    await markSent(app.deps, accepted, "sent before the crash");
     expect((await sendStatus(app.deps, unmarked.id)).status).toBe("sending");
     expect(await dueSends(app.deps)).toEqual([unmarked.id]);
     expect((await runDueSends(app.deps)).get(unmarked.id)).toMatchObject({ sent: 0, finished: true });

@@ -1,6 +1,6 @@
 import type { EmailContent } from "../mail/email-content.ts";
 import { classifyDeliveryFailure, personalMessage } from "./newsletter-message.ts";
-import { claimBatch, finishIfSettled, markFailed, markRetry, markSent, markSkipped, type ClaimedRecipient } from "./newsletter-queue.ts";
+import { claimBatch, finishIfSettled, markFailed, markRetry, markSkipped, sentMarker, type ClaimedRecipient } from "./newsletter-queue.ts";
 import type { NewsletterDeps } from "./newsletter-sends.ts";
 
 export interface WorkerOptions {
@@ -57,6 +57,7 @@ export async function deliverBatch(
   );
   const outcomes: Outcome[] = gone.map(() => "skipped");
   const queue = batch.filter((row) => !gone.includes(row));
+  const markSent = sentMarker(deps, email.subject);
   const deliverOne = async (row: ClaimedRecipient): Promise<Outcome> => {
     const message = personalMessage(deps, email, { sendId, subscriberId: row.subscriberId as number, address: row.email as string });
     try {
@@ -70,7 +71,7 @@ export async function deliverBatch(
       await markRetry(deps.db, row.id, failure.reason, new Date(deps.now().getTime() + retryDelayMs(row.attempts)));
       return "retried";
     }
-    await markSent(deps, row.id, message.messageId as string, email.subject);
+    await markSent({ id: row.id, messageId: message.messageId as string });
     return "sent";
   };
   let next = 0;
