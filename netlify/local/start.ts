@@ -98,14 +98,14 @@ const serverEnv = readServerEnv(runtimeEnv);
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
 const app = createApp({
   ...(await productionParts(serverEnv)),
-  ...(mailCatcher && { mail: smtpMailer(mailCatcher.url, serverEnv.MAIL_FROM ?? localMailFrom) }),
+  ...(mailCatcher && { mail: smtpMailer(mailCatcher.url, serverEnv.MAIL_FROM ?? localMailFrom, { maxConnections: serverEnv.SMTP_MAX_CONNECTIONS }) }),
 });
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
 // Newsletter sends run in this process: started ones within a second, crashed ones once their
 // leases run out (a send interrupted by a kill resumes here on the next start).
-const newsletterRunner = startNewsletterRunner(app.deps, { concurrency: 5, log });
+const newsletterRunner = startNewsletterRunner(app.deps, { concurrency: serverEnv.SMTP_MAX_CONNECTIONS, log });
 
 const publishDir = path.join(siteRoot, "dist");
 const builder = new SiteBuilder({

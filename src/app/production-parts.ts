@@ -28,7 +28,12 @@ export async function productionParts(env: ServerEnv): Promise<AppParts> {
     env,
     db,
     files: blobsFileStore(),
-    ...(env.SMTP_URL && { mail: smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? localMailFrom) }),
+    ...(env.SMTP_URL && {
+      mail: smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? localMailFrom, {
+        maxConnections: env.SMTP_MAX_CONNECTIONS,
+        ratePerSecond: env.SMTP_RATE_PER_SECOND,
+      }),
+    }),
     // On Netlify, instances share the hook's timing through the database; locally one process does.
     rebuild: isProduction(env) && env.BUILD_HOOK_URL ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL }) : buildHookRebuilder(env.BUILD_HOOK_URL),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a

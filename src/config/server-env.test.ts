@@ -21,6 +21,17 @@ describe("server environment", () => {
     expect(databaseUrl(env)).toBe("postgres://a@db/one");
     expect(databaseUrl(readServerEnv({ NETLIFY_DB_URL: "postgres://b@db/two" }))).toBe("postgres://b@db/two");
   });
+
+  it("reads the SMTP pool size (default 5) and an optional rate cap as whole numbers", () => {
+    const defaults = readServerEnv({});
+    expect([defaults.SMTP_MAX_CONNECTIONS, defaults.SMTP_RATE_PER_SECOND]).toEqual([5, undefined]);
+    const set = readServerEnv({ SMTP_MAX_CONNECTIONS: "10", SMTP_RATE_PER_SECOND: "" });
+    expect([set.SMTP_MAX_CONNECTIONS, set.SMTP_RATE_PER_SECOND]).toEqual([10, undefined]);
+    expect(readServerEnv({ SMTP_RATE_PER_SECOND: "14" }).SMTP_RATE_PER_SECOND).toBe(14);
+    expect(() => readServerEnv({ SMTP_MAX_CONNECTIONS: "0" })).toThrow(/SMTP_MAX_CONNECTIONS: must be a whole number of at least 1/);
+    expect(() => readServerEnv({ SMTP_MAX_CONNECTIONS: "500" })).toThrow(/SMTP_MAX_CONNECTIONS: must be at most 50/);
+    expect(() => readServerEnv({ SMTP_RATE_PER_SECOND: "fast" })).toThrow(/SMTP_RATE_PER_SECOND: must be a whole number/);
+  });
 });
 
 describe("production environment", () => {

@@ -7,6 +7,13 @@ const optional = (schema: z.ZodType<string>) => z.preprocess((value) => (value =
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 /** `Name <address>`: a display name and an address the provider lets us send from. */
 const mailFromPattern = /^[^<>\r\n]+<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>$/;
+/** A whole number from 1 to `max`, given as text (as every environment variable is). */
+const wholeNumber = (max: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a whole number of at least 1")
+    .transform(Number)
+    .pipe(z.number().max(max, `must be at most ${String(max)}`));
 const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" });
 
 /** The `scrypt$N$r$p$salt$hash` format `npm run admin:hash` prints (salt and hash base64url). */
@@ -38,6 +45,10 @@ export const serverEnvSchema = z.object({
   BUILD_HOOK_URL: optional(httpUrl),
   /** Where email goes: `smtp://` or `smtps://`, credentials in the URL (any provider's SMTP). */
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })),
+  /** SMTP connections open at once (the newsletter's messages in flight). Default 5. */
+  SMTP_MAX_CONNECTIONS: z.preprocess((value) => (value === "" ? undefined : value), wholeNumber(50).default(5)),
+  /** At most this many messages a second, for providers that cap the rate. Default: no cap. */
+  SMTP_RATE_PER_SECOND: z.preprocess((value) => (value === "" ? undefined : value), wholeNumber(10_000).optional()),
   /** Who email comes from: `Name <address>`. */
   MAIL_FROM: optional(z.string().regex(mailFromPattern, "must be Name <address@domain>, e.g. No Filter <hello@example.com>")),
   /** `true` in Netlify's builds. */
