@@ -18,7 +18,7 @@ export const newsletterSendsRoutes = {
     path: apiPaths.newsletterSends,
     access: "admin",
     summary:
-      "Sends a published post to every active subscriber: the recipients are fixed now and workers send in the background (400 for a draft, 409 when the post was sent already)",
+      "Sends a published post to every active subscriber: the recipients are fixed now and workers send in the background (400 for a draft or an empty list, 409 when the post was sent already)",
     body: { type: "json", schema: startSendSchema },
     answers: { 202: jsonAnswer(newsletterSendSchema, "The send, queued") },
     errors: [409],

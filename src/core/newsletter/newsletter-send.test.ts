@@ -7,7 +7,7 @@ import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
 import { claimBatch, dueSends, markSent } from "./newsletter-queue.ts";
-import { sendStatus, startSend } from "./newsletter-sends.ts";
+import { noRecipientsMessage, sendStatus, startSend } from "./newsletter-sends.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
 
@@ -116,6 +116,14 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     // A worker run on a finished send adds nothing (a replayed run).
     expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 0, finished: true });
     expect(app.mail.messages).toHaveLength(12);
+  });
+
+  it("answers 400, and keeps the post sendable, when nobody is subscribed", async () => {
+    const postId = await newPost();
+    await addSubscribers(app, 1, "unsubscribed", "gone");
+    await expect(startSend(app.deps, postId)).rejects.toMatchObject({ status: 400, message: noRecipientsMessage });
+    await addSubscribers(app, 1);
+    expect(await startSend(app.deps, postId)).toMatchObject({ total: 1, status: "queued" });
   });
 
   it("answers 409 for a second send of the same post, 400 for a draft and 404 for a missing post", async () => {

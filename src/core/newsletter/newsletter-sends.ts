@@ -19,6 +19,8 @@ interface PostRow {
   published: boolean;
 }
 
+export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
+
 const postPath = (id: number) => `/blog/${String(id)}`;
 
 /** The newsletter email for a post, with a placeholder where each recipient's unsubscribe token goes. */
@@ -47,7 +49,8 @@ export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: nu
  * Starts sending a published post to the list: renders the email once, and fixes the recipients —
  * one row per subscriber active now, in one INSERT … SELECT (someone who subscribes later is not
  * added; someone who leaves before their turn is skipped by the worker). A post is sent once:
- * 409 when it has a send already. Workers do the sending (runSendWorker).
+ * 409 when it has a send already; 400 when nobody is subscribed (the post is not used up).
+ * Workers do the sending (runSendWorker).
  */
 export async function startSend(deps: NewsletterDeps, postId: number): Promise<NewsletterSend> {
   const email = await renderPostNewsletter(deps, await publishedPost(deps, postId));
@@ -74,11 +77,9 @@ export async function startSend(deps: NewsletterDeps, postId: number): Promise<N
       [id],
     );
     const total = counted[0]?.total ?? 0;
-    // An empty list is done at once; otherwise the first worker moves it to "sending".
-    await tx.query(
-      "UPDATE newsletter_sends SET total = $2, status = CASE WHEN $2::int = 0 THEN 'sent' ELSE 'queued' END, finished_at = CASE WHEN $2::int = 0 THEN $3::timestamptz END WHERE id = $1",
-      [id, total, now],
-    );
+    // Rolled back: a send to nobody would use up the post's one send.
+    if (total === 0) throw new ValidationError(noRecipientsMessage);
+    await tx.query("UPDATE newsletter_sends SET total = $2 WHERE id = $1", [id, total]);
     return id;
   });
   return sendStatus(deps, sendId);
