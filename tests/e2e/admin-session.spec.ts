@@ -41,7 +41,7 @@ test("login: required fields, wrong password, then the right one; a reload keeps
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(toast(page, "Login Successful")).toContainText("Welcome to the admin dashboard!");
-  for (const tab of ["Blog Posts", "Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const tab of ["Blog Posts", "Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await expect(page.getByRole("tab", { name: tab })).toBeVisible();
   }
 
@@ -187,7 +187,7 @@ test("the tabs work from the keyboard, and axe finds no serious problem on any o
 
   await logIn(page);
   await page.getByRole("tab", { name: "Blog Posts" }).focus();
-  for (const name of ["Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const name of ["Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await page.keyboard.press("ArrowRight");
     const tab = page.getByRole("tab", { name });
     await expect(tab).toBeFocused();
@@ -218,7 +218,7 @@ test("the dashboard runs under the site's Content-Security-Policy without a viol
   expect(await page.getByRole("img", { name: "Featured image preview" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
     0,
   );
-  for (const tab of ["Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const tab of ["Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await page.getByRole("tab", { name: tab }).click();
     await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
   }
