@@ -18,6 +18,13 @@ import { relyingParty } from "./relying-party.ts";
 
 type Deps = Pick<AppDeps, "db" | "env" | "now" | "admin">;
 
+/**
+ * The signature algorithms a passkey may use: EdDSA, ES256, RS256 (COSE -8, -7, -257), what
+ * authenticators make. Named here rather than left to the library's default, which probes Node's
+ * experimental Web Crypto for ML-DSA and prints an ExperimentalWarning into the server's log.
+ */
+const supportedAlgorithmIDs = [-8, -7, -257];
+
 export const passkeyOptionsLimit = { bucket: "passkey-login-options", max: 30, windowMs: 15 * 60 * 1000 };
 
 interface PasskeyRow {
@@ -67,6 +74,7 @@ export async function passkeyRegistrationOptions(deps: Deps): Promise<PublicKeyC
     attestationType: "none",
     excludeCredentials: rows.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
     authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    supportedAlgorithmIDs,
   });
   await storeChallenge(deps, options.challenge, "registration");
   return options;
@@ -83,11 +91,11 @@ export async function registerPasskey(deps: Deps, input: { name: string; respons
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: true,
+      supportedAlgorithmIDs,
     });
-  } catch (error) {
-    throw new ValidationError(
-      `The passkey could not be registered (${error instanceof Error ? error.message : "invalid answer"}). Please try again.`,
-    );
+  } catch {
+    // The library's reasons name internals (challenges, flags); the owner can only try again.
+    throw new ValidationError("The passkey could not be registered. Please try again.");
   }
   if (!verified.verified) throw new ValidationError("The passkey could not be registered. Please try again.");
   const { credential } = verified.registrationInfo;
