@@ -80,6 +80,12 @@ test("register a passkey, log out, sign in with it alone; rename it and remove i
   await addPasskey(page, name);
   const item = page.getByRole("list", { name: "Passkeys" }).getByRole("listitem").filter({ hasText: name });
   await expect(item).toContainText("Last used Never");
+  // The authenticator already holds one for this site: the registration options exclude it.
+  await page.getByLabel("Passkey name").fill("Same device again");
+  await page.getByRole("button", { name: "Add Passkey" }).click();
+  await expect(toast(page, "Passkey Not Added")).toContainText("This device already holds a passkey for this site.");
+  await expect(page.getByRole("list", { name: "Passkeys" }).getByRole("listitem")).toHaveCount(1);
+  await page.locator(".nf-toast").getByRole("button", { name: "Close" }).click();
 
   await logOut(page);
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();

@@ -17,9 +17,19 @@ export async function signWithPasskey(): Promise<AuthenticationResponseJSON> {
 
 /** What went wrong in the browser, in the owner's words; undefined for a server's answer. */
 export function ceremonyFailure(error: unknown): string | undefined {
-  if (error instanceof WebAuthnError || (error instanceof Error && error.name === "NotAllowedError")) {
-    return "The passkey prompt was cancelled or timed out.";
+  if (!(error instanceof Error)) return undefined;
+  if (error instanceof WebAuthnError) {
+    if (error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return "This device already holds a passkey for this site.";
+    if (error.code === "ERROR_INVALID_DOMAIN" || error.code === "ERROR_INVALID_RP_ID") {
+      return "Passkeys work only on the site's own address (SITE_URL).";
+    }
+    const cause = error.cause instanceof Error ? error.cause.name : "";
+    if (error.code === "ERROR_CEREMONY_ABORTED" || cause === "NotAllowedError" || cause === "AbortError") {
+      return "The passkey prompt was cancelled or timed out.";
+    }
+    return error.message;
   }
-  if (error instanceof Error && /WebAuthn is not supported/i.test(error.message)) return "This browser does not support passkeys.";
+  if (error.name === "NotAllowedError") return "The passkey prompt was cancelled or timed out.";
+  if (/WebAuthn is not supported/i.test(error.message)) return "This browser does not support passkeys.";
   return undefined;
 }
