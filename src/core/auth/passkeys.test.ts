@@ -3,7 +3,7 @@ import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { createTestApp, testAdminPassword, type TestApp } from "../../../tests/support/test-app.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
-import { UnauthorizedError, ValidationError } from "../errors.ts";
+import { DatabaseUnavailableError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { passkeyRequired, securityState, setPasskeyRequired } from "./admin-security.ts";
 import { logIn } from "./login.ts";
 import { challengeTtlMs, consumeChallenge, storeChallenge } from "./passkey-challenges.ts";
@@ -89,6 +89,28 @@ describe.each(databaseTargets)("on $name", (target) => {
       await expect(verifyPasskeyLogin(app.deps, forged)).rejects.toBeInstanceOf(UnauthorizedError);
       expect(await consumeChallenge(app.deps, challenge, "login")).toBe(false);
     });
+  });
+
+  it("a database failure while verifying stays a database failure (503), not a refused passkey", async () => {
+    await storedPasskey("desk");
+    const { challenge } = await passkeyLoginOptions(app.deps, freshIp());
+    const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.get", challenge, origin: "http://localhost:8888" })).toString("base64url");
+    const answer = {
+      id: "credential-desk",
+      rawId: "credential-desk",
+      type: "public-key" as const,
+      response: { clientDataJSON, authenticatorData: "AAAA", signature: "AAAA" },
+      clientExtensionResults: {},
+    };
+    const failing = {
+      ...app.deps,
+      db: {
+        ...app.deps.db,
+        query: <Row>(sql: string, params?: readonly unknown[]) =>
+          sql.includes("DELETE FROM passkey_challenges") ? Promise.reject(new DatabaseUnavailableError()) : app.deps.db.query<Row>(sql, params),
+      },
+    };
+    await expect(verifyPasskeyLogin(failing, answer)).rejects.toBeInstanceOf(DatabaseUnavailableError);
   });
 
   describe("passkeys", () => {

@@ -11,7 +11,7 @@ import {
 } from "@simplewebauthn/server";
 import type { AppDeps } from "../app-deps.ts";
 import { takeRateLimit } from "../rate-limit.ts";
-import { NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
+import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { consumeChallenge, storeChallenge } from "./passkey-challenges.ts";
 import type { Passkey } from "./passkey.schema.ts";
 import { relyingParty } from "./relying-party.ts";
@@ -93,8 +93,10 @@ export async function registerPasskey(deps: Deps, input: { name: string; respons
       requireUserVerification: true,
       supportedAlgorithmIDs,
     });
-  } catch {
-    // The library's reasons name internals (challenges, flags); the owner can only try again.
+  } catch (error) {
+    // Ours (the database unavailable while using the challenge up) keep their status; the
+    // library's reasons name internals (challenges, flags): the owner can only try again.
+    if (error instanceof AppError) throw error;
     throw new ValidationError("The passkey could not be registered. Please try again.");
   }
   if (!verified.verified) throw new ValidationError("The passkey could not be registered. Please try again.");
@@ -185,7 +187,8 @@ export async function verifyPasskeyLogin(deps: Deps, response: AuthenticationRes
       },
       requireUserVerification: true,
     });
-  } catch {
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new UnauthorizedError("The passkey could not be verified. Please try again.");
   }
   if (!verified.verified) throw new UnauthorizedError("The passkey could not be verified. Please try again.");
