@@ -5,6 +5,18 @@ import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
 
+// Failed logins count per client address (every test here is the same address): each test starts
+// with the whole budget, so one test's wrong passwords never throttle the next one's login.
+test.beforeEach(async () => {
+  const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
+  await db.connect();
+  try {
+    await db.query("DELETE FROM login_throttle");
+  } finally {
+    await db.end();
+  }
+});
+
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
