@@ -13,6 +13,8 @@ import { healthHandlers } from "./routes/health.handlers.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
+import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
+import { passkeysRoutes } from "./routes/passkeys.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
@@ -22,6 +24,7 @@ import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
 export const apiContract = {
   health: healthRoutes,
   auth: authRoutes,
+  passkeys: passkeysRoutes,
   blogPosts: blogPostsRoutes,
   downloads: downloadsRoutes,
   files: filesRoutes,
@@ -39,6 +42,7 @@ export const apiRoutes: ServedRoute[] = [
     healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract))),
   ),
   ...serve(authRoutes, authHandlers),
+  ...serve(passkeysRoutes, passkeysHandlers),
   ...serve(blogPostsRoutes, blogPostsHandlers),
   ...serve(downloadsRoutes, downloadsHandlers),
   ...serve(filesRoutes, filesHandlers),

@@ -5,6 +5,18 @@ import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
 
+// Failed logins count per client address (every test here is the same address): each test starts
+// with the whole budget, so one test's wrong passwords never throttle the next one's login.
+test.beforeEach(async () => {
+  const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
+  await db.connect();
+  try {
+    await db.query("DELETE FROM login_throttle");
+  } finally {
+    await db.end();
+  }
+});
+
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
@@ -41,7 +53,7 @@ test("login: required fields, wrong password, then the right one; a reload keeps
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(toast(page, "Login Successful")).toContainText("Welcome to the admin dashboard!");
-  for (const tab of ["Blog Posts", "Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const tab of ["Blog Posts", "Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await expect(page.getByRole("tab", { name: tab })).toBeVisible();
   }
 
@@ -204,7 +216,7 @@ test("the tabs work from the keyboard, and axe finds no serious problem on any o
 
   await logIn(page);
   await page.getByRole("tab", { name: "Blog Posts" }).focus();
-  for (const name of ["Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const name of ["Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await page.keyboard.press("ArrowRight");
     const tab = page.getByRole("tab", { name });
     await expect(tab).toBeFocused();
@@ -235,7 +247,7 @@ test("the dashboard runs under the site's Content-Security-Policy without a viol
   expect(await page.getByRole("img", { name: "Featured image preview" }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(
     0,
   );
-  for (const tab of ["Downloads", "Email Subscribers", "Site Settings"]) {
+  for (const tab of ["Downloads", "Email Subscribers", "Site Settings", "Security"]) {
     await page.getByRole("tab", { name: tab }).click();
     await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
   }

@@ -20,10 +20,15 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(rows.map((row) => row.table_name)).toEqual([
+      "admin_passkeys",
+      "admin_recovery_codes",
+      "admin_security",
       "admin_sessions",
       "build_hook_state",
       "downloads",
       "login_throttle",
+      "passkey_challenges",
+      "pending_logins",
       "posts",
       "rate_limit_counters",
       "schema_migrations",
