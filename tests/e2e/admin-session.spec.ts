@@ -5,9 +5,8 @@ import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
 
-// Failed logins count per client address (every test here is the same address): each test starts
-// with the whole budget, so one test's wrong passwords never throttle the next one's login.
-test.beforeEach(async () => {
+/** Forgets failed logins: they count per client address, and every test here is the same address. */
+async function forgetLoginFailures() {
   const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
   await db.connect();
   try {
@@ -15,7 +14,10 @@ test.beforeEach(async () => {
   } finally {
     await db.end();
   }
-});
+}
+
+// Each test starts with the whole budget, so one test's wrong passwords never throttle the next one's login.
+test.beforeEach(forgetLoginFailures);
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -65,10 +67,8 @@ test("login: required fields, wrong password, then the right one; a reload keeps
 test("a throttled login says when to try again", async ({ page }) => {
   const { adminPath } = await adminLogin();
   await page.goto(adminPath);
-  // Throttling counts per client address whatever the username: the failures this test makes are
-  // forgotten afterwards, or every later login from this machine would wait 15 minutes. Those other
-  // tests made before are forgotten first, so the count starts here.
-  await forgetLoginFailures();
+  // The failures this test makes are forgotten afterwards too, or every later login from this
+  // machine (other specs included) would wait 15 minutes.
   try {
     await page.getByLabel("Username").fill(`intruder-${String(Date.now())}`);
     await page.getByLabel("Password").fill("guess");
@@ -83,16 +83,6 @@ test("a throttled login says when to try again", async ({ page }) => {
     await forgetLoginFailures();
   }
 });
-
-async function forgetLoginFailures() {
-  const db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
-  await db.connect();
-  try {
-    await db.query("DELETE FROM login_throttle");
-  } finally {
-    await db.end();
-  }
-}
 
 test("a network failure during login says so", async ({ page }) => {
   const { adminPath, username, password } = await adminLogin();
