@@ -21,7 +21,7 @@ const islandBoundaries = [
   { regex: String.raw`(^|/)core/auth/(?!.*\.schema\.ts$)`, message: "Islands may import only auth schemas (core/auth/*.schema.ts), not auth code." },
   { regex: String.raw`(^|/)config/server-env(\.ts)?$`, message: "Islands never read the server environment." },
   {
-    regex: String.raw`^(node:|pg$|pg/|@neondatabase/|@netlify/|@electric-sql/|sanitize-html$|file-type$)`,
+    regex: String.raw`^(node:|pg$|pg/|@neondatabase/|@netlify/|@electric-sql/|@simplewebauthn/server|sanitize-html$|file-type$)`,
     message: "Islands run in the browser: this package is server-only.",
   },
 ];

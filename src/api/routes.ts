@@ -15,6 +15,8 @@ import { newsletterSendsHandlers } from "./routes/newsletter-sends.handlers.ts";
 import { newsletterSendsRoutes } from "./routes/newsletter-sends.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
+import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
+import { passkeysRoutes } from "./routes/passkeys.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
@@ -24,6 +26,7 @@ import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
 export const apiContract = {
   health: healthRoutes,
   auth: authRoutes,
+  passkeys: passkeysRoutes,
   blogPosts: blogPostsRoutes,
   downloads: downloadsRoutes,
   files: filesRoutes,
@@ -42,6 +45,7 @@ export const apiRoutes: ServedRoute[] = [
     healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract))),
   ),
   ...serve(authRoutes, authHandlers),
+  ...serve(passkeysRoutes, passkeysHandlers),
   ...serve(blogPostsRoutes, blogPostsHandlers),
   ...serve(downloadsRoutes, downloadsHandlers),
   ...serve(filesRoutes, filesHandlers),

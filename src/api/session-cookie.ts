@@ -1,42 +1,55 @@
 import { parseCookie, stringifySetCookie } from "cookie";
+import { pendingLoginTtlMs } from "../core/auth/pending-logins.ts";
 import { sessionMaxMs } from "../core/auth/sessions.ts";
 
 /**
- * Over https the cookie gets the `__Host-` prefix (Secure, Path=/, no Domain: it can't be set or
- * read by another subdomain); plain http on localhost keeps a plain name so local use still works.
+ * Over https the cookies get the `__Host-` prefix (Secure, Path=/, no Domain: they can't be set or
+ * read by another subdomain); plain http on localhost keeps plain names so local use still works.
  */
-function cookieName(request: Request): string {
-  return isHttps(request) ? "__Host-nf_session" : "nf_session";
+function cookieName(request: Request, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : name;
 }
 
 function isHttps(request: Request): boolean {
   return new URL(request.url).protocol === "https:";
 }
 
+function setCookie(request: Request, name: string, value: string, maxAgeMs: number): string {
+  return stringifySetCookie({
+    name: cookieName(request, name),
+    value,
+    httpOnly: true,
+    sameSite: "strict",
+    secure: isHttps(request),
+    path: "/",
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
+}
+
+const session = "nf_session";
+/** A right password waiting for its passkey or recovery code (pending-logins.ts). */
+const pendingLogin = "nf_login_step";
+
 export function readSessionToken(request: Request): string | undefined {
-  return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request)];
+  return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request, session)];
 }
 
 export function sessionCookie(request: Request, token: string): string {
-  return stringifySetCookie({
-    name: cookieName(request),
-    value: token,
-    httpOnly: true,
-    sameSite: "strict",
-    secure: isHttps(request),
-    path: "/",
-    maxAge: Math.floor(sessionMaxMs / 1000),
-  });
+  return setCookie(request, session, token, sessionMaxMs);
 }
 
 export function clearedSessionCookie(request: Request): string {
-  return stringifySetCookie({
-    name: cookieName(request),
-    value: "",
-    httpOnly: true,
-    sameSite: "strict",
-    secure: isHttps(request),
-    path: "/",
-    maxAge: 0,
-  });
+  return setCookie(request, session, "", 0);
+}
+
+export function readPendingLoginToken(request: Request): string | undefined {
+  return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request, pendingLogin)];
+}
+
+export function pendingLoginCookie(request: Request, token: string): string {
+  return setCookie(request, pendingLogin, token, pendingLoginTtlMs);
+}
+
+export function clearedPendingLoginCookie(request: Request): string {
+  return setCookie(request, pendingLogin, "", 0);
 }

@@ -22,12 +22,16 @@ test("the subscriber list counts signups and exports them as email-subscribers.c
   const table = page.getByRole("table");
   for (const email of emails) {
     const row = table.getByRole("row").filter({ hasText: email });
-    await expect(row).toContainText("Active");
+    // Until they confirm by email (double opt-in).
+    await expect(row).toContainText("Pending");
     await expect(row).toContainText("newsletter");
   }
   const total = await table.locator("tbody tr").count();
+  const listed = (await (await page.request.get("/api/newsletter/subscribers")).json()) as { isActive: boolean }[];
+  const active = listed.filter((subscriber) => subscriber.isActive).length;
   await expect(page.locator("dl div").filter({ hasText: "Total Subscribers" })).toContainText(String(total));
-  await expect(page.getByRole("heading", { name: /Email Subscribers/ })).toContainText(`${String(total)} active`);
+  await expect(page.locator("dl div").filter({ hasText: "Active Subscribers" })).toContainText(String(active));
+  await expect(page.getByRole("heading", { name: /Email Subscribers/ })).toContainText(`${String(active)} active`);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("email-subscribers.csv");

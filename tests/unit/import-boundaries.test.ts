@@ -44,6 +44,11 @@ describe("islands never import server values", () => {
     ["the server environment", `import { readServerEnv } from "../../config/server-env.ts";\nexport const f = readServerEnv;`, /server environment/],
     ["a node: module", `import { randomBytes } from "node:crypto";\nexport const f = randomBytes;`, /server-only/],
     ["a server package", `import sanitizeHtml from "sanitize-html";\nexport const f = sanitizeHtml;`, /server-only/],
+    [
+      "the passkey server library",
+      `import { verifyRegistrationResponse } from "@simplewebauthn/server";\nexport const f = verifyRegistrationResponse;`,
+      /server-only/,
+    ],
     ["a lazily loaded server module", `export const load = () => import("../../core/db/connect.ts");`, /database code/],
   ])("%s is refused", async (_what, source, message) => {
     const errors = await boundaryErrors(island, source);

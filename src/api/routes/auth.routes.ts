@@ -1,4 +1,4 @@
-import { loginSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
+import { loginAnswerSchema, loginSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
@@ -9,7 +9,12 @@ export const authRoutes = {
     access: "public",
     summary: "Logs the owner in: sets the session cookie",
     body: { type: "json", schema: loginSchema },
-    answers: { 200: jsonAnswer(sessionStateSchema, "Logged in; the session cookie is set") },
+    answers: {
+      200: jsonAnswer(
+        loginAnswerSchema,
+        "Logged in, the session cookie set; or, when a passkey is required, `secondStep: passkey` and no session yet",
+      ),
+    },
     errors: [401, 429],
   }),
   logout: declareRoute({

@@ -10,3 +10,9 @@ export type LoginInput = z.output<typeof loginSchema>;
 
 /** Whether the request carries a live admin session. */
 export const sessionStateSchema = z.object({ authenticated: z.boolean() });
+
+/**
+ * A password login's answer: logged in, or (with "Require a passkey" on) not yet — the password
+ * was right and `secondStep` asks for a passkey or a recovery code.
+ */
+export const loginAnswerSchema = sessionStateSchema.extend({ secondStep: z.literal("passkey").optional() });

@@ -5,6 +5,8 @@ import { UnauthorizedError } from "../errors.ts";
 import type { LoginInput } from "./login.schema.ts";
 import { verifyPassword } from "./password.ts";
 import { deleteExpiredLoginAttempts, releaseLoginAttempt, reserveLoginAttempt } from "./login-throttle.ts";
+import { passkeyRequired } from "./admin-security.ts";
+import { startPendingLogin } from "./pending-logins.ts";
 import { createSession } from "./sessions.ts";
 
 // A fixed valid hash to verify against when no password is configured, so every answer costs the same.
@@ -15,13 +17,17 @@ function sameText(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
+/** A login's outcome: a session, or (with "Require a passkey" on) a password step waiting for its second step. */
+export type LoginOutcome = { token: string } | { pendingToken: string };
+
 /**
- * Checks the admin's credentials and starts a session. A wrong username and a wrong password get
+ * Checks the admin's credentials and starts a session — or, when a passkey is required, records the
+ * right password as a pending login whose token the second step must bring (pending-logins.ts). A wrong username and a wrong password get
  * the same answer after the same work (the password hash is always verified). The attempt is
  * reserved against the client address and the account before the password is checked (429 when
  * either is out of tries, see login-throttle.ts) and given back when the login succeeds.
  */
-export async function logIn(deps: Pick<AppDeps, "db" | "admin" | "now">, input: LoginInput, clientIp: string): Promise<{ token: string }> {
+export async function logIn(deps: Pick<AppDeps, "db" | "admin" | "now">, input: LoginInput, clientIp: string): Promise<LoginOutcome> {
   const reservation = await reserveLoginAttempt(deps, clientKey(clientIp), input.username);
   try {
     const hash = await deps.admin.passwordHash();
@@ -29,6 +35,7 @@ export async function logIn(deps: Pick<AppDeps, "db" | "admin" | "now">, input: 
     const usernameOk = sameText(input.username, deps.admin.username);
     if (!hash || !passwordOk || !usernameOk) throw new UnauthorizedError("Invalid username or password.");
     await releaseLoginAttempt(deps, reservation);
+    if (await passkeyRequired(deps)) return { pendingToken: await startPendingLogin(deps) };
     const { token } = await createSession(deps);
     return { token };
   } finally {

@@ -20,12 +20,17 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(rows.map((row) => row.table_name)).toEqual([
+      "admin_passkeys",
+      "admin_recovery_codes",
+      "admin_security",
       "admin_sessions",
       "build_hook_state",
       "downloads",
       "login_throttle",
       "newsletter_recipients",
       "newsletter_sends",
+      "passkey_challenges",
+      "pending_logins",
       "posts",
       "rate_limit_counters",
       "schema_migrations",

@@ -5,6 +5,7 @@ import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
+import SecurityTab from "./security/SecurityTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
@@ -14,9 +15,10 @@ const tabs = [
   { value: "downloads", label: "Downloads", Panel: DownloadsTab },
   { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
   { value: "settings", label: "Site Settings", Panel: SettingsTab },
+  { value: "security", label: "Security", Panel: SecurityTab },
 ] as const;
 
-/** The logged-in dashboard: header with View Site and Logout, and the four tabs. */
+/** The logged-in dashboard: header with View Site and Logout, and the tabs. */
 export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) {
   // A tab loads its list when first opened, then stays mounted (hidden) so a half-written post or
   // resource survives a look at another tab.

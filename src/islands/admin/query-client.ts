@@ -3,6 +3,7 @@ import type { RouteAnswer, RouteDeclaration } from "../../api/declare-route.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
+import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
@@ -29,6 +30,7 @@ export const queries = {
   },
   subscribers: routeQuery(newsletterRoutes.subscribers),
   settings: routeQuery(siteSettingsRoutes.list),
+  security: routeQuery(passkeysRoutes.security),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
 };
 
