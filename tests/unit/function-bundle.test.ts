@@ -64,12 +64,25 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
   };
 
-  it("bundles the API function for the /api/* path", () => {
-    expect(bundles.map((bundle) => bundle.name)).toEqual(["api"]);
+  it("bundles the API function for the /api/* path, and the newsletter watchdog", () => {
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-watchdog"]);
+  });
+
+  it("runs the newsletter watchdog from its bundle alone, on its schedule", () => {
+    const watchdog = bundles.find((bundle) => bundle.name === "newsletter-watchdog") as { path: string };
+    const script = `
+      const { default: run, config } = await import("./netlify/functions/newsletter-watchdog.mjs");
+      await run();
+      console.log(JSON.stringify(config));
+      process.exit(0);
+    `;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: watchdog.path, env: productionEnv, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ schedule: "* * * * *" });
   });
 
   it("answers from the bundle alone with production variables", () => {
-    const api = bundles[0] as { path: string };
+    const api = bundles.find((bundle) => bundle.name === "api") as { path: string };
     const { answers, stderr, status } = callBundle(api.path, ["/api/health", "/api/site-settings", "/api/blog-posts?published=true"], productionEnv);
     expect(status, stderr).toBe(0);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
@@ -78,7 +91,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
   });
 
   it("names the missing variable when production configuration is incomplete", () => {
-    const api = bundles[0] as { path: string };
+    const api = bundles.find((bundle) => bundle.name === "api") as { path: string };
     const withoutDatabase = Object.fromEntries(Object.entries(productionEnv).filter(([name]) => name !== "DATABASE_URL"));
     const { answers, stderr } = callBundle(api.path, ["/api/health"], withoutDatabase);
     expect(answers[0]?.status).toBe(500);
