@@ -268,4 +268,15 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect(await sendStatus(app.deps, unmarked.id)).toMatchObject({ status: "sent", sent: 6 });
     expect(app.mail.messages).toHaveLength(12);
   });
+
+  it("stops claiming at the run's deadline, leaving the rest for the next run", async () => {
+    await addSubscribers(app, 5);
+    const send = await startSend(app.deps, await newPost());
+    expect(await runSendWorker(app.deps, send.id, { stopClaimingAt: clock.now() })).toMatchObject({ sent: 0, finished: false });
+    expect(app.mail.messages).toHaveLength(0);
+    expect(await runSendWorker(app.deps, send.id, { stopClaimingAt: new Date(clock.now().getTime() + 1) })).toMatchObject({
+      sent: 5,
+      finished: true,
+    });
+  });
 });
