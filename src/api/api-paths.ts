@@ -38,6 +38,7 @@ export const apiPaths = {
   subscriberExport: "/api/newsletter/subscribers/:id/export",
   newsletterSends: "/api/newsletter/sends",
   newsletterTestSend: "/api/newsletter/sends/test",
+  newsletterSendPreview: "/api/newsletter/sends/preview",
   newsletterSend: "/api/newsletter/sends/:id",
   newsletterSendFailed: "/api/newsletter/sends/:id/failed",
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",

@@ -1,4 +1,13 @@
-import { failedRecipients, listSends, retryFailed, sendStatus, startSend } from "../../core/newsletter/newsletter-sends.ts";
+import { recipientTokenPlaceholder } from "../../core/newsletter/newsletter-message.ts";
+import {
+  failedRecipients,
+  listSends,
+  publishedPost,
+  renderPostNewsletter,
+  retryFailed,
+  sendStatus,
+  startSend,
+} from "../../core/newsletter/newsletter-sends.ts";
 import { sendTestEmail } from "../../core/newsletter/newsletter-test-send.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
@@ -11,6 +20,12 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
   test: async ({ body, deps }) => {
     await sendTestEmail(deps, body);
     return { sent: true } as const;
+  },
+  preview: async ({ query, deps }) => {
+    const email = await renderPostNewsletter(deps, await publishedPost(deps, query.postId));
+    // Nobody's subscription: the unsubscribe link gets a token that matches no one, as in "Send test".
+    const preview = (value: string) => value.replaceAll(recipientTokenPlaceholder, "preview");
+    return { subject: email.subject, html: preview(email.html), text: preview(email.text) };
   },
   get: ({ params, deps }) => sendStatus(deps, params.id),
   failed: ({ params, deps }) => failedRecipients(deps, params.id),

@@ -92,4 +92,19 @@ describe("the newsletter send API", () => {
     const { rows } = await app.deps.db.query("SELECT 1 FROM newsletter_sends WHERE post_id = $1", [postId]);
     expect(rows).toHaveLength(0);
   });
+
+  it("previews a published post's email without sending it (400 for a draft, 401 without a session)", async () => {
+    app.mail.clear();
+    const postId = await addPost(true);
+    const answer = await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`, { headers: admin });
+    expect(answer.status).toBe(200);
+    const preview = (await answer.json()) as { subject: string; html: string; text: string };
+    expect(preview.subject).toBe("Runway math");
+    expect(preview.html).toContain("Count the months.");
+    expect(preview.html).not.toContain("__RECIPIENT_TOKEN__");
+    expect(preview.text).toContain(`${testOrigin}/blog/${String(postId)}`);
+    expect(app.mail.messages).toHaveLength(0);
+    expect((await app.call(`/api/newsletter/sends/preview?postId=${String(await addPost(false))}`, { headers: admin })).status).toBe(400);
+    expect((await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`)).status).toBe(401);
+  });
 });

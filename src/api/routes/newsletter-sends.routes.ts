@@ -12,6 +12,9 @@ import { rowIdParams } from "../params.schema.ts";
 
 const sendId = rowIdParams("Send not found");
 
+/** The email a post would be sent as: what the dashboard shows before "Send test" and the send itself. */
+export const newsletterPreviewSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+
 export const newsletterSendsRoutes = {
   start: declareRoute({
     method: "POST",
@@ -38,7 +41,7 @@ export const newsletterSendsRoutes = {
     }),
     answers: { 200: jsonAnswer(z.array(newsletterSendSchema), "The sends with their counts") },
   }),
-  // Before the `:id` routes, whose id would otherwise take "test".
+  // Before the `:id` routes, whose id would otherwise take "test" and "preview".
   test: declareRoute({
     method: "POST",
     path: apiPaths.newsletterTestSend,
@@ -46,6 +49,20 @@ export const newsletterSendsRoutes = {
     summary: "Sends one preview of a published post's newsletter to one address (no send is recorded)",
     body: { type: "json", schema: testSendSchema },
     answers: { 200: jsonAnswer(testSentSchema, "Handed to the SMTP server") },
+  }),
+  preview: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterSendPreview,
+    access: "admin",
+    summary: "The newsletter email a published post would be sent as, to show before sending (no email is sent)",
+    query: z.object({
+      postId: z
+        .string()
+        .regex(/^[1-9]\d{0,9}$/, "postId must be a post's id")
+        .transform(Number)
+        .meta({ description: "The post to preview" }),
+    }),
+    answers: { 200: jsonAnswer(newsletterPreviewSchema, "The email's subject, HTML and text") },
   }),
   get: declareRoute({
     method: "GET",
