@@ -25,5 +25,6 @@ export const toastTexts = {
     title: "Export Complete",
     description: `Everything held about this subscriber has been saved to subscriber-${String(id)}.json.`,
   }),
+  testSent: (email: string): ToastMessage => ({ title: "Test Sent", description: `A test of the newsletter was sent to ${email}.` }),
   subscriberErased: { title: "Subscriber Erased", description: "The subscriber and everything held about them have been deleted." },
 } satisfies Record<string, ToastMessage | ((...args: never[]) => ToastMessage)>;

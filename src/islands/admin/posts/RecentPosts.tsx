@@ -1,12 +1,15 @@
+import { useContext } from "react";
 import type { Post } from "../../../core/posts/post.schema.ts";
 import { formatLongDate, readTimeLabel } from "../../../lib/format-date.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
 import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete }: ItemListProps<Post>) {
+  const sendAsNewsletter = useContext(SendAsNewsletterContext);
   return (
     <section aria-labelledby="recent-posts-title" className="card p-5">
       <h2 id="recent-posts-title" className="section-title text-2xl">
@@ -20,6 +23,17 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
               <div className="flex items-start justify-between gap-3">
                 <h3 className="min-w-0 break-words font-bold leading-snug">{post.title}</h3>
                 <div className="flex shrink-0 gap-2">
+                  {post.published && sendAsNewsletter && (
+                    <button
+                      type="button"
+                      className="admin-icon-button"
+                      aria-label={`Send ${post.title} as newsletter`}
+                      title="Send as newsletter"
+                      onClick={() => sendAsNewsletter(post)}
+                    >
+                      <Icon name="send" />
+                    </button>
+                  )}
                   <button type="button" className="admin-icon-button" aria-label={`Edit ${post.title}`} title="Edit" onClick={() => onEdit(post)}>
                     <Icon name="edit" />
                   </button>

@@ -10,13 +10,24 @@ interface Props {
   confirmLabel: string;
   onConfirm: () => void;
   disabled?: boolean;
+  /** The trigger's look, when it is a text button rather than the red icon button. */
+  triggerClassName?: string;
 }
 
 /** A button that asks before it does something that cannot be undone. */
-export function ConfirmButton({ label, children, title, description, confirmLabel, onConfirm, disabled }: Props) {
+export function ConfirmButton({
+  label,
+  children,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  triggerClassName = "admin-icon-button admin-danger",
+}: Props) {
   return (
     <AlertDialog.Root>
-      <AlertDialog.Trigger className="admin-icon-button admin-danger" aria-label={label} title={label} disabled={disabled}>
+      <AlertDialog.Trigger className={triggerClassName} aria-label={label} title={label} disabled={disabled}>
         {children}
       </AlertDialog.Trigger>
       <AlertDialog.Portal>

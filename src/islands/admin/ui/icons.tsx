@@ -12,6 +12,7 @@ const paths = {
   link: "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6l-1 1M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6l1-1",
   unlink: "M10 14a4 4 0 0 0 6 0l3-3a4 4 0 0 0-6-6M14 10a4 4 0 0 0-6 0l-3 3a4 4 0 0 0 6 6M3 3l18 18",
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
+  send: "M21 3L10 14M21 3l-7 18-4-7-7-4z",
 } as const;
 
 export function Icon({ name }: { name: keyof typeof paths }) {

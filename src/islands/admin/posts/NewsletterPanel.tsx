@@ -1,0 +1,286 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { newsletterSendsRoutes } from "../../../api/routes/newsletter-sends.routes.ts";
+import type { NewsletterSend } from "../../../core/newsletter/newsletter.schema.ts";
+import type { Post } from "../../../core/posts/post.schema.ts";
+import { callApi } from "../api-client.ts";
+import { queries } from "../query-client.ts";
+import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
+import { ConfirmButton } from "../ui/ConfirmButton.tsx";
+
+/** Opens the "Send as newsletter" panel for a post (given by the Posts tab to its list). */
+export const SendAsNewsletterContext = createContext<((post: Post) => void) | null>(null);
+
+const routes = newsletterSendsRoutes;
+const historyKey = (postId: number) => [routes.list.path, postId];
+const sendKey = (sendId: number) => [routes.get.path, sendId];
+const failedKey = (sendId: number) => [routes.failed.path, sendId];
+
+/** Still going: the one case the dashboard polls (SPEC §9 has no polling otherwise). */
+const running = (send: NewsletterSend | undefined) => send?.status === "queued" || send?.status === "sending";
+
+const statusLabels: Record<NewsletterSend["status"], string> = { queued: "Queued", sending: "Sending", sent: "Sent", failed: "Failed" };
+
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
+
+const subscribersLabel = (count: number) => `${String(count)} ${count === 1 ? "subscriber" : "subscribers"}`;
+
+/**
+ * "Send as newsletter" for one published post: the email's preview, a test to any address, the
+ * send to every active subscriber (asked first, naming how many), its live progress, and the
+ * post's send history with the failed addresses and "Retry failed".
+ */
+export default function NewsletterPanel({ post, onClose }: { post: Post; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const preview = useQuery({
+    queryKey: [routes.preview.path, post.id],
+    queryFn: () => callApi(routes.preview, { query: { postId: String(post.id) } }),
+  });
+  const history = useQuery({
+    queryKey: historyKey(post.id),
+    queryFn: () => callApi(routes.list, { query: { postId: String(post.id) } }),
+  });
+  const subscribers = useQuery(queries.subscribers);
+  const active = subscribers.data?.filter((subscriber) => subscriber.status === "active").length;
+
+  useEffect(() => {
+    headingRef.current?.scrollIntoView({ block: "start" });
+    headingRef.current?.focus();
+  }, [post.id]);
+
+  const start = useMutation({
+    mutationFn: () => callApi(routes.start, { body: { postId: post.id } }),
+    onSuccess: (send) => {
+      setRefusal(null);
+      queryClient.setQueryData(sendKey(send.id), send);
+      showToast({ title: "Newsletter Sending", description: `“${post.title}” is on its way to ${subscribersLabel(send.total)}.` });
+    },
+    onError: (error) => setRefusal(error.message),
+    // A refusal (409: sent already) may mean the history here is out of date.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: historyKey(post.id) }),
+  });
+
+  const sends = history.data ?? [];
+  const alreadySent = sends.length > 0;
+
+  return (
+    <section aria-labelledby="newsletter-panel-title" className="card mt-8 p-5" id="newsletter-panel">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h2 id="newsletter-panel-title" ref={headingRef} tabIndex={-1} className="section-title min-w-0 break-words text-2xl">
+          Send as newsletter: {post.title}
+        </h2>
+        <button type="button" className="btn btn-light py-2 text-sm" onClick={onClose}>
+          Close
+        </button>
+      </div>
+
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div>
+          <h3 className="font-bold">Preview</h3>
+          {preview.isPending && <p className="mt-2 text-slate">Rendering the email…</p>}
+          {preview.error && (
+            <p role="alert" className="mt-2 font-semibold text-signal-dark">
+              {preview.error.message}
+            </p>
+          )}
+          {preview.data && (
+            <>
+              <p className="mt-2 text-sm">
+                <span className="font-bold">Subject:</span> {preview.data.subject}
+              </p>
+              {/* sandbox="": the email's HTML runs no script and reaches nothing of the dashboard. */}
+              <iframe title="Email preview" sandbox="" srcDoc={preview.data.html} className="mt-2 h-[32rem] w-full border-3 border-ink bg-white" />
+            </>
+          )}
+        </div>
+
+        <div className="space-y-6">
+          <TestSend postId={post.id} />
+
+          <div>
+            <h3 className="font-bold">Send to the list</h3>
+            {alreadySent ? (
+              <p className="mt-2">This post was already sent as the newsletter; its send is below. A post is sent once.</p>
+            ) : history.isPending || active === undefined ? (
+              <p className="mt-2 text-slate">Counting subscribers…</p>
+            ) : active === 0 ? (
+              <p className="mt-2">There is no active subscriber to send this post to yet.</p>
+            ) : (
+              <div className="mt-2">
+                <ConfirmButton
+                  label={`Send to ${subscribersLabel(active)}`}
+                  title={`Send “${post.title}” to ${subscribersLabel(active)}?`}
+                  description="This can't be undone."
+                  confirmLabel={`Send to ${subscribersLabel(active)}`}
+                  onConfirm={() => start.mutate()}
+                  disabled={start.isPending}
+                  triggerClassName="btn py-2 text-sm"
+                >
+                  Send to {subscribersLabel(active)}
+                </ConfirmButton>
+              </div>
+            )}
+            {refusal && (
+              <p role="alert" className="mt-2 font-semibold text-signal-dark">
+                {refusal}
+              </p>
+            )}
+          </div>
+        </div>
+      </div>
+
+      <div className="mt-6">
+        <h3 className="font-bold">Send history</h3>
+        {history.error && (
+          <p role="alert" className="mt-2 font-semibold text-signal-dark">
+            {history.error.message}
+          </p>
+        )}
+        {history.data && sends.length === 0 && <p className="mt-2 text-slate">Not sent yet.</p>}
+        {sends.length > 0 && (
+          <ul className="mt-2 space-y-3" aria-label="Sends">
+            {sends.map((send) => (
+              <SendEntry key={send.id} listed={send} postId={post.id} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** "Send test": one preview of the email to the address given. */
+function TestSend({ postId }: { postId: number }) {
+  const id = useId();
+  const [email, setEmail] = useState("");
+  const test = useMutation({
+    mutationFn: (address: string) => callApi(routes.test, { body: { postId, email: address } }),
+    onSuccess: (_, address) => showToast(toastTexts.testSent(address)),
+    onError: (error) => showErrorToast(error.message, "Test Failed"),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    test.mutate(email.trim());
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="font-bold">
+        Send test
+      </h3>
+      <label htmlFor={`${id}-email`} className="mt-2 block text-sm font-bold uppercase tracking-wide">
+        Test address
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input
+          id={`${id}-email`}
+          type="email"
+          required
+          autoComplete="email"
+          className="admin-input min-w-0 flex-1"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <button type="submit" className="btn btn-light py-2 text-sm" disabled={test.isPending}>
+          {test.isPending ? "Sending…" : "Send test"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** One send of the post: its status and counts, polled every second while it runs; its failures. */
+function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number }) {
+  const queryClient = useQueryClient();
+  const live = useQuery({
+    queryKey: sendKey(listed.id),
+    queryFn: () => callApi(routes.get, { params: { id: listed.id } }),
+    initialData: listed,
+    refetchInterval: (query) => (running(query.state.data) ? 1000 : false),
+  });
+  const send = live.data;
+  const wasRunning = useRef(running(send));
+  useEffect(() => {
+    // Done: the history and the failed list catch up once, and the polling has stopped.
+    if (wasRunning.current && !running(send)) {
+      void queryClient.invalidateQueries({ queryKey: historyKey(postId) });
+      void queryClient.invalidateQueries({ queryKey: failedKey(send.id) });
+    }
+    wasRunning.current = running(send);
+  }, [send, postId, queryClient]);
+
+  const failed = useQuery({
+    queryKey: failedKey(send.id),
+    queryFn: () => callApi(routes.failed, { params: { id: send.id } }),
+    enabled: send.failed > 0 && !running(send),
+  });
+  const retry = useMutation({
+    mutationFn: () => callApi(routes.retry, { params: { id: send.id } }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(sendKey(send.id), answer);
+      showToast({
+        title: "Retrying Failed",
+        description: `${String(send.failed)} failed ${send.failed === 1 ? "address is" : "addresses are"} being sent again.`,
+      });
+    },
+    onError: (error) => showErrorToast(error.message),
+  });
+
+  const handled = send.sent + send.failed + send.skipped;
+  const counts = [
+    ["Sent", send.sent],
+    ["Failed", send.failed],
+    ["Skipped", send.skipped],
+    ["Pending", send.pending],
+  ] as const;
+  return (
+    <li className="border-3 border-ink bg-white p-3" aria-label={`Send of ${dateTime.format(new Date(send.createdAt))}`}>
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <span className={send.status === "sent" ? "admin-badge admin-badge-on" : "admin-badge"} role="status">
+          {statusLabels[send.status]}
+        </span>
+        <span>Started {dateTime.format(new Date(send.startedAt ?? send.createdAt))}</span>
+        {send.finishedAt && <span>Finished {dateTime.format(new Date(send.finishedAt))}</span>}
+      </p>
+      <progress
+        className="admin-progress mt-3"
+        value={handled}
+        max={Math.max(send.total, 1)}
+        aria-label="Send progress"
+        aria-valuetext={`${String(handled)} of ${String(send.total)}`}
+      />
+      <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
+        {counts.map(([label, count]) => (
+          <span key={label} data-count={label.toLowerCase()}>
+            {label}: <strong>{count}</strong>
+          </span>
+        ))}
+        <span>Total: {send.total}</span>
+      </p>
+      {send.failed > 0 && !running(send) && (
+        <div className="mt-3">
+          <h4 className="text-sm font-bold uppercase tracking-wide">Failed addresses</h4>
+          {failed.error && (
+            <p role="alert" className="font-semibold text-signal-dark">
+              {failed.error.message}
+            </p>
+          )}
+          {failed.data && (
+            <ul className="mt-1 space-y-1 text-sm" aria-label="Failed addresses">
+              {failed.data.map((recipient) => (
+                <li key={recipient.email} className="break-words">
+                  <span className="font-semibold">{recipient.email}</span>
+                  {recipient.error && <span className="text-slate"> — {recipient.error}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" className="btn btn-light mt-2 py-2 text-sm" onClick={() => retry.mutate()} disabled={retry.isPending}>
+            Retry failed
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
