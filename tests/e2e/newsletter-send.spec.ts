@@ -1,0 +1,160 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { logIn, unique } from "./admin.ts";
+import { toast } from "./islands.ts";
+
+const form = (page: Page) => page.locator("#admin-post-form");
+const postItem = (page: Page, title: string) => page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });
+
+interface InboxMail {
+  subject: string;
+}
+
+/** The mail `npm start`'s local inbox caught for `email`, once there are `count`. */
+async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
+  let mails: InboxMail[] = [];
+  await expect
+    .poll(async () => {
+      mails = (await (await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`)).json()) as InboxMail[];
+      return mails.length;
+    })
+    .toBe(count);
+  return mails;
+}
+
+test("the owner previews a post's newsletter, sends a test, sends it to every active subscriber and watches it finish; a second send is refused", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  await logIn(page);
+
+  // A few people on the list, imported as the owner would (the fresh e2e site may have none).
+  const stamp = String(Date.now());
+  const readers = ["ada", "grace"].map((name) => `${name}-send-${stamp}@example.com`);
+  const imported = await page.request.post("/api/newsletter/subscribers/import", {
+    headers: { origin: baseURL ?? "" },
+    multipart: {
+      file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${readers.join("\r\n")}\r\n`) },
+      consent: "true",
+    },
+  });
+  expect(imported.status()).toBe(200);
+  const subscribers = (await (await page.request.get("/api/newsletter/subscribers")).json()) as { status: string }[];
+  const active = subscribers.filter((subscriber) => subscriber.status === "active").length;
+  expect(active).toBeGreaterThanOrEqual(2);
+  const n = `${String(active)} subscribers`;
+
+  // A published post: drafts offer no send.
+  const title = unique("Runway letter");
+  await form(page).getByLabel("Title").fill(title);
+  await form(page).getByLabel("Excerpt").fill("Count the months before they count you.");
+  await form(page).getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("Twelve months of runway is a plan; three is a warning.");
+  await form(page).getByLabel("Publish immediately").check();
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  await expect(postItem(page, title)).toContainText("Published");
+
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  const panel = page.getByRole("region", { name: `Send as newsletter: ${title}` });
+  await expect(panel).toBeVisible();
+
+  // The preview: the email itself, in a sandboxed frame.
+  const frame = panel.locator('iframe[title="Email preview"]');
+  await expect(frame).toHaveAttribute("sandbox", "");
+  await expect(page.frameLocator('iframe[title="Email preview"]').getByText(title).first()).toBeVisible();
+  await expect(panel.getByText(`Subject: ${title}`)).toBeVisible();
+  await expect(panel.getByText("Not sent yet.")).toBeVisible();
+
+  const axe = await new AxeBuilder({ page }).include("#newsletter-panel").exclude("iframe").analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+  // "Send test": one email to the address given, and to nobody on the list.
+  const tester = `owner-test-${stamp}@example.com`;
+  await panel.getByLabel("Test address").fill(tester);
+  await panel.getByRole("button", { name: "Send test" }).click();
+  await expect(toast(page, "Test Sent")).toContainText(tester);
+  const [testMail] = await inboxFor(page.request, tester, 1);
+  expect(testMail?.subject).toBe(`[Test] ${title}`);
+  await inboxFor(page.request, readers[0] ?? "", 0);
+
+  // The send to the list, asked first with how many it reaches.
+  await panel.getByRole("button", { name: `Send to ${n}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(`Send “${title}” to ${n}?`);
+  await expect(dialog).toContainText("This can't be undone.");
+  await dialog.getByRole("button", { name: `Send to ${n}` }).click();
+
+  // Progress until done: every active subscriber sent, none pending.
+  const sends = panel.getByRole("list", { name: "Sends" });
+  await expect(sends.getByRole("listitem")).toHaveCount(1);
+  const entry = sends.getByRole("listitem").first();
+  await expect(entry.getByRole("progressbar", { name: "Send progress" })).toBeVisible();
+  await expect(entry.getByRole("status")).toHaveText("Sent", { timeout: 60_000 });
+  await expect(entry).toContainText(`Sent: ${String(active)}`);
+  await expect(entry).toContainText("Failed: 0");
+  await expect(entry).toContainText("Pending: 0");
+  await expect(entry).toContainText("Finished");
+  await expect(entry.getByRole("progressbar", { name: "Send progress" })).toHaveAttribute("value", String(active));
+  for (const reader of readers) expect((await inboxFor(page.request, reader, 1))[0]?.subject).toBe(title);
+
+  // A post is sent once: the panel says so instead of offering the send, and the API refuses it.
+  await expect(panel.getByRole("button", { name: /^Send to / })).toHaveCount(0);
+  await expect(panel).toContainText("This post was already sent as the newsletter");
+  const posts = (await (await page.request.get("/api/blog-posts")).json()) as { id: number; title: string }[];
+  const postId = posts.find((candidate) => candidate.title === title)?.id;
+  const again = await page.request.post("/api/newsletter/sends", { headers: { origin: baseURL ?? "" }, data: { postId } });
+  expect(again.status()).toBe(409);
+  expect(await again.json()).toEqual({ error: "This post was already sent as the newsletter" });
+
+  // The history stays after the panel is closed and opened again.
+  await panel.getByRole("button", { name: "Close" }).click();
+  await expect(panel).toHaveCount(0);
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem")).toContainText(`Sent: ${String(active)}`);
+});
+
+test("a send refused because the post went out meanwhile (409) is shown as a clear message", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  await logIn(page);
+  const stamp = String(Date.now());
+  await page.request.post("/api/newsletter/subscribers/import", {
+    headers: { origin: baseURL ?? "" },
+    multipart: {
+      file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\nlin-send-${stamp}@example.com\r\n`) },
+      consent: "true",
+    },
+  });
+  const title = unique("Sent elsewhere");
+  await form(page).getByLabel("Title").fill(title);
+  await form(page).getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("Sent from another tab.");
+  await form(page).getByLabel("Publish immediately").check();
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  const panel = page.getByRole("region", { name: `Send as newsletter: ${title}` });
+  const sendButton = panel.getByRole("button", { name: /^Send to \d+ subscribers?$/ });
+  await expect(sendButton).toBeVisible();
+
+  // Another tab sends it first.
+  const posts = (await (await page.request.get("/api/blog-posts")).json()) as { id: number; title: string }[];
+  const postId = posts.find((candidate) => candidate.title === title)?.id;
+  expect((await page.request.post("/api/newsletter/sends", { headers: { origin: baseURL ?? "" }, data: { postId } })).status()).toBe(202);
+
+  await sendButton.click();
+  await page
+    .getByRole("alertdialog")
+    .getByRole("button", { name: /^Send to / })
+    .click();
+  await expect(panel.getByRole("alert")).toHaveText("This post was already sent as the newsletter");
+  await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem")).toHaveCount(1);
+  await expect(panel.getByRole("button", { name: /^Send to / })).toHaveCount(0);
+});
