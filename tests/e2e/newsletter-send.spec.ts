@@ -158,3 +158,57 @@ test("a send refused because the post went out meanwhile (409) is shown as a cle
   await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem")).toHaveCount(1);
   await expect(panel.getByRole("button", { name: /^Send to / })).toHaveCount(0);
 });
+
+test("failed addresses are listed with the server's reply; Retry failed sends to them and the progress is followed until done, then the polling stops", async ({
+  page,
+}) => {
+  // The local inbox accepts every address, so the API's answers are stood in for here.
+  await logIn(page);
+  const posts = (await (await page.request.get("/api/blog-posts")).json()) as { id: number; title: string; published: boolean }[];
+  const post = posts.find((candidate) => candidate.published);
+  expect(post).toBeDefined();
+  const { id: postId, title } = post as { id: number; title: string };
+  const at = new Date().toISOString();
+  const base = { id: 999_001, postId, total: 3, skipped: 0, createdAt: at, startedAt: at };
+  const withFailure = { ...base, status: "sent", sent: 2, failed: 1, pending: 0, finishedAt: at };
+  const retrying = { ...base, status: "sending", sent: 2, failed: 0, pending: 1, finishedAt: null };
+  const done = { ...base, status: "sent", sent: 3, failed: 0, pending: 0, finishedAt: at };
+  let retried = false;
+  let polls = 0;
+  await page.route(
+    (url) => url.pathname === "/api/newsletter/sends" && url.searchParams.get("postId") === String(postId),
+    (route) => route.fulfill({ json: [retried ? done : withFailure] }),
+  );
+  await page.route(`**/api/newsletter/sends/${String(base.id)}/failed`, (route) =>
+    route.fulfill({ json: retried ? [] : [{ email: "bounce@example.com", error: "550 5.1.1 Mailbox unavailable", attempts: 1 }] }),
+  );
+  await page.route(`**/api/newsletter/sends/${String(base.id)}/retry`, (route) => {
+    retried = true;
+    return route.fulfill({ status: 202, json: retrying });
+  });
+  await page.route(`**/api/newsletter/sends/${String(base.id)}`, (route) => {
+    polls += 1;
+    return route.fulfill({ json: polls < 2 ? retrying : done });
+  });
+
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  const panel = page.getByRole("region", { name: `Send as newsletter: ${title}` });
+  const entry = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
+  await expect(entry).toContainText("Failed: 1");
+  await expect(entry.getByRole("list", { name: "Failed addresses" })).toContainText("bounce@example.com — 550 5.1.1 Mailbox unavailable");
+  expect(polls).toBe(0);
+
+  await entry.getByRole("button", { name: "Retry failed" }).click();
+  await expect(toast(page, "Retrying Failed")).toBeVisible();
+  await expect(entry.getByRole("status")).toHaveText("Sending");
+  await expect(entry.getByRole("status")).toHaveText("Sent", { timeout: 10_000 });
+  await expect(entry).toContainText("Sent: 3");
+  await expect(entry).toContainText("Failed: 0");
+  await expect(entry.getByRole("button", { name: "Retry failed" })).toHaveCount(0);
+  const settled = polls;
+  expect(settled).toBeGreaterThanOrEqual(2);
+  await page.waitForTimeout(2500);
+  expect(polls).toBe(settled);
+});
