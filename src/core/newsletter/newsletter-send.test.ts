@@ -6,7 +6,7 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
-import { claimBatch, dueSends, markSent } from "./newsletter-queue.ts";
+import { claimBatch, dueSends, markRetry, markSent, renewLease } from "./newsletter-queue.ts";
 import { noRecipientsMessage, sendStatus, startSend } from "./newsletter-sends.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
@@ -241,6 +241,67 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
       expect(runs[0].sent).toBeGreaterThan(0);
       expect(runs[1].sent).toBeGreaterThan(0);
     }
+  });
+
+  it("a slow batch keeps its rows: the worker renews the lease of rows still in flight, so no other worker claims them", async () => {
+    const active = await addSubscribers(app, 10);
+    const send = await startSend(app.deps, await newPost());
+    const claimedAt = clock.now().getTime();
+    // A slow SMTP server: each hand-over takes 20 s (on the fake clock), the whole batch 200 s — over three leases.
+    let handedOver = 0;
+    let intruder: Awaited<ReturnType<typeof claimBatch>> | undefined;
+    const slowDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          clock.advance(20_000);
+          if (++handedOver === 6) {
+            // 120 s after the claim: without renewal the lease (60 s) ran out long ago.
+            expect(clock.now().getTime() - claimedAt).toBeGreaterThan(leaseMs);
+            intruder = await claimBatch(app.deps, send.id, 50, leaseMs);
+          }
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    expect(await runSendWorker(slowDeps, send.id, { batchSize: 10, concurrency: 1, leaseMs })).toMatchObject({ sent: 10, finished: true });
+    expect(intruder).toEqual([]);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+    expect((await recipientsOf(app, send.id)).every((row) => row.attempts === 1)).toBe(true);
+  });
+
+  it("a renewal leaves alone rows another worker took over, and rows settled or waiting for a retry", async () => {
+    await addSubscribers(app, 4);
+    const send = await startSend(app.deps, await newPost());
+    const [first, second, third, fourth] = await claimBatch(app.deps, send.id, 4, leaseMs);
+    const held = (first as NonNullable<typeof first>).leaseUntil;
+    // The lease ran out and another worker claimed the first row; the second was sent; the third waits for a retry.
+    clock.advance(leaseMs);
+    await app.deps.db.query("UPDATE newsletter_recipients SET lease_until = $2 WHERE id = $1", [
+      first?.id,
+      new Date(clock.now().getTime() + leaseMs),
+    ]);
+    await markSent(app.deps, [{ id: (second as NonNullable<typeof second>).id, messageId: "<m@x>" }], "sent");
+    await markRetry(app.deps.db, (third as NonNullable<typeof third>).id, "421 try later", new Date(clock.now().getTime() + 120_000));
+    const renewed = await renewLease(
+      app.deps.db,
+      [first, second, third, fourth].map((row) => (row as NonNullable<typeof row>).id),
+      held,
+      new Date(clock.now().getTime() + leaseMs),
+    );
+    // Only the row still held (the fourth) is extended.
+    expect(renewed).toBe(1);
+    const { rows } = await app.deps.db.query<{ id: number | string; lease_until: Date | null }>(
+      "SELECT id, lease_until FROM newsletter_recipients WHERE send_id = $1 ORDER BY id",
+      [send.id],
+    );
+    expect(rows.map((row) => row.lease_until?.getTime() ?? null)).toEqual([
+      clock.now().getTime() + leaseMs,
+      null,
+      clock.now().getTime() + 120_000,
+      clock.now().getTime() + leaseMs,
+    ]);
   });
 
   it("the watchdog takes up a send that never started, a crashed one once its lease ran out, and finishes one left unmarked", async () => {
