@@ -8,6 +8,7 @@ import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
 import { claimBatch, dueSends, markRetry, markSent, renewLease } from "./newsletter-queue.ts";
 import { noRecipientsMessage, sendStatus, startSend } from "./newsletter-sends.ts";
+import { runBackgroundSends } from "./newsletter-background.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
 
@@ -328,6 +329,74 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect((await runDueSends(app.deps)).get(unmarked.id)).toMatchObject({ sent: 0, finished: true });
     expect(await sendStatus(app.deps, unmarked.id)).toMatchObject({ status: "sent", sent: 6 });
     expect(app.mail.messages).toHaveLength(12);
+  });
+
+  it("a replayed background run sends nothing twice, run again after it or at the same time", async () => {
+    const active = await addSubscribers(app, 40);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const kick = () => {
+      kicks += 1;
+    };
+    // Netlify retries a failed run: the original and its replay at once, then another replay after both.
+    const [first, replay] = await Promise.all([
+      runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6, concurrency: 2 }),
+      runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6, concurrency: 2 }),
+    ]);
+    const again = await runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6 });
+    const sentBy = (run: typeof first) => [...run.runs.values()].reduce((sum, worker) => sum + worker.sent, 0);
+    expect(sentBy(first) + sentBy(replay)).toBe(40);
+    expect(sentBy(again)).toBe(0);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+    expect(await sendStatus(app.deps, send.id)).toMatchObject({ total: 40, sent: 40, pending: 0, status: "sent" });
+    // The work was done within the budget: no run started another.
+    expect([first.continued, replay.continued, again.continued]).toEqual([false, false, false]);
+    expect(kicks).toBe(0);
+  });
+
+  it("a background run out of time with work left starts the next run, which finishes the send", async () => {
+    const active = await addSubscribers(app, 12);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const kick = () => {
+      kicks += 1;
+    };
+    // Each hand-over takes 10 s: a 25 s budget claims three batches of 2 (0 s, 20 s, and none at 40 s).
+    const slowDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          clock.advance(10_000);
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    const cut = await runBackgroundSends(slowDeps, { budgetMs: 25_000, kick, batchSize: 2, concurrency: 1 });
+    expect(cut.runs.get(send.id)).toMatchObject({ sent: 4, finished: false });
+    expect(cut.continued).toBe(true);
+    expect(kicks).toBe(1);
+    const next = await runBackgroundSends(app.deps, { budgetMs: 25_000, kick, batchSize: 2 });
+    expect(next.runs.get(send.id)).toMatchObject({ sent: 8, finished: true });
+    expect(next.continued).toBe(false);
+    expect(kicks).toBe(1);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+  });
+
+  it("a background run that ends early leaves a retry not yet due to the watchdog instead of starting run after run", async () => {
+    await addSubscribers(app, 2);
+    refusals.set("reader0@example.com", 450);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const run = await runBackgroundSends(app.deps, {
+      budgetMs: 60_000,
+      kick: () => {
+        kicks += 1;
+      },
+    });
+    expect(run.runs.get(send.id)).toMatchObject({ sent: 1, retried: 1, finished: false });
+    expect(run.continued).toBe(false);
+    expect(kicks).toBe(0);
   });
 
   it("stops claiming at the run's deadline, leaving the rest for the next run", async () => {
