@@ -82,11 +82,14 @@ function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "now">, batch: ClaimedRec
       });
     return renewing;
   };
-  const timer = setInterval(() => {
-    renewIfDue().catch((error: unknown) => {
-      console.warn("[newsletter] lease renewal failed:", error);
-    });
-  }, leaseMs / 4);
+  const timer = setInterval(
+    () => {
+      renewIfDue().catch((error: unknown) => {
+        console.warn("[newsletter] lease renewal failed:", error);
+      });
+    },
+    Math.max(250, leaseMs / 4),
+  );
   timer.unref();
   return { renewIfDue, stop: () => clearInterval(timer) };
 }
