@@ -10,8 +10,9 @@ export const claimBudgetMs = 20_000;
 /**
  * The newsletter watchdog, every minute: works on every send with work due — just started, resumed
  * after a crashed run once its leases ran out, a retry due. Replays and overlapping runs are safe
- * (rows are leased; settled rows are never sent again). Until the Background Function that a send
- * starts exists (issue 15), this is also what sends: about 20 s of sending a minute.
+ * (rows are leased; settled rows are never sent again). A send starts the Background Function
+ * (newsletter-send-background) at once; this takes up whatever a lost or refused start, a crashed
+ * run or a retry's backoff leaves behind.
  */
 export default async (): Promise<void> => {
   const app = createApp(await productionParts(readServerEnv(process.env)));

@@ -15,6 +15,7 @@ import { withUser } from "../../src/adapters/connect-database.ts";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { createApp } from "../../src/app/create-app.ts";
 import { localMailFrom, productionParts } from "../../src/app/production-parts.ts";
+import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
@@ -98,6 +99,8 @@ const serverEnv = readServerEnv(runtimeEnv);
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
 const app = createApp({
   ...(await productionParts(serverEnv)),
+  // The in-process timer below runs the sends: nothing to kick.
+  kickSends: noKick,
   ...(mailCatcher && { mail: smtpMailer(mailCatcher.url, serverEnv.MAIL_FROM ?? localMailFrom, { maxConnections: serverEnv.SMTP_MAX_CONNECTIONS }) }),
 });
 const prepared = await prepareLocalDatabase(app.deps);

@@ -62,6 +62,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       const deps = {
         ...processDeps,
         rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }),
+        kickSends: () => processDeps.kickSends({ waitUntil: client.waitUntil }),
         ...(client.waitUntil && { waitUntil: client.waitUntil }),
       };
       // A token-checked endpoint is called from outside the site on purpose (a mail provider's one-click POST).

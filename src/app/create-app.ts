@@ -7,6 +7,7 @@ import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
+import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
@@ -19,6 +20,8 @@ export interface AppParts {
   mail?: Mailer;
   /** Asks for a site rebuild after a content change. Default: none (nothing to rebuild). */
   rebuild?: RequestRebuild;
+  /** Starts a newsletter run at once (production's Background Function). Default: nothing (the sends wait for a timer). */
+  kickSends?: KickSends;
   /** The clock every service reads. Default: the system clock; tests pass a fake one. */
   now?: () => Date;
   /**
@@ -44,8 +47,18 @@ export interface App {
  * by `npm start`, once per site build and by the tests; nothing below it reads `process.env`.
  */
 export function createApp(parts: AppParts): App {
-  const { env, db, files, mail = noMailer, rebuild = () => undefined, now = () => new Date(), sharedReadMs = 0, checkAnswers = false } = parts;
-  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, now, urls: apiUrls, mail };
+  const {
+    env,
+    db,
+    files,
+    mail = noMailer,
+    rebuild = () => undefined,
+    kickSends = noKick,
+    now = () => new Date(),
+    sharedReadMs = 0,
+    checkAnswers = false,
+  } = parts;
+  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, kickSends, now, urls: apiUrls, mail };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
   return {
     deps,

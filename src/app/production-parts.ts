@@ -3,6 +3,7 @@ import { connectDatabase } from "../adapters/connect-database.ts";
 import { smtpMailer } from "../adapters/smtp-mailer.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { databaseUrl, isProduction, type ServerEnv } from "../config/server-env.ts";
+import { backgroundRunUrl, backgroundRunKicker } from "../core/newsletter/newsletter-background.ts";
 import { buildHookRebuilder } from "../core/publishing/rebuild.ts";
 import { sharedRebuilder } from "../core/publishing/shared-rebuilder.ts";
 import type { AppParts } from "./create-app.ts";
@@ -36,6 +37,13 @@ export async function productionParts(env: ServerEnv): Promise<AppParts> {
     }),
     // On Netlify, instances share the hook's timing through the database; locally one process does.
     rebuild: isProduction(env) && env.BUILD_HOOK_URL ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL }) : buildHookRebuilder(env.BUILD_HOOK_URL),
+    // On Netlify a send starts the Background Function at once; elsewhere a timer runs the sends
+    // (`npm start`) and nothing is kicked.
+    ...(isProduction(env) &&
+      env.SITE_URL &&
+      env.SESSION_SECRET && {
+        kickSends: backgroundRunKicker({ url: backgroundRunUrl(env.SITE_URL), secret: env.SESSION_SECRET, now: () => new Date() }),
+      }),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a
     // second late; this instance's own writes clear it at once.
     sharedReadMs: 1000,

@@ -4,6 +4,7 @@ import type { SqlExecutor } from "./db/sql-executor.ts";
 import type { SignedDownload } from "./downloads/download-link.ts";
 import type { FileStore } from "./files/file-store.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { KickSends } from "./newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "./publishing/rebuild.ts";
 
 /** The URLs services hand out (they never spell the API's paths). */
@@ -36,6 +37,11 @@ export interface AppDeps {
   urls: ApiUrls;
   /** Sends email (SMTP in production, the local catcher under `npm start`, a real sink in tests). */
   mail: Mailer;
+  /**
+   * Starts a newsletter run now, without waiting (production: the Background Function). Does
+   * nothing in tests and under `npm start`, whose in-process timer runs the sends.
+   */
+  kickSends: KickSends;
   /**
    * Keeps the platform running for work that may outlive the response (Netlify's
    * `context.waitUntil`); absent outside a request.

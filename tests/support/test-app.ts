@@ -16,6 +16,8 @@ export interface TestApp {
   handler: ApiHandler;
   /** How many rebuilds the calls so far have asked for. */
   rebuilds: { count: number };
+  /** How many newsletter runs the calls so far have started (`kickSends`: production's Background Function). */
+  kicks: { count: number };
   /** The real SMTP server the app's mail goes to: what each address received. */
   mail: SmtpSink;
   /** Headers of a logged-in admin on the site's own origin (for admin and state-changing calls). */
@@ -37,6 +39,7 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
+  const kicks = { count: 0 };
   const store = await startTestFileStore();
   const mail = await startSmtpSink(overrides.smtp);
   const env = readServerEnv({
@@ -53,6 +56,9 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     rebuild: () => {
       rebuilds.count += 1;
     },
+    kickSends: () => {
+      kicks.count += 1;
+    },
     ...(overrides.now && { now: overrides.now }),
     checkAnswers: true,
   });
@@ -60,6 +66,7 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     deps,
     handler,
     rebuilds,
+    kicks,
     mail,
     async adminHeaders() {
       const { token } = await createSession(deps);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { hashPassword } from "../../src/core/auth/password.ts";
+import { runRequestHeader, signRunRequest } from "../../src/core/newsletter/newsletter-background.ts";
 
 // The deploy check: bundle the functions the way Netlify does, then load each bundle in a clean
 // Node process — outside the repository, with only production variables — against PostgreSQL.
@@ -18,7 +19,7 @@ const postgres = databaseTargets.find((target) => target.name === "postgresql (p
 describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
   let testDb: TestDatabase;
   let outDir: string;
-  let bundles: { name: string; path: string }[];
+  let bundles: { name: string; path: string; invocationMode?: string | undefined }[];
   let productionEnv: Record<string, string>;
 
   beforeAll(async () => {
@@ -64,8 +65,44 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
   };
 
-  it("bundles the API function for the /api/* path, and the newsletter watchdog", () => {
-    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-watchdog"]);
+  it("bundles the API function for the /api/* path, the newsletter watchdog, and the send's Background Function", () => {
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-send-background", "newsletter-watchdog"]);
+    expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
+  });
+
+  it("runs the newsletter Background Function from its bundle alone, for a signed start only", async () => {
+    const background = bundles.find((bundle) => bundle.name === "newsletter-send-background") as { path: string };
+    // A send due: its one recipient unsubscribed since the start, so the run settles it (skipped)
+    // and finishes the send without an SMTP server.
+    const { rows } = await testDb.db.query<{ id: number }>(
+      `WITH post AS (INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ('Bundle', '<p>x</p>', 'x', true, now()) RETURNING id),
+            reader AS (INSERT INTO subscribers (email, status, source) VALUES ('bundle@example.com', 'unsubscribed', 'import') RETURNING id),
+            send AS (INSERT INTO newsletter_sends (post_id, subject, html, text, total, created_at) SELECT id, 'Bundle', '<p>x</p>', 'x', 1, now() FROM post RETURNING id)
+       INSERT INTO newsletter_recipients (send_id, subscriber_id) SELECT send.id, reader.id FROM send, reader RETURNING send_id AS id`,
+    );
+    const sendId = (rows[0] as { id: number }).id;
+    const statusOf = async () =>
+      (await testDb.db.query<{ status: string }>("SELECT status FROM newsletter_sends WHERE id = $1", [sendId])).rows[0]?.status;
+    const start = (headers: Record<string, string>) => {
+      const script = `
+        const { default: run, config } = await import("./netlify/functions/newsletter-send-background.mjs");
+        await run(new Request("https://nofilter.example/.netlify/functions/newsletter-send-background", { method: "POST", headers: ${JSON.stringify(headers)} }));
+        console.log(JSON.stringify(config));
+        process.exit(0);
+      `;
+      return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: background.path, env: productionEnv, encoding: "utf8" });
+    };
+
+    const unsigned = start({ [runRequestHeader]: signRunRequest("x".repeat(48), new Date()) });
+    expect(unsigned.status, unsigned.stderr).toBe(0);
+    expect(unsigned.stderr).toMatch(/background run refused: not a signed run request/);
+    expect(await statusOf()).toBe("queued");
+
+    const signed = start({ [runRequestHeader]: signRunRequest(productionEnv.SESSION_SECRET as string, new Date()) });
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toMatch(new RegExp(`send ${String(sendId)}: 0 sent, 0 failed, 1 skipped, done`));
+    expect(JSON.parse(signed.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ background: true });
+    expect(await statusOf()).toBe("sent");
   });
 
   it("runs the newsletter watchdog from its bundle alone, on its schedule", () => {

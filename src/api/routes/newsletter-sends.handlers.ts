@@ -12,10 +12,15 @@ import { sendTestEmail } from "../../core/newsletter/newsletter-test-send.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
 
-// The sending itself is done by workers (runSendWorker), started by the watchdog: `npm start` runs
-// it on a timer; production's Background Function and Scheduled Function are still to come.
+// The sending itself is done by workers (runSendWorker): `npm start` runs them on a timer; in
+// production a send (and a retry) starts the Background Function at once (`kickSends`), and the
+// Scheduled Function is the watchdog.
 export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes> = {
-  start: ({ body, deps }) => startSend(deps, body.postId),
+  start: async ({ body, deps }) => {
+    const send = await startSend(deps, body.postId);
+    deps.kickSends();
+    return send;
+  },
   list: ({ query, deps }) => listSends(deps, { postId: query.postId }),
   test: async ({ body, deps }) => {
     await sendTestEmail(deps, body);
@@ -29,5 +34,9 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
   },
   get: ({ params, deps }) => sendStatus(deps, params.id),
   failed: ({ params, deps }) => failedRecipients(deps, params.id),
-  retry: ({ params, deps }) => retryFailed(deps, params.id),
+  retry: async ({ params, deps }) => {
+    const send = await retryFailed(deps, params.id);
+    deps.kickSends();
+    return send;
+  },
 };

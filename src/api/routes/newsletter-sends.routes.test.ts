@@ -47,7 +47,10 @@ describe("the newsletter send API", () => {
     expect(started.status).toBe(202);
     const send = (await started.json()) as { id: number; total: number; status: string };
     expect(send).toMatchObject({ total: 3, status: "queued" });
+    // In production this starts the Background Function at once (the test app counts the kicks).
+    expect(app.kicks.count).toBe(1);
     expect((await post("/api/newsletter/sends", { postId })).status).toBe(409);
+    expect(app.kicks.count).toBe(1);
 
     await runSendWorker(app.deps, send.id);
     const status = (await (await app.call(`/api/newsletter/sends/${String(send.id)}`, { headers: admin })).json()) as unknown;
@@ -63,6 +66,7 @@ describe("the newsletter send API", () => {
     const retried = await post(`/api/newsletter/sends/${String(send.id)}/retry`);
     expect(retried.status).toBe(202);
     expect(await retried.json()).toMatchObject({ status: "sending", pending: 1, sent: 2 });
+    expect(app.kicks.count).toBe(2);
     await runSendWorker(app.deps, send.id);
     expect(app.mail.messages.flatMap((message) => message.to)).toEqual(["bounce@example.com"]);
     expect(await (await app.call(`/api/newsletter/sends/${String(send.id)}`, { headers: admin })).json()).toMatchObject({
@@ -76,6 +80,9 @@ describe("the newsletter send API", () => {
     expect((await post("/api/newsletter/sends", { postId: await addPost(false) })).status).toBe(400);
     expect((await post("/api/newsletter/sends", { postId: 987_654 })).status).toBe(404);
     expect((await post("/api/newsletter/sends", { postId: "x" })).status).toBe(400);
+    const kicks = app.kicks.count;
+    expect((await post("/api/newsletter/sends/987654/retry")).status).toBe(404);
+    expect(app.kicks.count).toBe(kicks);
     expect((await app.call("/api/newsletter/sends/987654", { headers: admin })).status).toBe(404);
   });
 

@@ -11,6 +11,8 @@ export interface ClaimedRecipient {
   subscriberStatus: string | null;
   /** How many times the row was handed over, this time included. */
   attempts: number;
+  /** The lease this claim set: the row is the caller's until then (or until `renewLease` extends it). */
+  leaseUntil: Date;
 }
 
 interface ClaimRow {
@@ -34,6 +36,7 @@ export async function claimBatch(
   leaseMs: number,
 ): Promise<ClaimedRecipient[]> {
   const now = deps.now();
+  const leaseUntil = new Date(now.getTime() + leaseMs);
   const { rows } = await deps.db.query<ClaimRow>(
     `WITH picked AS (
        SELECT r.id, s.email, s.status AS subscriber_status
@@ -46,7 +49,7 @@ export async function claimBatch(
      UPDATE newsletter_recipients r SET lease_until = $4, attempts = r.attempts + 1
        FROM picked WHERE r.id = picked.id
      RETURNING r.id, r.subscriber_id, picked.email, picked.subscriber_status, r.attempts`,
-    [sendId, now, size, new Date(now.getTime() + leaseMs)],
+    [sendId, now, size, leaseUntil],
   );
   if (rows.length > 0) {
     await deps.db.query("UPDATE newsletter_sends SET status = 'sending', started_at = $2 WHERE id = $1 AND status = 'queued'", [sendId, now]);
@@ -58,8 +61,25 @@ export async function claimBatch(
       email: row.email,
       subscriberStatus: row.subscriber_status,
       attempts: row.attempts,
+      leaseUntil,
     }))
     .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Extends the lease of rows a worker still holds: pending, and leased until exactly `heldUntil` (the
+ * lease this worker set). A row another worker took over after the lease ran out, one settled, or
+ * one given a retry time keeps what it has. Returns how many rows were extended.
+ */
+export async function renewLease(db: SqlQueryable, recipientIds: number[], heldUntil: Date, leaseUntil: Date): Promise<number> {
+  if (recipientIds.length === 0) return 0;
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE newsletter_recipients SET lease_until = $3
+      WHERE id = ANY($1::bigint[]) AND status = 'pending' AND lease_until = $2
+      RETURNING id`,
+    [recipientIds, heldUntil, leaseUntil],
+  );
+  return rows.length;
 }
 
 /**

@@ -6,8 +6,9 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
-import { claimBatch, dueSends, markSent } from "./newsletter-queue.ts";
+import { claimBatch, dueSends, markRetry, markSent, renewLease } from "./newsletter-queue.ts";
 import { noRecipientsMessage, sendStatus, startSend } from "./newsletter-sends.ts";
+import { runBackgroundSends } from "./newsletter-background.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
 
@@ -243,6 +244,67 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     }
   });
 
+  it("a slow batch keeps its rows: the worker renews the lease of rows still in flight, so no other worker claims them", async () => {
+    const active = await addSubscribers(app, 10);
+    const send = await startSend(app.deps, await newPost());
+    const claimedAt = clock.now().getTime();
+    // A slow SMTP server: each hand-over takes 20 s (on the fake clock), the whole batch 200 s — over three leases.
+    let handedOver = 0;
+    let intruder: Awaited<ReturnType<typeof claimBatch>> | undefined;
+    const slowDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          clock.advance(20_000);
+          if (++handedOver === 6) {
+            // 120 s after the claim: without renewal the lease (60 s) ran out long ago.
+            expect(clock.now().getTime() - claimedAt).toBeGreaterThan(leaseMs);
+            intruder = await claimBatch(app.deps, send.id, 50, leaseMs);
+          }
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    expect(await runSendWorker(slowDeps, send.id, { batchSize: 10, concurrency: 1, leaseMs })).toMatchObject({ sent: 10, finished: true });
+    expect(intruder).toEqual([]);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+    expect((await recipientsOf(app, send.id)).every((row) => row.attempts === 1)).toBe(true);
+  });
+
+  it("a renewal leaves alone rows another worker took over, and rows settled or waiting for a retry", async () => {
+    await addSubscribers(app, 4);
+    const send = await startSend(app.deps, await newPost());
+    const [first, second, third, fourth] = await claimBatch(app.deps, send.id, 4, leaseMs);
+    const held = (first as NonNullable<typeof first>).leaseUntil;
+    // The lease ran out and another worker claimed the first row; the second was sent; the third waits for a retry.
+    clock.advance(leaseMs);
+    await app.deps.db.query("UPDATE newsletter_recipients SET lease_until = $2 WHERE id = $1", [
+      first?.id,
+      new Date(clock.now().getTime() + leaseMs),
+    ]);
+    await markSent(app.deps, [{ id: (second as NonNullable<typeof second>).id, messageId: "<m@x>" }], "sent");
+    await markRetry(app.deps.db, (third as NonNullable<typeof third>).id, "421 try later", new Date(clock.now().getTime() + 120_000));
+    const renewed = await renewLease(
+      app.deps.db,
+      [first, second, third, fourth].map((row) => (row as NonNullable<typeof row>).id),
+      held,
+      new Date(clock.now().getTime() + leaseMs),
+    );
+    // Only the row still held (the fourth) is extended.
+    expect(renewed).toBe(1);
+    const { rows } = await app.deps.db.query<{ id: number | string; lease_until: Date | null }>(
+      "SELECT id, lease_until FROM newsletter_recipients WHERE send_id = $1 ORDER BY id",
+      [send.id],
+    );
+    expect(rows.map((row) => row.lease_until?.getTime() ?? null)).toEqual([
+      clock.now().getTime() + leaseMs,
+      null,
+      clock.now().getTime() + 120_000,
+      clock.now().getTime() + leaseMs,
+    ]);
+  });
+
   it("the watchdog takes up a send that never started, a crashed one once its lease ran out, and finishes one left unmarked", async () => {
     await addSubscribers(app, 6);
     const fresh = await startSend(app.deps, await newPost());
@@ -267,6 +329,74 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect((await runDueSends(app.deps)).get(unmarked.id)).toMatchObject({ sent: 0, finished: true });
     expect(await sendStatus(app.deps, unmarked.id)).toMatchObject({ status: "sent", sent: 6 });
     expect(app.mail.messages).toHaveLength(12);
+  });
+
+  it("a replayed background run sends nothing twice, run again after it or at the same time", async () => {
+    const active = await addSubscribers(app, 40);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const kick = () => {
+      kicks += 1;
+    };
+    // Netlify retries a failed run: the original and its replay at once, then another replay after both.
+    const [first, replay] = await Promise.all([
+      runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6, concurrency: 2 }),
+      runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6, concurrency: 2 }),
+    ]);
+    const again = await runBackgroundSends(app.deps, { budgetMs: 60_000, kick, batchSize: 6 });
+    const sentBy = (run: typeof first) => [...run.runs.values()].reduce((sum, worker) => sum + worker.sent, 0);
+    expect(sentBy(first) + sentBy(replay)).toBe(40);
+    expect(sentBy(again)).toBe(0);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+    expect(await sendStatus(app.deps, send.id)).toMatchObject({ total: 40, sent: 40, pending: 0, status: "sent" });
+    // The work was done within the budget: no run started another.
+    expect([first.continued, replay.continued, again.continued]).toEqual([false, false, false]);
+    expect(kicks).toBe(0);
+  });
+
+  it("a background run out of time with work left starts the next run, which finishes the send", async () => {
+    const active = await addSubscribers(app, 12);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const kick = () => {
+      kicks += 1;
+    };
+    // Each hand-over takes 10 s: a 25 s budget claims three batches of 2 (0 s, 20 s, and none at 40 s).
+    const slowDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          clock.advance(10_000);
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    const cut = await runBackgroundSends(slowDeps, { budgetMs: 25_000, kick, batchSize: 2, concurrency: 1 });
+    expect(cut.runs.get(send.id)).toMatchObject({ sent: 4, finished: false });
+    expect(cut.continued).toBe(true);
+    expect(kicks).toBe(1);
+    const next = await runBackgroundSends(app.deps, { budgetMs: 25_000, kick, batchSize: 2 });
+    expect(next.runs.get(send.id)).toMatchObject({ sent: 8, finished: true });
+    expect(next.continued).toBe(false);
+    expect(kicks).toBe(1);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+  });
+
+  it("a background run that ends early leaves a retry not yet due to the watchdog instead of starting run after run", async () => {
+    await addSubscribers(app, 2);
+    refusals.set("reader0@example.com", 450);
+    const send = await startSend(app.deps, await newPost());
+    let kicks = 0;
+    const run = await runBackgroundSends(app.deps, {
+      budgetMs: 60_000,
+      kick: () => {
+        kicks += 1;
+      },
+    });
+    expect(run.runs.get(send.id)).toMatchObject({ sent: 1, retried: 1, finished: false });
+    expect(run.continued).toBe(false);
+    expect(kicks).toBe(0);
   });
 
   it("stops claiming at the run's deadline, leaving the rest for the next run", async () => {

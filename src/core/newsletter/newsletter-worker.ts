@@ -1,6 +1,15 @@
 import type { EmailContent } from "../mail/email-content.ts";
 import { classifyDeliveryFailure, personalMessage } from "./newsletter-message.ts";
-import { claimBatch, finishIfSettled, markFailed, markRetry, markSkipped, sentMarker, type ClaimedRecipient } from "./newsletter-queue.ts";
+import {
+  claimBatch,
+  finishIfSettled,
+  markFailed,
+  markRetry,
+  markSkipped,
+  renewLease,
+  sentMarker,
+  type ClaimedRecipient,
+} from "./newsletter-queue.ts";
 import type { NewsletterDeps } from "./newsletter-sends.ts";
 
 export interface WorkerOptions {
@@ -8,7 +17,11 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Rows claimed at a time. Default 50. */
   batchSize?: number;
-  /** How long a claimed batch is the worker's: longer than a batch takes to send. Default 2 minutes. */
+  /**
+   * How long a claimed batch is the worker's. Default 2 minutes. A batch that takes longer (a slow
+   * SMTP server) keeps its rows: the worker renews the lease of the rows it still holds every
+   * `leaseMs / 2` while delivering, so no other worker claims a row still in flight.
+   */
   leaseMs?: number;
   /** A transient failure after this many hand-overs is final. Default 5. */
   maxAttempts?: number;
@@ -40,6 +53,48 @@ async function storedEmail(deps: Pick<NewsletterDeps, "db">, sendId: number): Pr
 type Outcome = "sent" | "failed" | "skipped" | "retried";
 
 /**
+ * Keeps a batch's lease alive while it is delivered: once half the lease has passed on the app's
+ * clock (`now`), the rows the worker still holds are leased again for `leaseMs`. Checked before
+ * each hand-over and on a timer every `leaseMs / 4` (for a single message that hangs). Rows already
+ * settled, or given a retry time, are left alone (`renewLease` only touches rows leased until
+ * exactly the lease this worker holds).
+ */
+function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "now">, batch: ClaimedRecipient[], leaseMs: number | undefined) {
+  const first = batch[0];
+  if (!first || !leaseMs) return { renewIfDue: async () => {}, stop: () => {} };
+  let heldUntil = first.leaseUntil;
+  let renewing: Promise<void> | null = null;
+  const renewIfDue = (): Promise<void> => {
+    if (renewing) return renewing;
+    if (deps.now().getTime() < heldUntil.getTime() - leaseMs / 2) return Promise.resolve();
+    const leaseUntil = new Date(deps.now().getTime() + leaseMs);
+    renewing = renewLease(
+      deps.db,
+      batch.map((row) => row.id),
+      heldUntil,
+      leaseUntil,
+    )
+      .then(() => {
+        heldUntil = leaseUntil;
+      })
+      .finally(() => {
+        renewing = null;
+      });
+    return renewing;
+  };
+  const timer = setInterval(
+    () => {
+      renewIfDue().catch((error: unknown) => {
+        console.warn("[newsletter] lease renewal failed:", error);
+      });
+    },
+    Math.max(250, leaseMs / 4),
+  );
+  timer.unref();
+  return { renewIfDue, stop: () => clearInterval(timer) };
+}
+
+/**
  * Sends one claimed batch, `concurrency` messages at a time. Each row is settled on its own: sent
  * once the SMTP server accepted it, skipped when the subscriber left, failed or retried by the reply.
  */
@@ -48,7 +103,7 @@ export async function deliverBatch(
   sendId: number,
   email: EmailContent,
   batch: ClaimedRecipient[],
-  options: Required<Pick<WorkerOptions, "concurrency" | "maxAttempts">>,
+  options: Required<Pick<WorkerOptions, "concurrency" | "maxAttempts">> & Pick<WorkerOptions, "leaseMs">,
 ): Promise<Outcome[]> {
   const gone = batch.filter((row) => row.subscriberId === null || row.email === null || row.subscriberStatus !== "active");
   await markSkipped(
@@ -58,7 +113,9 @@ export async function deliverBatch(
   const outcomes: Outcome[] = gone.map(() => "skipped");
   const queue = batch.filter((row) => !gone.includes(row));
   const markSent = sentMarker(deps, email.subject);
+  const lease = leaseKeeper(deps, queue, options.leaseMs);
   const deliverOne = async (row: ClaimedRecipient): Promise<Outcome> => {
+    await lease.renewIfDue();
     const message = personalMessage(deps, email, { sendId, subscriberId: row.subscriberId as number, address: row.email as string });
     try {
       await deps.mail.send(message);
@@ -81,7 +138,11 @@ export async function deliverBatch(
       outcomes.push(await deliverOne(row));
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, runner));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, runner));
+  } finally {
+    lease.stop();
+  }
   return outcomes;
 }
 
