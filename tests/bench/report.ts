@@ -5,6 +5,7 @@ import type { LoadRow } from "./api-load.ts";
 import type { BuildRow } from "./build-scaling.ts";
 import type { CsvExportFigures } from "./csv-export.ts";
 import type { LighthouseRow } from "./lighthouse.ts";
+import type { NewsletterSendFigures } from "./newsletter-send.ts";
 import type { PageWeight } from "./page-weight.ts";
 
 export interface BenchResults {
@@ -22,6 +23,8 @@ export interface BenchResults {
   publishLiveSeconds?: number[];
   startup?: { freshMs: number; warmMs: number };
   builds?: BuildRow[];
+  /** 10,000 recipients sent under `npm start` into a counting SMTP sink, then again with a kill -9 half-way. */
+  newsletterSend?: NewsletterSendFigures;
   /** Figures not measured, with the reason. */
   skipped: Record<string, string>;
   benchSeconds?: number;
@@ -148,6 +151,42 @@ function csvTable(rows: CsvExportFigures[], database: string): void {
   );
 }
 
+function printNewsletterSend(send: NewsletterSendFigures): void {
+  const crash = send.crash;
+  console.log(
+    `\n8. Newsletter send under npm start, ${send.recipients.toLocaleString("en")} recipients into a local SMTP sink, SMTP_MAX_CONNECTIONS=${String(send.smtpConnections)} (targets: ≥ 500 messages/s, flat memory)`,
+  );
+  table(
+    ["run", "wall time", "messages/s", "server RSS before", "peak", "growth", "received", "accounted for", "duplicates", "verdict"],
+    [
+      [
+        "uninterrupted",
+        `${send.seconds.toFixed(1)} s`,
+        send.messagesPerSecond.toFixed(0),
+        mib(send.serverRssBeforeBytes),
+        mib(send.serverRssPeakBytes),
+        mib(send.serverRssPeakBytes - send.serverRssBeforeBytes),
+        String(send.received),
+        "",
+        "",
+        verdict(send.messagesPerSecond >= 500),
+      ],
+      [
+        `kill -9 at ${String(crash.sentAtKill)} sent, restart ${(crash.restartMs / 1000).toFixed(1)} s`,
+        `${crash.seconds.toFixed(1)} s`,
+        "",
+        "",
+        "",
+        "",
+        String(crash.received),
+        `${String(crash.sent)} sent + ${String(crash.failed)} failed + ${String(crash.skipped)} skipped of ${String(crash.total)}, ${String(crash.pending)} pending`,
+        String(crash.duplicates),
+        verdict(crash.status === "sent" && crash.pending === 0 && crash.duplicates <= send.smtpConnections),
+      ],
+    ],
+  );
+}
+
 export function printReport(results: BenchResults): void {
   console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);
   if (results.pages) printPages(results.pages);
@@ -171,6 +210,7 @@ export function printReport(results: BenchResults): void {
       `\n7. Start-up, npm start to the first page served (target ≤ 30 s): fresh ${(freshMs / 1000).toFixed(1)} s — ${verdict(freshMs <= 30_000)}; warm restart ${(warmMs / 1000).toFixed(1)} s`,
     );
   }
+  if (results.newsletterSend) printNewsletterSend(results.newsletterSend);
   for (const [figure, reason] of Object.entries(results.skipped)) console.log(`\nSKIPPED ${figure}: ${reason}`);
   if (results.benchSeconds) console.log(`\nbenchmark ran in ${(results.benchSeconds / 60).toFixed(1)} min`);
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: starts a fresh `npm start` in a scratch folder and measures what our targets name
  * (docs/decisions/0004-performance-targets-and-benchmark.md) —
  * page weight, Lighthouse, the API under load, the CSV export, publish → live at 1,000 posts and
- * start-up (fresh and warm) — then build scaling against a scratch PostgreSQL database. Prints a
+ * start-up (fresh and warm), a newsletter send to 10,000 recipients (and one killed half-way) — then build scaling against a scratch PostgreSQL database. Prints a
  * table and writes tests/bench/results.json. Figures, not pass/fail: the machine is shared and
  * noisy, so compare ratios taken in the same run.
  *
@@ -24,6 +24,7 @@ import { measureLighthouse } from "./lighthouse.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
 import { machineDescription, printReport, type BenchResults } from "./report.ts";
+import { measureNewsletterSend } from "./newsletter-send.ts";
 import { measurePage } from "./page-weight.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
@@ -90,6 +91,9 @@ try {
   running.push(warm);
   await stopLocalSite(warm);
   results.startup = { freshMs: fresh.readyMs, warmMs: warm.readyMs };
+
+  log("newsletter send to 10,000 recipients under a fresh npm start, then one killed half-way (waits out the 2-minute lease)…");
+  results.newsletterSend = await measureNewsletterSend(siteUrl);
 
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");

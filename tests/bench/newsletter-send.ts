@@ -1,0 +1,191 @@
+/**
+ * The newsletter under `npm start` (issue 15, Speed): a fresh `npm start` in a scratch folder with
+ * SMTP_URL pointing at a counting SMTP sink in this process (so the local catcher is off), 10,000
+ * active subscribers seeded, and a published demo post sent through the API as the admin:
+ * messages/s from the 202 to status "sent", and the server's resident memory before and at its
+ * peak during the send. Then a second post to the same list, with `kill -9` of the server when
+ * about half is sent and a restart on the same state folder: total wall time, every recipient
+ * accounted for, and the messages the sink received more than once (same Message-ID).
+ *
+ * Rows in flight at the kill stay leased for the worker's lease (2 minutes, not configurable by
+ * environment): the restarted server sends the rest at once and those rows once the lease runs
+ * out, so the crash's wall time includes that wait. Run alone:
+ *   node tests/bench/newsletter-send.ts [recipients]
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { readLocalServerInfo } from "../support/local-server-info.ts";
+import { adminCookie } from "./admin-session.ts";
+import { seedSubscribers } from "./bulk-seed.ts";
+import { readAdminPassword, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
+import { trackPeakMemory, treeRss } from "./peak-memory.ts";
+
+/** SMTP connections `npm start` keeps open to the sink (SMTP_MAX_CONNECTIONS; the default is 5). */
+export const benchSmtpConnections = 10;
+
+export interface NewsletterSendFigures {
+  recipients: number;
+  smtpConnections: number;
+  /** From the 202 to status "sent". */
+  seconds: number;
+  messagesPerSecond: number;
+  serverRssBeforeBytes: number;
+  serverRssPeakBytes: number;
+  received: number;
+  crash: {
+    /** From the 202 to status "sent", the kill, the restart and the lease's wait included. */
+    seconds: number;
+    /** Messages sent when the server was killed. */
+    sentAtKill: number;
+    restartMs: number;
+    status: string;
+    total: number;
+    sent: number;
+    failed: number;
+    skipped: number;
+    /** Total minus sent, failed and skipped: 0 when every recipient is accounted for. */
+    pending: number;
+    received: number;
+    /** Message-IDs the sink received more than once. */
+    duplicates: number;
+  };
+}
+
+interface SendStatus {
+  id: number;
+  status: string;
+  total: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+}
+
+/** An SMTP server that only counts: messages, and how often each Message-ID arrived. Bodies are not parsed. */
+async function startCountingSink() {
+  const seen = new Map<string, number>();
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      let head = "";
+      stream.on("data", (chunk: Buffer) => {
+        if (head.length < 4000) head += chunk.toString();
+      });
+      stream.on("end", () => {
+        received += 1;
+        const id = /^Message-ID:\s*(\S+)/im.exec(head)?.[1] ?? `(none ${String(received)})`;
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${String((server.server.address() as AddressInfo).port)}`,
+    counts: () => ({ received, duplicates: [...seen.values()].filter((times) => times > 1).length }),
+    reset: () => {
+      received = 0;
+      seen.clear();
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function measureNewsletterSend(siteUrl: string, recipients = 10_000): Promise<NewsletterSendFigures> {
+  const sink = await startCountingSink();
+  const stateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-send-"));
+  const env = { RATE_LIMIT_MULTIPLIER: "1000000", SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: String(benchSmtpConnections) };
+  let site: LocalSite | undefined;
+  try {
+    site = await startLocalSite(siteUrl, stateDir, env);
+    const info = await readLocalServerInfo(stateDir);
+    await seedSubscribers(info.databaseUrl, recipients);
+    const password = await readAdminPassword(stateDir);
+    const posts = (await (await fetch(new URL("/api/blog-posts?published=true", siteUrl))).json()) as { id: number }[];
+    const [first, second] = posts;
+    if (!first || !second) throw new Error("the demo content has fewer than two published posts");
+
+    const api = async (cookie: string, pathname: string, body?: unknown) => {
+      const response = await fetch(new URL(pathname, siteUrl), {
+        method: body === undefined ? "GET" : "POST",
+        headers: { cookie, origin: new URL(siteUrl).origin, "content-type": "application/json" },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      if (!response.ok) throw new Error(`${pathname}: ${String(response.status)} ${await response.text()}`);
+      return (await response.json()) as SendStatus;
+    };
+    const pollUntil = async (cookie: string, id: number, done: (status: SendStatus) => boolean) => {
+      for (;;) {
+        const status = await api(cookie, `/api/newsletter/sends/${String(id)}`);
+        if (done(status)) return status;
+        if (status.status === "failed") throw new Error(`send ${String(id)} failed: ${JSON.stringify(status)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+
+    // 1. The send, uninterrupted.
+    let cookie = await adminCookie(siteUrl, password);
+    const pid = site.child.pid ?? 0;
+    const serverRssBeforeBytes = await treeRss(pid);
+    const memory = trackPeakMemory(pid);
+    const started = performance.now();
+    const send = await api(cookie, "/api/newsletter/sends", { postId: first.id });
+    if (send.total !== recipients) throw new Error(`the send has ${String(send.total)} recipients, not ${String(recipients)}`);
+    await pollUntil(cookie, send.id, (status) => status.status === "sent");
+    const seconds = (performance.now() - started) / 1000;
+    const serverRssPeakBytes = await memory.stop();
+    const { received } = sink.counts();
+
+    // 2. Another post to the same list, kill -9 about half-way, restart on the same state folder.
+    sink.reset();
+    const crashStarted = performance.now();
+    const crashSend = await api(cookie, "/api/newsletter/sends", { postId: second.id });
+    const atKill = await pollUntil(cookie, crashSend.id, (status) => status.sent >= recipients / 2 || status.status === "sent");
+    const killed = site;
+    await new Promise<void>((resolve) => {
+      killed.child.once("exit", () => resolve());
+      killed.child.kill("SIGKILL");
+    });
+    site = await startLocalSite(siteUrl, stateDir, env);
+    cookie = await adminCookie(siteUrl, password);
+    const final = await pollUntil(cookie, crashSend.id, (status) => status.status === "sent");
+    const crashSeconds = (performance.now() - crashStarted) / 1000;
+    const crashCounts = sink.counts();
+    return {
+      recipients,
+      smtpConnections: benchSmtpConnections,
+      seconds,
+      messagesPerSecond: recipients / seconds,
+      serverRssBeforeBytes,
+      serverRssPeakBytes,
+      received,
+      crash: {
+        seconds: crashSeconds,
+        sentAtKill: atKill.sent,
+        restartMs: site.readyMs,
+        status: final.status,
+        total: final.total,
+        sent: final.sent,
+        failed: final.failed,
+        skipped: final.skipped,
+        pending: final.total - final.sent - final.failed - final.skipped,
+        received: crashCounts.received,
+        duplicates: crashCounts.duplicates,
+      },
+    };
+  } finally {
+    if (site) await stopLocalSite(site);
+    await sink.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const figures = await measureNewsletterSend(`http://localhost:${process.env.BENCH_PORT ?? "8890"}`, Number(process.argv[2] ?? 10_000));
+  console.log(JSON.stringify(figures, null, 2));
+}
