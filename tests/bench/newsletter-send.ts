@@ -13,10 +13,9 @@
  *   node tests/bench/newsletter-send.ts [recipients]
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
+import { startCountingSink } from "./counting-smtp-sink.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { adminCookie } from "./admin-session.ts";
 import { seedSubscribers } from "./bulk-seed.ts";
@@ -61,39 +60,6 @@ interface SendStatus {
   sent: number;
   failed: number;
   skipped: number;
-}
-
-/** An SMTP server that only counts: messages, and how often each Message-ID arrived. Bodies are not parsed. */
-async function startCountingSink() {
-  const seen = new Map<string, number>();
-  let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      let head = "";
-      stream.on("data", (chunk: Buffer) => {
-        if (head.length < 4000) head += chunk.toString();
-      });
-      stream.on("end", () => {
-        received += 1;
-        const id = /^Message-ID:\s*(\S+)/im.exec(head)?.[1] ?? `(none ${String(received)})`;
-        seen.set(id, (seen.get(id) ?? 0) + 1);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `smtp://127.0.0.1:${String((server.server.address() as AddressInfo).port)}`,
-    counts: () => ({ received, duplicates: [...seen.values()].filter((times) => times > 1).length }),
-    reset: () => {
-      received = 0;
-      seen.clear();
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 export async function measureNewsletterSend(siteUrl: string, recipients = 10_000): Promise<NewsletterSendFigures> {

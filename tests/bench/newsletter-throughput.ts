@@ -6,8 +6,6 @@
  *   node tests/bench/newsletter-throughput.ts
  * `npm run bench` measures the same under `npm start`, with a kill -9: tests/bench/newsletter-send.ts.
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { createPgliteExecutor } from "../../src/adapters/pglite-executor.ts";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
@@ -17,32 +15,14 @@ import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { sendStatus, startSend } from "../../src/core/newsletter/newsletter-sends.ts";
 import { runSendWorker } from "../../src/core/newsletter/newsletter-worker.ts";
+import { startCountingSink } from "./counting-smtp-sink.ts";
 
 const recipients = Number(process.env.N ?? 10_000);
 const pool = Number(process.env.POOL ?? 5);
 const batchSize = Number(process.env.BATCH ?? 100);
 
-let received = 0;
-const messageIds = new Set<string>();
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ["STARTTLS"],
-  logger: false,
-  onData(stream, _session, callback) {
-    let head = "";
-    stream.on("data", (chunk: Buffer) => {
-      if (head.length < 4000) head += chunk.toString();
-    });
-    stream.on("end", () => {
-      received += 1;
-      const id = /^Message-ID:\s*(\S+)/im.exec(head)?.[1];
-      if (id) messageIds.add(id);
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
-const smtpUrl = `smtp://127.0.0.1:${String((sink.server.address() as AddressInfo).port)}`;
+const sink = await startCountingSink();
+const smtpUrl = sink.url;
 
 const db = process.env.DB_URL ? await connectDatabase(process.env.DB_URL, { driver: "pg" }) : await createPgliteExecutor();
 await applyMigrations(db, await readMigrations());
@@ -99,8 +79,8 @@ console.log(
       startMs: Math.round(fixed - started),
       sendMs: Math.round(done - fixed),
       messagesPerSecond: Math.round((recipients / (done - fixed)) * 1000),
-      received,
-      distinctMessageIds: messageIds.size,
+      received: sink.counts().received,
+      distinctMessageIds: sink.counts().distinct,
       run,
       status: await sendStatus(deps, send.id),
       peakRssMB: Math.round(peakRss / 1e6),
@@ -112,4 +92,4 @@ console.log(
 );
 await deps.mail.close();
 await db.close();
-sink.close();
+await sink.stop();

@@ -1,26 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
+import { inboxFor } from "./local-inbox.ts";
 
 const form = (page: Page) => page.locator("#admin-post-form");
 const postItem = (page: Page, title: string) => page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });
-
-interface InboxMail {
-  subject: string;
-}
-
-/** The mail `npm start`'s local inbox caught for `email`, once there are `count`. */
-async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
-  let mails: InboxMail[] = [];
-  await expect
-    .poll(async () => {
-      mails = (await (await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`)).json()) as InboxMail[];
-      return mails.length;
-    })
-    .toBe(count);
-  return mails;
-}
 
 test("the owner previews a post's newsletter, sends a test, sends it to every active subscriber and watches it finish; a second send is refused", async ({
   page,

@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { signConfirmToken, signUnsubscribeToken } from "../../src/core/subscribers/subscription-tokens.ts";
 import { hydrated, toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
+import { inboxFor } from "./local-inbox.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 
@@ -25,24 +26,6 @@ async function expectNoSeriousAxeProblems(page: Page): Promise<void> {
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
   expect(serious).toEqual([]);
-}
-
-interface InboxMail {
-  subject: string;
-  links: string[];
-  headers: Record<string, string>;
-}
-
-/** The mail `npm start`'s local inbox caught for `email`, newest first, once there are `count`. */
-async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
-  let mails: InboxMail[] = [];
-  await expect
-    .poll(async () => {
-      mails = (await (await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`)).json()) as InboxMail[];
-      return mails.length;
-    })
-    .toBe(count);
-  return mails;
 }
 
 test("subscribe on / → the confirmation email in the local inbox → its button confirms → the welcome email's unsubscribe link", async ({

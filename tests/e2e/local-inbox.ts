@@ -1,0 +1,20 @@
+import { expect, type APIRequestContext } from "@playwright/test";
+
+/** A message as `npm start`'s local inbox lists it (`/.netlify/local/inbox.json`). */
+export interface InboxMail {
+  subject: string;
+  links: string[];
+  headers: Record<string, string>;
+}
+
+/** The mail the local inbox caught for `email`, newest first, once there are `count`. */
+export async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
+  let mails: InboxMail[] = [];
+  await expect
+    .poll(async () => {
+      mails = (await (await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`)).json()) as InboxMail[];
+      return mails.length;
+    })
+    .toBe(count);
+  return mails;
+}
