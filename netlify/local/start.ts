@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Server as NetServer } from "node:net";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
@@ -19,6 +18,7 @@ import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
+import { fixLocalDatabase, type LocalDatabaseEmulation } from "./local-database-fixes.ts";
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
@@ -86,11 +86,7 @@ const netlifyDev = new NetlifyDev({
   serverAddress: null,
 });
 await netlifyDev.start();
-// The emulation's Postgres socket leaves Nagle's algorithm on: every extended-protocol query then
-// waits for a delayed ACK (docs/decisions/0001-nagle-off-local-database-socket.md). Turn it off.
-(netlifyDev.db as unknown as { server?: NetServer } | undefined)?.server?.on("connection", (socket) => {
-  socket.setNoDelay(true);
-});
+fixLocalDatabase(netlifyDev.db as unknown as LocalDatabaseEmulation | undefined);
 
 // The emulation has put its database URL and Blobs context into this process's environment. The
 // app and the site builds get that environment plus the local settings; nothing is written back.

@@ -7,6 +7,11 @@
  * about half is sent and a restart on the same state folder: total wall time, every recipient
  * accounted for, and the messages the sink received more than once (same Message-ID).
  *
+ * Memory: resident memory also counts the garbage V8 lets pile up while memory is plentiful, so the
+ * server's live heap (after a full collection, over the inspector) is read before the send and at
+ * every tenth of it. Flat means the last tenths hold no more than the first: nothing is kept per
+ * recipient.
+ *
  * Rows in flight at the kill stay leased for the worker's lease (2 minutes, not configurable by
  * environment): the restarted server sends the rest at once and those rows once the lease runs
  * out, so the crash's wall time includes that wait. Run alone:
@@ -20,10 +25,14 @@ import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { adminCookie } from "./admin-session.ts";
 import { seedSubscribers } from "./bulk-seed.ts";
 import { readAdminPassword, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
+import { connectLiveHeapProbe, inspectOption } from "./live-heap.ts";
 import { trackPeakMemory, treeRss } from "./peak-memory.ts";
 
 /** SMTP connections `npm start` keeps open to the sink (SMTP_MAX_CONNECTIONS; the default is 5). */
 export const benchSmtpConnections = 10;
+
+/** The server's inspector port during the uninterrupted send (for its live heap). */
+const inspectorPort = Number(process.env.BENCH_INSPECTOR_PORT ?? 9339);
 
 export interface NewsletterSendFigures {
   recipients: number;
@@ -33,6 +42,8 @@ export interface NewsletterSendFigures {
   messagesPerSecond: number;
   serverRssBeforeBytes: number;
   serverRssPeakBytes: number;
+  /** The server's live heap after a full collection: before the send, then at each tenth sent and when done. */
+  liveHeapBytes: number[];
   received: number;
   crash: {
     /** From the 202 to status "sent", the kill, the restart and the lease's wait included. */
@@ -68,7 +79,7 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
   const env = { RATE_LIMIT_MULTIPLIER: "1000000", SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: String(benchSmtpConnections) };
   let site: LocalSite | undefined;
   try {
-    site = await startLocalSite(siteUrl, stateDir, env);
+    site = await startLocalSite(siteUrl, stateDir, { ...env, NODE_OPTIONS: inspectOption(inspectorPort) });
     const info = await readLocalServerInfo(stateDir);
     await seedSubscribers(info.databaseUrl, recipients);
     const password = await readAdminPassword(stateDir);
@@ -85,10 +96,16 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
       if (!response.ok) throw new Error(`${pathname}: ${String(response.status)} ${await response.text()}`);
       return (await response.json()) as SendStatus;
     };
-    const pollUntil = async (cookie: string, id: number, done: (status: SendStatus) => boolean) => {
+    const pollUntil = async (
+      cookie: string,
+      id: number,
+      done: (status: SendStatus) => boolean,
+      onProgress?: (status: SendStatus) => Promise<void>,
+    ) => {
       for (;;) {
         const status = await api(cookie, `/api/newsletter/sends/${String(id)}`);
         if (done(status)) return status;
+        await onProgress?.(status);
         if (status.status === "failed") throw new Error(`send ${String(id)} failed: ${JSON.stringify(status)}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -97,14 +114,25 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
     // 1. The send, uninterrupted.
     let cookie = await adminCookie(siteUrl, password);
     const pid = site.child.pid ?? 0;
+    const heap = await connectLiveHeapProbe(inspectorPort);
+    const liveHeapBytes = [await heap.liveHeapBytes()];
     const serverRssBeforeBytes = await treeRss(pid);
     const memory = trackPeakMemory(pid);
     const started = performance.now();
     const send = await api(cookie, "/api/newsletter/sends", { postId: first.id });
     if (send.total !== recipients) throw new Error(`the send has ${String(send.total)} recipients, not ${String(recipients)}`);
-    await pollUntil(cookie, send.id, (status) => status.status === "sent");
+    await pollUntil(
+      cookie,
+      send.id,
+      (status) => status.status === "sent",
+      async (status) => {
+        if (status.sent >= (liveHeapBytes.length * recipients) / 10) liveHeapBytes.push(await heap.liveHeapBytes());
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     const serverRssPeakBytes = await memory.stop();
+    liveHeapBytes.push(await heap.liveHeapBytes());
+    heap.close();
     const { received } = sink.counts();
 
     // 2. Another post to the same list, kill -9 about half-way, restart on the same state folder.
@@ -129,6 +157,7 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
       messagesPerSecond: recipients / seconds,
       serverRssBeforeBytes,
       serverRssPeakBytes,
+      liveHeapBytes,
       received,
       crash: {
         seconds: crashSeconds,

@@ -185,7 +185,16 @@ function printNewsletterSend(send: NewsletterSendFigures): void {
       ],
     ],
   );
+  const heap = send.liveHeapBytes;
+  const [before = 0, atFirstTenth = 0] = heap;
+  const growth = (heap.at(-1) ?? 0) - atFirstTenth;
+  console.log(
+    `Server live heap after a full collection (before the send, each tenth, done): ${heap.map((bytes) => (bytes / 2 ** 20).toFixed(1)).join(" · ")} MiB; from the first tenth to done ${(growth / 2 ** 20).toFixed(1)} MiB (${(growth / (send.recipients * 0.9)).toFixed(0)} bytes a recipient; the first tenth's ${((atFirstTenth - before) / 2 ** 20).toFixed(1)} MiB is the send's one-off set-up) — flat: ${verdict(growth <= flatHeapGrowthBytes)}`,
+  );
 }
+
+/** Live heap growth over the last nine tenths of a send that still counts as flat: under 0.5 KB a recipient at 10,000. */
+const flatHeapGrowthBytes = 4 * 2 ** 20;
 
 export function printReport(results: BenchResults): void {
   console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);

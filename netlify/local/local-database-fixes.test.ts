@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server as NetServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { queryObjects } from "node:v8";
+import { NetlifyDev } from "@netlify/dev";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerWithoutDelay, releaseParsedAnswers, type RawProtocolDatabase } from "./local-database-fixes.ts";
+
+/** A simple-protocol query message (`Q`), as a client sends it. */
+function queryMessage(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`);
+  const message = Buffer.alloc(5 + text.length);
+  message.write("Q");
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return message;
+}
+
+describe("npm start's database emulation", () => {
+  const savedEnv = { ...process.env };
+  let projectRoot: string;
+  let dev: NetlifyDev;
+  let emulation: { server: NetServer; db: RawProtocolDatabase };
+  let client: pg.Client;
+  /** The class of the "command complete" message the emulation's PGlite parses for every statement. */
+  let CommandComplete: new (...args: never[]) => unknown;
+
+  beforeAll(async () => {
+    projectRoot = await mkdtemp(path.join(tmpdir(), "nf-local-db-"));
+    dev = new NetlifyDev({
+      projectRoot,
+      aiGateway: { enabled: false },
+      edgeFunctions: { enabled: false },
+      environmentVariables: { enabled: false },
+      functions: { enabled: false },
+      geolocation: { enabled: false },
+      images: { enabled: false },
+      database: { enabled: true },
+      serverAddress: null,
+    });
+    await dev.start();
+    emulation = dev.db as unknown as typeof emulation;
+    answerWithoutDelay(emulation.server);
+    const { messages } = (await emulation.db.execProtocol(queryMessage("SELECT 1"))) as unknown as { messages: { text?: string }[] };
+    CommandComplete = messages.find((message) => message.text === "SELECT 1")?.constructor as typeof CommandComplete;
+    client = new pg.Client(process.env.NETLIFY_DB_URL);
+    await client.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await client.end();
+    await dev.stop();
+    process.env = savedEnv;
+    await rm(projectRoot, { recursive: true, force: true });
+  });
+
+  const runQueries = async (count: number) => {
+    for (let i = 0; i < count; i += 1) await client.query("SELECT $1::int AS n", [i]);
+  };
+  const keptAnswers = () => queryObjects(CommandComplete, { format: "count" });
+
+  it("keeps every answer it parsed until fixed (if this fails, the emulation lets go itself: drop releaseParsedAnswers)", async () => {
+    const before = keptAnswers();
+    await runQueries(300);
+    expect(keptAnswers() - before).toBeGreaterThanOrEqual(300);
+  });
+
+  it("answers queries as before once fixed, and keeps nothing per query", async () => {
+    releaseParsedAnswers(emulation.db);
+    const before = keptAnswers();
+    await runQueries(600);
+    expect(keptAnswers() - before).toBeLessThan(10);
+    expect((await client.query<{ n: number }>("SELECT $1::int AS n", [42])).rows).toEqual([{ n: 42 }]);
+    await expect(client.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
+    expect((await client.query<{ n: number }>("SELECT 7 AS n")).rows).toEqual([{ n: 7 }]);
+  });
+});
