@@ -60,12 +60,13 @@ export function imageCdnUrl(src: string, { width, height, format }: Transform): 
 export const srcsetWidths = [320, 480, 640, 800, 1200, 1600] as const;
 
 export interface ResponsiveSources {
-  /** The fallback `src` (a JPEG at the layout's own width). */
+  /**
+   * A JPEG at the layout's own width, for the rare browser without WebP (one size keeps the page
+   * light: each srcset entry is a long URL, on every card).
+   */
   src: string;
   /** WebP at every width, for `<source type="image/webp">`. */
-  webpSrcset: string;
-  /** JPEG at every width, for the `<img>` itself. */
-  jpegSrcset: string;
+  srcset: string;
   width: number | undefined;
   height: number | undefined;
 }
@@ -82,13 +83,11 @@ export function responsiveSources(src: string, layoutWidth: number, aspect?: Ima
   const widths: number[] = srcsetWidths.filter((width) => !original || width <= original.width);
   if (widths.length === 0) widths.push(original?.width ?? srcsetWidths[0]);
   const crop = (width: number) => (aspect ? heightAt(width) : undefined);
-  const srcset = (format: ImageFormat) =>
-    widths.map((width) => `${imageCdnUrl(src, { width, height: crop(width), format })} ${String(width)}w`).join(", ");
+  const srcset = widths.map((width) => `${imageCdnUrl(src, { width, height: crop(width), format: "webp" })} ${String(width)}w`).join(", ");
   const fallbackWidth = Math.min(layoutWidth, original?.width ?? layoutWidth);
   return {
     src: imageCdnUrl(src, { width: fallbackWidth, height: crop(fallbackWidth), format: "jpg" }),
-    webpSrcset: srcset("webp"),
-    jpegSrcset: srcset("jpg"),
+    srcset,
     width: shape ? fallbackWidth : undefined,
     height: heightAt(fallbackWidth),
   };
