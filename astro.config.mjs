@@ -27,8 +27,9 @@ export default defineConfig({
   build: { format: "directory", concurrency: 4 },
   ...(netlify && {
     adapter: netlify({
-      // Edge functions would download Deno (no network here); images go through our own API.
-      devFeatures: { edgeFunctions: false, images: false, environmentVariables: false },
+      // Edge functions would download Deno (no network here). Images: the Image CDN's emulation,
+      // as under `npm start` (docs/decisions/0016-responsive-images.md).
+      devFeatures: { edgeFunctions: false, images: true, environmentVariables: false },
       imageCDN: false,
     }),
   }),

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { NetlifyDev } from "@netlify/dev";
 import type { ClientInfo } from "../../src/api/api-handler.ts";
 import { answerApiReference } from "./api-reference.ts";
+import { createImageCache } from "./image-cache.ts";
 import { answerInbox } from "./inbox.ts";
 import type { MailCatcher } from "./mail-catcher.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
@@ -46,6 +47,9 @@ export function createLocalServer(site: () => LocalSite | undefined): Server {
   });
 }
 
+const imageCdnPath = "/.netlify/images";
+const imageCache = createImageCache();
+
 function starting(): Response {
   return new Response("No Filter is starting…", {
     status: 503,
@@ -67,7 +71,13 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
   if (reference) return reference;
   const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
   if (inbox) return inbox;
-  const match = await options.netlifyDev.handleAndIntrospectNodeRequest(req);
+  // The Image CDN's emulation (`/.netlify/images`) fetches each source image back from this server.
+  const netlify = () => options.netlifyDev.handleAndIntrospectNodeRequest(req, { serverAddress: ownAddress(req) });
+  if (pathname === imageCdnPath && req.method === "GET") {
+    const image = await imageCache.answer(req.url ?? "", async () => (await netlify())?.response);
+    if (image) return image;
+  }
+  const match = await netlify();
   if (!match) return notFoundPage(options.publishDir);
   const ruledMiss =
     match.type === "redirect" &&
@@ -76,6 +86,12 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
     !(await builtPageExists(options.publishDir, pathname));
   if (ruledMiss) return new Response(match.response.body, { status: 404, headers: match.response.headers });
   return match.response;
+}
+
+/** This server's address as the request reached it (loopback, whatever HOST it listens on). */
+function ownAddress(req: IncomingMessage): string {
+  const host = req.socket.localAddress ?? "127.0.0.1";
+  return `http://${host.includes(":") ? `[${host}]` : host}:${String(req.socket.localPort ?? 80)}`;
 }
 
 /** Whether the build has a page for `pathname` (as `path/index.html`, `path.html` or the file itself). */

@@ -81,7 +81,8 @@ const netlifyDev = new NetlifyDev({
   environmentVariables: { enabled: false },
   functions: { enabled: false },
   geolocation: { enabled: false },
-  images: { enabled: false },
+  // Netlify Image CDN's emulation: every public image is asked for at the width a screen needs.
+  images: { enabled: true },
   database: { enabled: !env.DATABASE_URL },
   serverAddress: null,
 });

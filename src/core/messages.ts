@@ -15,6 +15,9 @@ export const resourceGoneMessage = "This resource no longer exists.";
 /** A file over the upload limit (`maxFileBytes`). */
 export const fileTooLargeMessage = "The file is too large (the limit is 4 MB)";
 
+/** A chosen image over what the dashboard scales down (`maxChosenImageBytes`). */
+export const chosenImageTooLargeMessage = "The image is too large (the limit is 25 MB)";
+
 /** A whole request over `maxFormBytes`. */
 export const formTooLargeMessage = "The upload is too large (the limit is 4 MB)";
 

@@ -16,6 +16,8 @@ export interface LighthouseRow {
   seo: number;
   /** The metrics behind the performance score, in ms (CLS unitless). */
   metrics: Record<string, number>;
+  /** Bytes of images the page loaded (transfer size), as Lighthouse's phone fetched them. */
+  imageBytes: number;
   /** Weighted audits that cost points, for the explanation when a score is below 100. */
   failing: string[];
   /** The performance score of every run; the row is the run with the median score. */
@@ -76,8 +78,11 @@ async function audit(url: string, path: string, port: number): Promise<Omit<Ligh
       audits[id]?.numericValue ?? Number.NaN,
     ]),
   );
+  const requests = (audits["network-requests"]?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+  const imageBytes = requests.filter((request) => request.resourceType === "Image").reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
   return {
     path,
+    imageBytes,
     performance: score("performance"),
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),

@@ -66,7 +66,7 @@ function printPages(pages: PageWeight[]): void {
 function printLighthouse(rows: LighthouseRow[]): void {
   console.log("\n2. Lighthouse, mobile, simulated throttling (target 100 each; the run with the median performance of 3)");
   table(
-    ["page", "perf", "perf of each run", "a11y", "best practices", "SEO", "LCP", "TBT", "CLS", "costing points"],
+    ["page", "perf", "perf of each run", "a11y", "best practices", "SEO", "LCP", "TBT", "CLS", "images", "costing points"],
     rows.map((row) => [
       row.path,
       String(row.performance),
@@ -77,6 +77,7 @@ function printLighthouse(rows: LighthouseRow[]): void {
       `${((row.metrics["largest-contentful-paint"] ?? 0) / 1000).toFixed(2)} s`,
       `${(row.metrics["total-blocking-time"] ?? 0).toFixed(0)} ms`,
       (row.metrics["cumulative-layout-shift"] ?? 0).toFixed(3),
+      `${(row.imageBytes / 1024).toFixed(0)} KB`,
       row.failing.join(", "),
     ]),
   );

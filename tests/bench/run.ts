@@ -26,6 +26,7 @@ import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite, type L
 import { machineDescription, printReport, type BenchResults } from "./report.ts";
 import { measureNewsletterSend } from "./newsletter-send.ts";
 import { measurePage } from "./page-weight.ts";
+import { publishPhotoPost } from "./photo-post.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
 
@@ -56,8 +57,10 @@ try {
 
   const chrome = chromiumOrWhyNot();
   if ("path" in chrome) {
+    log("a post with a 12 MP phone photo…");
+    const photoPost = await publishPhotoPost(siteUrl, password);
     log("Lighthouse…");
-    results.lighthouse = await measureLighthouse(siteUrl, publicPages, chrome.path);
+    results.lighthouse = await measureLighthouse(siteUrl, [...publicPages, photoPost.path], chrome.path);
   } else results.skipped.lighthouse = chrome.whyNot;
 
   // The API first, as on PostgreSQL below: measured on the site as visitors meet it, before the

@@ -112,7 +112,8 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   const link = /<a [^>]*href="http:\/\/example\.com\/runway"[^>]*>/.exec(postHtml)?.[0];
   expect(link).toContain('target="_blank"');
   expect(link).toContain('rel="noopener noreferrer"');
-  expect(postHtml).toMatch(/<img src="\/api\/files\/images\/[^"]+"/);
+  // The body's image comes from the Image CDN, at the widths a screen needs.
+  expect(postHtml).toMatch(/<source type="image\/webp" srcset="\/\.netlify\/images\?url=%2Fapi%2Ffiles%2Fimages%2F[^"]+ 320w, /);
 
   // The draft never shows, and its page does not exist.
   for (const publicPath of ["/", "/blog", "/rss.xml", "/api/blog-posts?published=true"]) {

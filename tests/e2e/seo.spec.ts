@@ -20,11 +20,19 @@ test("the RSS feed lists the published posts", async ({ request }) => {
   expect((feed.match(/<item>/g) ?? []).length).toBe(posts.length);
 });
 
-test("a post page carries canonical, social cards and BlogPosting data", async ({ page }) => {
+test("a post page carries canonical, social cards and BlogPosting data", async ({ page, request }) => {
   await page.goto("/blog/1");
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/blog\/1\/$/);
   await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
-  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", /^https?:\/\/.+\/api\/files\/images\//);
+  // The cover goes out as a 1200×630 JPEG card, whatever size the owner uploaded.
+  const card = page.locator('meta[property="og:image"]');
+  await expect(card).toHaveAttribute("content", /^https?:\/\/.+\/\.netlify\/images\?url=%2Fapi%2Ffiles%2Fimages%2F.+&w=1200&h=630&fit=cover&fm=jpg$/);
+  const image = await request.get((await card.getAttribute("content")) ?? "");
+  expect(image.headers()["content-type"]).toBe("image/jpeg");
+  const bytes = await image.body();
+  // A JPEG's size is in its start-of-frame marker (SOF0 or SOF2): height, then width.
+  const frame = bytes.findIndex((byte, index) => byte === 0xff && (bytes[index + 1] === 0xc0 || bytes[index + 1] === 0xc2));
+  expect([bytes.readUInt16BE(frame + 7), bytes.readUInt16BE(frame + 5)]).toEqual([1200, 630]);
   await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}") as Record<string, unknown>;
   expect(data["@type"]).toBe("BlogPosting");

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { phonePhoto } from "../../../tests/support/phone-photo.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import type { Post } from "../../core/posts/post.schema.ts";
@@ -67,7 +69,7 @@ describe("POST /api/blog-posts", () => {
     });
     expect(post.id).toBeGreaterThan(0);
     expect(post.publishedAt).toBe(post.createdAt);
-    expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/);
+    expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
     expect(app.rebuilds.count).toBe(before + 1);
   });
 
@@ -238,11 +240,33 @@ describe("POST /api/blog-posts/upload-image", () => {
     const response = await upload(pngFile());
     expect(response.status).toBe(200);
     const { imageUrl } = (await response.json()) as { imageUrl: string };
-    expect(imageUrl).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/);
+    expect(imageUrl).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
     const served = await call(imageUrl);
     expect(served.status).toBe(200);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
     expect(app.rebuilds.count).toBe(before);
+  });
+
+  it("keeps no EXIF or GPS from a phone photo, turns it upright and names its size", async () => {
+    const photo = await phonePhoto({ width: 1200, height: 900 });
+    expect((await sharp(photo).metadata()).exif?.toString("latin1")).toContain("No Filter Phone");
+    const response = await upload(new File([new Uint8Array(photo)], "IMG_0042.jpg", { type: "image/jpeg" }));
+    expect(response.status).toBe(200);
+    const { imageUrl } = (await response.json()) as { imageUrl: string };
+    // Taken sideways with orientation 6: stored 900 wide and 1200 high, as it is seen.
+    expect(imageUrl).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_900x1200\.jpg$/);
+    const stored = await sharp(new Uint8Array(await (await call(imageUrl)).arrayBuffer())).metadata();
+    expect({ width: stored.width, height: stored.height, format: stored.format }).toEqual({ width: 900, height: 1200, format: "jpeg" });
+    expect(stored.exif).toBeUndefined();
+    expect(stored.xmp).toBeUndefined();
+    expect(stored.orientation).toBeUndefined();
+  });
+
+  it("answers 415 for bytes that only start like an image", async () => {
+    const broken = new Uint8Array([...png.slice(0, 64), ...new Uint8Array(64)]);
+    const response = await upload(new File([broken], "broken.png", { type: "image/png" }));
+    expect(response.status).toBe(415);
+    expect(await errorOf(response)).toBe("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
   });
 
   it("answers 400 without an image, 415 for a non-image, 413 over 4 MB", async () => {

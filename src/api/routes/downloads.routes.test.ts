@@ -79,7 +79,7 @@ describe("GET /api/downloads", () => {
       id: created.id,
       ...fields,
       fileName: "investor-pitch-checklist.pdf",
-      thumbnailUrl: expect.stringMatching(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/) as unknown,
+      thumbnailUrl: expect.stringMatching(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/) as unknown,
       downloadCount: 0,
     });
     const admin = await call("/api/downloads", { headers: await app.adminHeaders() });

@@ -60,7 +60,7 @@ describe("downloads service", () => {
       thumbnail: await demoFile("thumb-investor-pitch-checklist.png"),
     });
     expect(created).toMatchObject({ ...form, fileName: "investor-pitch-checklist.pdf", downloadCount: 0 });
-    expect(created.thumbnailUrl).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/);
+    expect(created.thumbnailUrl).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
     expect(created.thumbnailPath).toBe(created.thumbnailUrl);
     expect(app.rebuilds.count).toBe(before + 1);
 

@@ -3,7 +3,8 @@ import type { AppDeps } from "../app-deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
-import { checkImage, checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
+import { checkAndCleanImage, newImageKey, type CleanImage } from "../files/image-cleaning.ts";
+import { checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { deliver, downloadEmailedRecently, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
@@ -63,9 +64,9 @@ interface StoredUploads {
 }
 
 /** Checks both uploads by their bytes before anything is stored (415/413 leave no trace). */
-async function checkUploads(input: Pick<DownloadForm, "file" | "thumbnail">): Promise<{ file?: CheckedFile; thumbnail?: CheckedFile }> {
+async function checkUploads(input: Pick<DownloadForm, "file" | "thumbnail">): Promise<{ file?: CheckedFile; thumbnail?: CleanImage }> {
   const file = input.file && (await checkResourceFile(input.file));
-  const thumbnail = input.thumbnail && (await checkImage(input.thumbnail));
+  const thumbnail = input.thumbnail && (await checkAndCleanImage(input.thumbnail));
   return { ...(file && { file }), ...(thumbnail && { thumbnail }) };
 }
 
@@ -75,7 +76,7 @@ async function checkUploads(input: Pick<DownloadForm, "file" | "thumbnail">): Pr
  */
 async function withStoredUploads<T>(
   files: FileStore,
-  checked: { file?: CheckedFile; thumbnail?: CheckedFile },
+  checked: { file?: CheckedFile; thumbnail?: CleanImage },
   write: (stored: StoredUploads) => Promise<T>,
 ): Promise<T> {
   const stored: StoredUploads = {};
@@ -85,7 +86,7 @@ async function withStoredUploads<T>(
       await files.put(stored.file.key, checked.file.bytes, { contentType: checked.file.contentType, fileName: checked.file.fileName });
     }
     if (checked.thumbnail) {
-      stored.thumbnail = { ...checked.thumbnail, key: `images/${randomUUID()}.${checked.thumbnail.extension}` };
+      stored.thumbnail = { ...checked.thumbnail, key: newImageKey(checked.thumbnail) };
       await files.put(stored.thumbnail.key, checked.thumbnail.bytes, {
         contentType: checked.thumbnail.contentType,
         fileName: checked.thumbnail.fileName,

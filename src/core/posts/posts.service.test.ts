@@ -103,7 +103,7 @@ describe("content", () => {
 describe("featured image", () => {
   it("is stored under images/<uuid>.png and served as a URL", async () => {
     const post = await createPost(deps, form({ featuredImage: pngFile() }));
-    expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}\.png$/);
+    expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
     const stored = await app.deps.files.get(keyOf(post.featuredImage));
     expect(stored?.contentType).toBe("image/png");
     expect(stored?.data).toEqual(png);

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { AppDeps } from "../app-deps.ts";
 import { isRowId } from "../db/row-id.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
-import { checkImage } from "../files/upload-rules.ts";
+import { checkAndCleanImage, newImageKey } from "../files/image-cleaning.ts";
 import type { Post, PostCategory, PostForm } from "./post.schema.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
@@ -72,10 +71,10 @@ function cleanContent(html: string, isOwnImage: IsOwnImage): string {
   return content;
 }
 
-/** Checks an image by its bytes and stores it under a fresh key; returns the key. */
+/** Checks an image by its bytes, cleans it and stores it under a fresh key; returns the key. */
 async function storeImage(deps: Pick<PostsDeps, "files">, file: File): Promise<string> {
-  const image = await checkImage(file);
-  const key = `images/${randomUUID()}.${image.extension}`;
+  const image = await checkAndCleanImage(file);
+  const key = newImageKey(image);
   await deps.files.put(key, image.bytes, { contentType: image.contentType, fileName: image.fileName });
   return key;
 }

@@ -50,6 +50,13 @@ describe("the resource form's checks", () => {
     expect(checkChosenImage(new File(["<svg/>"], "logo.txt", { type: "text/plain" }))).toMatch(/^Only PNG, JPEG/);
     expect(checkChosenImage(new File(["x"], "a.png", { type: "image/png" }))).toBeUndefined();
   });
+
+  it("takes a phone's photo up to 25 MB: it is scaled down before it is sent", () => {
+    const photo = (bytes: number) => new File([new Uint8Array(bytes)], "IMG_0042.jpg", { type: "image/jpeg" });
+    expect(checkChosenImage(photo(9 * 1024 * 1024))).toBeUndefined();
+    expect(checkChosenImage(photo(25 * 1024 * 1024))).toBeUndefined();
+    expect(checkChosenImage(photo(25 * 1024 * 1024 + 1))).toBe("The image is too large (the limit is 25 MB)");
+  });
 });
 
 describe("the size of a whole upload", () => {

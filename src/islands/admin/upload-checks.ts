@@ -1,14 +1,16 @@
 import { maxFileBytes, maxFormBytes, resourceExtensions } from "../../core/files/upload-limits.ts";
-import { fileTooLargeMessage, imageTypeMessage, resourceTypeMessage } from "../../core/messages.ts";
+import { maxChosenImageBytes } from "../../core/files/image-sizes.ts";
+import { chosenImageTooLargeMessage, fileTooLargeMessage, imageTypeMessage, resourceTypeMessage } from "../../core/messages.ts";
 
 /**
  * What the dashboard can tell about a chosen file before sending it: too big, or plainly the
  * wrong kind. The server still sniffs the bytes; this only saves the owner a wasted upload.
+ * An image may be as large as a phone's photo: it is scaled down before it is sent.
  */
 export function checkChosenImage(file: File | undefined): string | undefined {
   if (!file) return undefined;
   if (!file.type.startsWith("image/")) return imageTypeMessage;
-  return file.size > maxFileBytes ? fileTooLargeMessage : undefined;
+  return file.size > maxChosenImageBytes ? chosenImageTooLargeMessage : undefined;
 }
 
 export function checkChosenResource(file: File | undefined): string | undefined {

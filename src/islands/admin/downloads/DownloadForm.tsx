@@ -8,7 +8,9 @@ import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
-import { checkChosenImage, checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
+import { ImageNote } from "../ui/ImageNote.tsx";
+import { checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
+import { useChosenImage } from "../use-chosen-image.ts";
 
 const tooLargeTogether = "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
 
@@ -16,6 +18,7 @@ const tooLargeTogether = "The file and thumbnail together are too large to send 
 export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProps<AdminDownload>) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
+  const chosenThumbnail = useChosenImage();
   // A resource saved with a category outside the four (the API allows it) keeps it as an option.
   const categories: readonly string[] =
     editing && !(downloadCategories as readonly string[]).includes(editing.category) ? [...downloadCategories, editing.category] : downloadCategories;
@@ -44,13 +47,13 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
       return value instanceof File && value.size > 0 ? value : undefined;
     };
     const file = chosen("file");
-    const thumbnail = chosen("thumbnail");
+    const thumbnail = chosenThumbnail.file;
     const text = { title: formText(data, "title"), description: formText(data, "description"), category: formText(data, "category") };
     const values = { ...text, file, thumbnail };
     const checked = validateForm(downloadFormSchema, values);
     const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
     found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFileMessage);
-    found.thumbnail ??= checkChosenImage(thumbnail);
+    found.thumbnail ??= chosenThumbnail.error;
     const problems = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
     setErrors(problems);
     if (problems.file === missingFileMessage) showErrorToast(missingFileMessage);
@@ -121,17 +124,29 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
           label="Thumbnail Image (optional)"
           name="thumbnail"
           idPrefix="download"
-          error={errors.thumbnail}
+          error={errors.thumbnail ?? chosenThumbnail.error}
           hint={
             editing
               ? editing.thumbnailUrl
                 ? `Current thumbnail shown below. ${keepNote ?? ""}`
                 : "No thumbnail yet."
-              : "PNG, JPEG, WebP, GIF or AVIF, up to 4 MB."
+              : "PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
           }
         >
-          {(props) => <input {...props} type="file" accept="image/*" className="admin-file" />}
+          {(props) => (
+            <input
+              {...props}
+              type="file"
+              accept="image/*"
+              className="admin-file"
+              onChange={(event) => {
+                chosenThumbnail.choose(event.target.files?.[0]);
+                setErrors((current) => ({ ...current, thumbnail: undefined }));
+              }}
+            />
+          )}
         </Field>
+        <ImageNote image={chosenThumbnail} />
         {editing?.thumbnailUrl && (
           <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
         )}
@@ -144,7 +159,7 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
           </div>
         )}
         <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn" disabled={save.isPending}>
+          <button type="submit" className="btn" disabled={save.isPending || chosenThumbnail.preparing}>
             {save.isPending ? "Uploading..." : editing ? "Update Resource" : "Upload Resource"}
           </button>
           {editing && (

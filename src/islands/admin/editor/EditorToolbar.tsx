@@ -3,7 +3,9 @@ import { useRef, useState, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
 import { callApi } from "../api-client.ts";
+import { prepareImage } from "../shrink-image.ts";
 import { showErrorToast } from "../toasts.ts";
+import { checkChosenImage } from "../upload-checks.ts";
 import { Icon } from "../ui/icons.tsx";
 import { linkAddress } from "./link-address.ts";
 import { linesToParagraphs } from "./simple-mode.ts";
@@ -38,7 +40,12 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
   const uploadImage = async (file: File) => {
     setUploading(true);
     try {
-      const { imageUrl } = await uploadImageMutation.mutateAsync(file);
+      // Scaled down and stripped of its metadata first, as the featured image is.
+      const refused = checkChosenImage(file);
+      if (refused) throw new Error(refused);
+      const prepared = await prepareImage(file);
+      if (prepared.error) throw new Error(prepared.error);
+      const { imageUrl } = await uploadImageMutation.mutateAsync(prepared.file);
       chain()
         .setImage({ src: imageUrl, alt: file.name.replace(/\.[^.]+$/, "") })
         .run();

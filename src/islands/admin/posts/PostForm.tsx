@@ -15,7 +15,9 @@ import RichEditor from "../editor/RichEditor.tsx";
 import { foreignImageSources } from "./foreign-images.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
-import { checkChosenImage, checkFormSize } from "../upload-checks.ts";
+import { checkFormSize } from "../upload-checks.ts";
+import { ImageNote } from "../ui/ImageNote.tsx";
+import { useChosenImage } from "../use-chosen-image.ts";
 import { Field } from "../ui/Field.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 
@@ -26,7 +28,8 @@ const foreignImagesMessage =
 /** The post form: create, or edit the post chosen in Recent Posts (SPEC §2, §5). */
 export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Post>) {
   const [content, setContent] = useState(editing?.content ?? "");
-  const [image, setImage] = useState<File | undefined>();
+  const chosenImage = useChosenImage();
+  const image = chosenImage.file;
   const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
 
@@ -64,7 +67,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       content,
     };
     const checked = validateForm(postFormSchema, values);
-    const imageError = checkChosenImage(image);
+    const imageError = chosenImage.error;
     const contentError = foreignImageSources(content).length > 0 ? foreignImagesMessage : undefined;
     const found = {
       ...(contentError && { content: contentError }),
@@ -132,7 +135,12 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
             )}
           </Field>
         </div>
-        <Field label="Featured Image" name="featuredImage" error={errors.featuredImage} hint="PNG, JPEG, WebP, GIF or AVIF, up to 4 MB.">
+        <Field
+          label="Featured Image"
+          name="featuredImage"
+          error={errors.featuredImage ?? chosenImage.error}
+          hint="PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
+        >
           {(props) => (
             <input
               {...props}
@@ -141,13 +149,14 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
               className="admin-file"
               onChange={(event) => {
                 const file = event.target.files?.[0];
-                setImage(file);
-                setErrors((current) => ({ ...current, featuredImage: checkChosenImage(file) }));
+                chosenImage.choose(file);
+                setErrors((current) => ({ ...current, featuredImage: undefined }));
                 if (!file) setPreview(editing?.featuredImage ?? null);
               }}
             />
           )}
         </Field>
+        <ImageNote image={chosenImage} />
         {preview && <img src={preview} alt="Featured image preview" className="max-h-48 border-3 border-ink object-cover" />}
         <div>
           <span id="admin-content-label" className="block text-sm font-bold uppercase tracking-wide">
@@ -173,7 +182,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
           Publish immediately
         </label>
         <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn" disabled={save.isPending}>
+          <button type="submit" className="btn" disabled={save.isPending || chosenImage.preparing}>
             {save.isPending ? "Saving..." : editing ? "Update Post" : "Create Post"}
           </button>
           {editing && (

@@ -1,0 +1,28 @@
+import { isPublicFileUrl } from "../api/routes/files.routes.ts";
+import { responsiveSources } from "../core/files/image-sizes.ts";
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+
+/** An `<img>` as the sanitizer writes it: double-quoted values in which `"`, `<` and `>` are escaped. */
+const imgTag = /<img\b([^>]*?)\s*\/?>/g;
+const attribute = (attributes: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(attributes)?.[1];
+
+/**
+ * A post's sanitized HTML with each stored image made responsive, as the covers are: WebP or JPEG
+ * at the widths the screen needs from the Image CDN, its size set (no layout shift) when the name
+ * carries it, and loaded lazily (a body image is never the first paint). `sizes` is the column's.
+ * The newsletter keeps the plain HTML: mail clients get one absolute URL per image.
+ */
+export function responsivePostHtml(html: string, sizes: string, layoutWidth = 890): string {
+  return html.replace(imgTag, (tag, attributes: string) => {
+    const src = attribute(attributes, "src")?.replace(/&amp;/g, "&");
+    if (!src || !isPublicFileUrl(src)) return tag;
+    const image = responsiveSources(src, layoutWidth);
+    const alt = attribute(attributes, "alt") ?? "";
+    const size = image.width && image.height ? ` width="${String(image.width)}" height="${String(image.height)}"` : "";
+    return (
+      `<picture><source type="image/webp" srcset="${escapeAttribute(image.srcset)}" sizes="${escapeAttribute(sizes)}" />` +
+      `<img src="${escapeAttribute(image.src)}" alt="${alt}"${size} loading="lazy" decoding="async" /></picture>`
+    );
+  });
+}
