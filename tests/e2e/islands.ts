@@ -1,9 +1,13 @@
 import { expect, type Page } from "@playwright/test";
 
-/** The islands hydrate lazily (when visible or idle); `data-hydrated` marks them awake. */
+/**
+ * An island, woken as a visitor would: scrolled to and pointed at (islands wake on input or when
+ * scrolled near); `data-hydrated` marks them awake.
+ */
 export async function hydrated(page: Page, island: string) {
   const wrapper = page.locator(`[data-island="${island}"]`).first();
   await wrapper.scrollIntoViewIfNeeded();
+  await wrapper.locator(":scope > *").first().hover();
   await expect(wrapper).toHaveAttribute("data-hydrated", "");
   return wrapper;
 }

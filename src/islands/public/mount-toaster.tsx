@@ -1,0 +1,25 @@
+/**
+ * Mounts the page's Radix Toaster into the layout's `[data-toaster]`, fetched with the first toast
+ * raised: Radix Toast is 12 KB that a visitor who sees no toast never needs (figures in
+ * docs/decisions/0016-public-islands-in-react.md).
+ */
+import { createRoot } from "react-dom/client";
+import { Awake } from "./awaken.tsx";
+import Toaster from "./Toaster.tsx";
+
+let mounted = false;
+
+export function mountToaster(): void {
+  const container = document.querySelector<HTMLElement>("[data-toaster]");
+  if (mounted || !container) return;
+  mounted = true;
+  createRoot(container).render(
+    <Awake
+      onAwake={() => {
+        container.dataset.hydrated = "";
+      }}
+    >
+      <Toaster />
+    </Awake>,
+  );
+}
