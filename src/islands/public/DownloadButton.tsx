@@ -20,7 +20,6 @@ const { downloadFailed: failed, downloadStarted: started } = publicToastTexts;
  */
 export default function DownloadButton({ id, title, pendingLabel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const headingId = `download-dialog-${String(id)}`;
@@ -33,7 +32,8 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
 
   async function request(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const address = email.trim();
+    // Uncontrolled: what was typed into a dialog opened before the island woke is kept.
+    const address = (input.current?.value ?? "").trim();
     dialog.current?.close();
     if (address === "") {
       showToast(failed);
@@ -109,8 +109,6 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
             autoComplete="email"
             ref={input}
             placeholder="you@startup.com"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
             className="w-full border-3 border-ink bg-white px-4 py-3 text-ink placeholder:text-gray-600"
           />
           <div className="mt-5 flex flex-wrap justify-end gap-3">
