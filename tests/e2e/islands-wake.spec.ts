@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { toast } from "./islands.ts";
+import { firstPostPath, toast } from "./islands.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 
@@ -28,13 +28,6 @@ async function downloadButton(page: Page, request: APIRequestContext) {
   const oldest = downloads.at(-1);
   expect(oldest).toBeDefined();
   return page.locator(`button[data-download-id="${String(oldest?.id)}"]`);
-}
-
-async function firstPostPath(page: Page): Promise<string> {
-  await page.goto("/blog");
-  const href = await page.locator('main a[href^="/blog/"]').first().getAttribute("href");
-  expect(href).toBeTruthy();
-  return href ?? "";
 }
 
 test.describe("input that lands before an island wakes still goes through", () => {

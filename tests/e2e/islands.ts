@@ -14,3 +14,11 @@ export async function hydrated(page: Page, island: string) {
 
 /** The toast with this title. */
 export const toast = (page: Page, title: string) => page.locator(".nf-toast").filter({ hasText: title });
+
+/** The path of the first post listed on /blog (read from the page, whatever its URL scheme). */
+export async function firstPostPath(page: Page): Promise<string> {
+  await page.goto("/blog");
+  const href = await page.locator('main article a[href^="/blog/"]').first().getAttribute("href");
+  expect(href).toBeTruthy();
+  return href ?? "";
+}

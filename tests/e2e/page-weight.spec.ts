@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { expect, test, type Page, type Request } from "@playwright/test";
+import { firstPostPath } from "./islands.ts";
 
 // Byte budgets are deterministic, so they are asserted here (speed budgets belong in a benchmark).
 // Measured in Chromium: every script the page really fetched, gzipped as the CDN sends it.
@@ -33,13 +34,6 @@ function watchScripts(page: Page) {
       return { bytes, files: [...sizes.keys()].map((url) => new URL(url).pathname) };
     },
   };
-}
-
-async function firstPostPath(page: Page): Promise<string> {
-  await page.goto("/blog");
-  const href = await page.locator('main a[href^="/blog/"]').first().getAttribute("href");
-  expect(href).toBeTruthy();
-  return href ?? "";
 }
 
 test("every public page runs at most 5 KB of JavaScript after load and 3 s idle, and never the admin bundle", async ({ page }) => {
@@ -83,7 +77,7 @@ test("a post scrolled to the end with every island woken stays within 80 KB of J
   test.info().annotations.push({ type: "post: JavaScript with every island woken (gzip bytes)", description: String(touched.bytes) });
   expect(touched.bytes, `all JavaScript: ${touched.files.join(", ")}`).toBeLessThanOrEqual(80 * kb);
 
-  // The first toast brings the Radix Toaster (docs/decisions/0016: 12 KB; not in the 80 KB).
+  // The first toast brings the Radix Toaster, which the 80 KB leaves out (docs/decisions/0016).
   await page.getByRole("button", { name: "Share" }).click();
   await expect(page.locator(".nf-toast").filter({ hasText: "Link Copied" })).toBeVisible();
   const toasted = await scripts.settle();

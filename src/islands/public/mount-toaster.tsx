@@ -1,7 +1,7 @@
 /**
  * Mounts the page's Radix Toaster into the layout's `[data-toaster]`, fetched with the first toast
- * raised: Radix Toast is 12 KB that a visitor who sees no toast never needs (figures in
- * docs/decisions/0016-public-islands-in-react.md).
+ * raised: a visitor who sees no toast never needs Radix Toast, and with it a woken post would
+ * pass its byte budget (docs/decisions/0016-public-islands-in-react.md).
  */
 import { createRoot } from "react-dom/client";
 import { Awake } from "./awaken.tsx";
