@@ -149,3 +149,19 @@ test("without JavaScript, Get Free Download opens its dialog and the form answer
   expect(download.suggestedFilename()).toMatch(/\.\w+$/);
   await context.close();
 });
+
+test("the download counts are live: a download made since the build shows once the page has loaded", async ({ page, request }) => {
+  const listed = async () => (await (await request.get("/api/downloads")).json()) as { id: number; downloadCount: number }[];
+  const id = (await listed()).at(-1)?.id ?? -1;
+  // A download from elsewhere: counted in the database, not in the built page.
+  await page.goto("/");
+  const status = await page.evaluate(
+    async ([path, email]) =>
+      (await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) })).status,
+    [`/api/downloads/${String(id)}/request`, uniqueEmail("elsewhere")] as const,
+  );
+  expect(status).toBe(200);
+  const count = (await listed()).find((download) => download.id === id)?.downloadCount ?? -1;
+  await page.goto("/downloads");
+  await expect(page.locator(`[data-download-count="${String(id)}"]`)).toHaveText(`${count.toLocaleString("en-US")} downloads`);
+});

@@ -114,6 +114,13 @@ if (counts.length > 0) {
       element.textContent = downloadCountLabel(count);
     }
   });
-  // The built counts are as old as the build.
-  if (counts.some((element) => "live" in element.dataset)) void refreshCounts();
+  // The built counts are as old as the build; the live ones wait until the page has loaded and
+  // the browser is idle, off the path to the first paint.
+  const refresh = () => void refreshCounts();
+  // Safari has no requestIdleCallback.
+  const refreshWhenIdle = () => ("requestIdleCallback" in window ? requestIdleCallback(refresh, { timeout: 2000 }) : setTimeout(refresh, 200));
+  if (counts.some((element) => "live" in element.dataset)) {
+    if (document.readyState === "complete") refreshWhenIdle();
+    else addEventListener("load", refreshWhenIdle, { once: true });
+  }
 }
