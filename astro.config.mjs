@@ -40,7 +40,10 @@ export default defineConfig({
       filter: (page) => {
         const path = new URL(page).pathname.replace(/\/$/, "");
         const adminPath = process.env.ADMIN_PATH;
-        return !["/subscribed", "/subscribe-failed", "/blog/post-not-found", "/404"].includes(path) && (!adminPath || path !== `/${adminPath}`);
+        return (
+          !["/subscribed", "/subscribe-failed", "/download-failed", "/blog/post-not-found", "/404"].includes(path) &&
+          (!adminPath || path !== `/${adminPath}`)
+        );
       },
     }),
     adminHeaders(process.env.ADMIN_PATH),

@@ -85,7 +85,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
             session: findOnce,
           };
           const result = await route.handle(context);
-          if (formPost) return seeOther(formPost.success);
+          if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
           return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
         } catch (error) {
           // A visitor's form without JavaScript lands on a page that says what happened.

@@ -34,10 +34,11 @@ export interface RouteDeclaration {
   query?: z.ZodType<Record<string, unknown>, Record<string, string | undefined>>;
   /**
    * The body: JSON, or a multipart form (text fields as strings, files as `File`s). `form` adds a
-   * browser's own form post (no JavaScript): it is answered with a redirect to `form.success`, or
-   * to `form.failure` when the request was refused for the visitor's reason (a 4xx).
+   * browser's own form post (no JavaScript): it is answered with a redirect to `form.success` (a
+   * path, or one made from the handler's answer), or to `form.failure` when the request was
+   * refused for the visitor's reason (a 4xx).
    */
-  body?: { type: "json" | "multipart"; schema: z.ZodType; form?: { success: string; failure: string } };
+  body?: { type: "json" | "multipart"; schema: z.ZodType; form?: { success: string | ((answer: unknown) => string); failure: string } };
   /**
    * `true`: a GET whose answer without a session cookie is the same for everyone, so it may be
    * shared between requests for a moment (shared-reads.ts).

@@ -44,7 +44,6 @@ test("the mobile menu opens, shuts, and jumps to a home section", async ({ page 
 
 test("subscribing from a post page works, and a failed subscription says so", async ({ page }) => {
   await page.goto("/blog/1");
-  await hydrated(page, "Toaster");
   const form = (await hydrated(page, "NewsletterForm")).locator("form");
   await form.getByLabel("Email address").fill(`post-${String(Date.now())}@example.com`);
   await form.getByRole("button", { name: /Subscribe/ }).click();
@@ -59,7 +58,6 @@ test("subscribing from a post page works, and a failed subscription says so", as
 
 test("a failed subscription on downloads shows its own message", async ({ page }) => {
   await page.goto("/downloads");
-  await hydrated(page, "Toaster");
   const form = (await hydrated(page, "NewsletterForm")).locator("form");
   await page.route("**/api/newsletter/subscribe", (route) =>
     route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "down" }) }),
@@ -71,7 +69,6 @@ test("a failed subscription on downloads shows its own message", async ({ page }
 
 test("F8 moves focus to the notifications, and one toast shows at a time", async ({ page }) => {
   await page.goto("/downloads");
-  await hydrated(page, "Toaster");
   await page.route("**/api/newsletter/subscribe", (route) => route.abort());
   const form = (await hydrated(page, "NewsletterForm")).locator("form");
   for (const tag of ["one", "two"]) {

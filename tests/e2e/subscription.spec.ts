@@ -13,7 +13,6 @@ const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 /** Signs an address up with the home page's form, as a visitor does. */
 async function subscribeOnHome(page: Page, email: string): Promise<void> {
   await page.goto("/");
-  await hydrated(page, "Toaster");
   const form = (await hydrated(page, "NewsletterForm")).locator("form");
   await form.getByLabel("Email address").fill(email);
   await form.getByRole("button", { name: "Subscribe" }).click();

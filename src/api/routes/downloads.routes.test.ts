@@ -255,6 +255,29 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
     expect(crossSite.status).toBe(403);
   });
 
+  it("answers the dialog's form posted without JavaScript with the file, or the failure page when refused", async () => {
+    const created = await createResource();
+    const post = (body: string) =>
+      call(
+        `/api/downloads/${created.id}/request`,
+        { method: "POST", body, headers: { origin: testOrigin, "content-type": "application/x-www-form-urlencoded" } },
+        "198.51.100.9",
+      );
+    const sent = await post("email=No-JS.Reader%40Example.com");
+    expect(sent.status).toBe(303);
+    const location = sent.headers.get("location") ?? "";
+    expect(location).toMatch(new RegExp(`^/api/downloads/${created.id}/file\\?expires=\\d+&signature=[\\w-]{43}$`));
+    const file = await call(location);
+    expect(file.headers.get("content-disposition")).toMatch(/^attachment; filename="investor-pitch-checklist.pdf"/);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array(await demoBytes("investor-pitch-checklist.pdf")));
+    const { rows } = await app.deps.db.query("SELECT 1 FROM subscribers WHERE email = 'no-js.reader@example.com'");
+    expect(rows).toHaveLength(1);
+    for (const refused of [await post("email=nope"), await post("")]) {
+      expect(refused.status).toBe(303);
+      expect(refused.headers.get("location")).toBe("/download-failed/");
+    }
+  });
+
   it("serves the original bytes with safe download headers", async () => {
     const created = await createResource();
     const response = await call(await linkFor(created.id));

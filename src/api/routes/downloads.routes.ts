@@ -10,7 +10,7 @@ import {
 import { resourceGoneMessage } from "../../core/messages.ts";
 import type { SignedDownload } from "../../core/downloads/download-link.ts";
 import { apiPaths, pathWith } from "../api-paths.ts";
-import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer } from "../declare-route.ts";
+import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
 import { rowIdParams } from "../params.schema.ts";
 
 const resourceId = rowIdParams(resourceGoneMessage);
@@ -55,8 +55,16 @@ export const downloadsRoutes = {
     access: "public",
     summary: "A visitor gives an email for a resource: subscribes them and answers a signed link valid for 24 hours",
     params: resourceId,
-    body: { type: "json", schema: downloadRequestSchema },
-    answers: { 200: jsonAnswer(downloadLinkSchema, "The signed download link") },
+    // Without JavaScript the browser posts the dialog's form itself: it is sent on to the file.
+    body: {
+      type: "json",
+      schema: downloadRequestSchema,
+      form: { success: (answer) => downloadLinkSchema.parse(answer).downloadUrl, failure: "/download-failed/" },
+    },
+    answers: {
+      200: jsonAnswer(downloadLinkSchema, "The signed download link"),
+      303: redirectAnswer("A form posted without JavaScript: to the signed link (the file), or /download-failed/ when refused"),
+    },
     errors: [429],
   }),
   file: declareRoute({

@@ -1,7 +1,8 @@
 /**
  * The dashboard's toasts: the public site's Toaster and `showToast` (one toast at a time, 5 s,
- * swipe right, F8), with SPEC §8's texts gathered here.
+ * swipe right, F8), with SPEC §8's texts gathered here, the public islands' among them.
  */
+import { publicToastTexts } from "../public/toast-texts.ts";
 import { showToast, type ToastMessage } from "../public/toast.ts";
 
 export { showToast };
@@ -12,6 +13,7 @@ export function showErrorToast(description: string, title = "Error"): void {
 }
 
 export const toastTexts = {
+  ...publicToastTexts,
   loginSuccess: { title: "Login Successful", description: "Welcome to the admin dashboard!" },
   loggedOut: { title: "Logged Out", description: "You have been logged out." },
   postCreated: { title: "Post Created", description: "Blog post has been created successfully." },

@@ -1,6 +1,7 @@
 import { useRef, useState, type SubmitEvent } from "react";
 import { apiPaths, pathWith } from "../../api/api-paths.ts";
 import { announceCount } from "./download-count.ts";
+import { publicToastTexts } from "./toast-texts.ts";
 import { showToast } from "./toast.ts";
 
 interface Props {
@@ -10,16 +11,19 @@ interface Props {
   pendingLabel: string;
 }
 
-const failed = { title: "Download Failed", description: "Failed to download the file. Please try again.", variant: "destructive" } as const;
-const started = { title: "Download Started", description: "Your download should begin shortly. Check your email for more resources!" };
+const { downloadFailed: failed, downloadStarted: started } = publicToastTexts;
 
-/** 'Get Free Download': asks for an email in a dialog, requests the file and starts the download. */
+/**
+ * 'Get Free Download': asks for an email in a dialog, requests the file and starts the download.
+ * Without JavaScript the button opens the dialog by itself (`command="show-modal"`) and the
+ * dialog's form posts the email, answered with the file.
+ */
 export default function DownloadButton({ id, title, pendingLabel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const headingId = `download-dialog-${String(id)}`;
+  const dialogId = `${headingId}-box`;
 
   function cancel() {
     dialog.current?.close();
@@ -28,7 +32,8 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
 
   async function request(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const address = email.trim();
+    // Uncontrolled: what was typed into a dialog opened before the island woke is kept.
+    const address = (input.current?.value ?? "").trim();
     dialog.current?.close();
     if (address === "") {
       showToast(failed);
@@ -64,8 +69,11 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
         type="button"
         data-download-id={id}
         disabled={pending}
-        onClick={() => {
-          dialog.current?.showModal();
+        commandfor={dialogId}
+        command="show-modal"
+        onClick={(event) => {
+          event.preventDefault();
+          if (!dialog.current?.open) dialog.current?.showModal();
           input.current?.focus();
         }}
         className="btn mt-auto justify-center disabled:cursor-wait disabled:opacity-70"
@@ -77,6 +85,7 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
       </button>
       <dialog
         ref={dialog}
+        id={dialogId}
         aria-labelledby={headingId}
         className="nf-dialog"
         onCancel={(event) => {
@@ -85,7 +94,7 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
           cancel();
         }}
       >
-        <form noValidate onSubmit={(event) => void request(event)}>
+        <form action={pathWith(apiPaths.downloadRequest, { id })} method="post" noValidate onSubmit={(event) => void request(event)}>
           <h2 id={headingId} className="font-display text-2xl uppercase leading-tight">
             Get {title}
           </h2>
@@ -100,12 +109,19 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
             autoComplete="email"
             ref={input}
             placeholder="you@startup.com"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
             className="w-full border-3 border-ink bg-white px-4 py-3 text-ink placeholder:text-gray-600"
           />
           <div className="mt-5 flex flex-wrap justify-end gap-3">
-            <button type="button" onClick={cancel} className="btn btn-light">
+            <button
+              type="button"
+              commandfor={dialogId}
+              command="close"
+              onClick={(event) => {
+                event.preventDefault();
+                cancel();
+              }}
+              className="btn btn-light"
+            >
               Cancel
             </button>
             <button type="submit" className="btn">

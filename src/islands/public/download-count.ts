@@ -2,7 +2,7 @@ import { apiPaths } from "../../api/api-paths.ts";
 
 /**
  * Download counts shown on resource cards, kept in step across islands: the download button
- * announces a new count, the count islands listen (a window event, as for toasts).
+ * announces a new count, the island loader (`hydrate.ts`) shows it (a window event, as for toasts).
  */
 export const countEventName = "nf:download-count";
 

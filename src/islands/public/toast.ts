@@ -1,8 +1,8 @@
 /**
- * The page's one toast, shared by every island: islands call `showToast`, the Toaster island shows
- * it. The message travels as a window event (`nf:toast`) so islands don't depend on sharing a
- * module instance; the latest one is also kept so a toast raised before the Toaster hydrates
- * still shows.
+ * The page's one toast, shared by every island: islands call `showToast`, the Toaster shows it.
+ * The message travels as a window event (`nf:toast`) so islands don't depend on sharing a module
+ * instance; the latest one is also kept, as on a public page the first toast is raised before the
+ * Toaster has mounted (it mounts for that toast).
  */
 export interface ToastMessage {
   title: string;
