@@ -4,7 +4,8 @@ import { subscriberImportFormSchema, subscriberImportResultSchema } from "../../
 import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
-import { rowIdParams } from "../params.schema.ts";
+import { maxListLimit } from "../../core/list-page.ts";
+import { listPageQuery, rowIdParams } from "../params.schema.ts";
 
 const subscriberId = rowIdParams(subscriberGoneMessage);
 
@@ -26,7 +27,8 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscribers,
     access: "admin",
-    summary: "Every subscriber, newest first",
+    summary: "Every subscriber, newest first (or one page with `limit` and `page`)",
+    query: z.object(listPageQuery(maxListLimit)),
     answers: { 200: jsonAnswer(z.array(subscriberSchema), "The subscribers") },
   }),
   export: declareRoute({

@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
 import { deliver, sendConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
@@ -149,11 +150,12 @@ export async function recordDownloadRequester(
   return { recipient, consentId: await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now) };
 }
 
-/** Every subscriber, newest first. */
-export async function listSubscribers(deps: { db: SqlQueryable }): Promise<Subscriber[]> {
-  const { rows } = await deps.db.query<SubscriberRow>(
-    "SELECT id, email, status, subscribed_at, source FROM subscribers ORDER BY subscribed_at DESC, id DESC",
-  );
+/** Every subscriber newest first, or one page of them. */
+export async function listSubscribers(deps: { db: SqlQueryable }, page?: ListPage): Promise<Subscriber[]> {
+  const sql = "SELECT id, email, status, subscribed_at, source FROM subscribers ORDER BY subscribed_at DESC, id DESC";
+  const { rows } = page
+    ? await deps.db.query<SubscriberRow>(`${sql} LIMIT $1 OFFSET $2`, limitOffset(page))
+    : await deps.db.query<SubscriberRow>(sql);
   return rows.map(toSubscriber);
 }
 
