@@ -20,9 +20,16 @@ function routeQuery<Route extends RouteDeclaration & { method: "GET" }>(route: R
   return { queryKey: [route.path], queryFn: () => callApi(route as RouteDeclaration) as Promise<RouteAnswer<Route>> };
 }
 
+/** How many posts the dashboard lists at a time; "Show more" loads the next ones. */
+export const postsPageSize = 50;
+
 /** One query per list the dashboard shows, and the session. */
 export const queries = {
-  posts: routeQuery(blogPostsRoutes.list),
+  posts: {
+    queryKey: [blogPostsRoutes.list.path],
+    queryPage: (page: number) => callApi(blogPostsRoutes.list, { query: { limit: String(postsPageSize), page: String(page) } }),
+    pageSize: postsPageSize,
+  },
   downloads: {
     queryKey: [downloadsRoutes.list.path],
     // Asked with the session, so each resource carries the dashboard's fields.
