@@ -180,3 +180,42 @@ test.describe("a scheduled post, set in the owner's own time zone", () => {
     expect(await (await request.get("/api/blog-posts?published=true")).text()).toContain(title);
   });
 });
+
+test("the dashboard lists posts and subscribers a page at a time", async ({ page }) => {
+  test.setTimeout(90_000);
+  const info = await localServerInfo();
+  const db = new pg.Client({ connectionString: info.databaseUrl });
+  await db.connect();
+  try {
+    // Unsubscribed, so no other test's newsletter send counts them.
+    await db.query(
+      `INSERT INTO subscribers (email, status, source)
+       SELECT 'paged-' || $1 || '-' || n || '@example.com', 'unsubscribed', 'import' FROM generate_series(1, 110) AS n`,
+      [runId],
+    );
+    await db.query(
+      `INSERT INTO posts (title, content, slug) SELECT 'Paged draft ' || $1 || ' no. ' || n, '<p>x</p>', 'paged-draft-' || $1 || '-' || n FROM generate_series(1, 55) AS n`,
+      [runId],
+    );
+  } finally {
+    await db.end();
+  }
+  await logIn(page);
+  const posts = page
+    .getByRole("list", { name: "Posts" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading") });
+  await expect(posts).toHaveCount(50);
+  await page.getByRole("button", { name: "Show more posts" }).click();
+  await expect(posts).not.toHaveCount(50);
+  expect(await posts.count()).toBeGreaterThanOrEqual(55);
+
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  await page.getByRole("group", { name: "Show subscribers" }).getByText("Unsubscribed").click();
+  const rows = page.getByRole("table").locator("tbody tr");
+  await expect(rows).toHaveCount(100);
+  await page.getByRole("button", { name: "Show more subscribers" }).click();
+  await expect(rows).not.toHaveCount(100);
+  expect(await rows.count()).toBeGreaterThanOrEqual(110);
+  await expect(page.getByRole("button", { name: "Show more subscribers" })).toHaveCount(0);
+});

@@ -90,7 +90,7 @@ describe("GET /api/blog-posts?published=true with limit and page", () => {
     }
   });
 
-  it("pages the admin's list and the subscribers too", async () => {
+  it("pages the admin's list, and the subscribers (by status too, with their totals counted apart)", async () => {
     const adminPage = await call("/api/blog-posts?limit=3&page=2", { headers: admin });
     expect(((await adminPage.json()) as Post[]).map((post) => post.title)).toEqual(["Post 2", "Post 1"]);
     await app.deps.db.query(
