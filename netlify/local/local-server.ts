@@ -8,6 +8,7 @@ import { createImageCache } from "./image-cache.ts";
 import { answerInbox } from "./inbox.ts";
 import type { MailCatcher } from "./mail-catcher.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
+import { siteRedirects } from "./site-redirects.ts";
 
 /** What the server answers with once the site is ready. */
 export interface LocalSite {
@@ -32,9 +33,15 @@ export interface LocalSite {
  * and answers 503 until `site()` returns the site.
  */
 export function createLocalServer(site: () => LocalSite | undefined): Server {
+  let redirects: { publishDir: string; answer: ReturnType<typeof siteRedirects> } | undefined;
+  const redirectsOf = (publishDir: string) => {
+    if (redirects?.publishDir !== publishDir)
+      redirects = { publishDir, answer: siteRedirects(publishDir, (pathname) => builtPageExists(publishDir, pathname)) };
+    return redirects.answer;
+  };
   return createServer((req, res) => {
     const ready = site();
-    const answer = ready ? respond(ready, req) : Promise.resolve(starting());
+    const answer = ready ? respond(ready, req, redirectsOf(ready.publishDir)) : Promise.resolve(starting());
     answer
       .then((response) => sendWebResponse(res, response, req.method, req.headers["accept-encoding"]))
       .catch((error: unknown) => {
@@ -57,7 +64,7 @@ function starting(): Response {
   });
 }
 
-async function respond(options: LocalSite, req: IncomingMessage): Promise<Response> {
+async function respond(options: LocalSite, req: IncomingMessage, redirect: ReturnType<typeof siteRedirects>): Promise<Response> {
   const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
   if (pathname === "/api" || pathname.startsWith("/api/")) {
     return options.api(toWebRequest(req), { ip: req.socket.remoteAddress ?? "127.0.0.1" });
@@ -71,6 +78,8 @@ async function respond(options: LocalSite, req: IncomingMessage): Promise<Respon
   if (reference) return reference;
   const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
   if (inbox) return inbox;
+  const redirected = await redirect(pathname);
+  if (redirected) return redirected;
   // The Image CDN's emulation (`/.netlify/images`) fetches each source image back from this server.
   const netlify = () => options.netlifyDev.handleAndIntrospectNodeRequest(req, { serverAddress: ownAddress(req) });
   if (pathname === imageCdnPath && req.method === "GET") {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
+import { slugFromTitle } from "../../src/core/posts/post-slug.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
 import { demoPosts, demoResources, readDemoFile, type DemoPost, type DemoResource } from "./demo-content/index.ts";
 
@@ -55,9 +56,20 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
       for (const { post, image } of posts) {
         const at = new Date(now - post.daysAgo * day);
         await tx.query(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-          [post.title, post.content, post.excerpt, post.category, post.readTime, post.published, post.published ? at : null, image.key, at],
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)`,
+          [
+            post.title,
+            post.content,
+            post.excerpt,
+            post.category,
+            post.readTime,
+            post.published,
+            post.published ? at : null,
+            image.key,
+            at,
+            slugFromTitle(post.title),
+          ],
         );
       }
       for (const { resource, file, thumbnail } of resources) {

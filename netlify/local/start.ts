@@ -25,6 +25,7 @@ import { createLocalServer, type LocalSite } from "./local-server.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
+import { startScheduledPublisher } from "./scheduled-publisher.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
 
@@ -138,6 +139,9 @@ ready.site = {
   mailCatcher,
 };
 
+// Scheduled posts go live from this process, as the publish-due-posts Scheduled Function does on Netlify.
+const scheduledPublisher = startScheduledPublisher(app.deps, { log });
+
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
 const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
 // For tools and tests that drive this server (the build hook, the database behind it).
@@ -176,6 +180,7 @@ const stop = async () => {
   stopping = true;
   log("Stopping…");
   newsletterRunner.stop();
+  scheduledPublisher.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

@@ -32,6 +32,7 @@ export const apiPaths = {
   confirmSubscription: "/api/newsletter/confirm",
   unsubscribe: "/api/newsletter/unsubscribe",
   subscribers: "/api/newsletter/subscribers",
+  subscriberCounts: "/api/newsletter/subscribers/counts",
   subscribersExport: "/api/newsletter/subscribers/export",
   subscribersImport: "/api/newsletter/subscribers/import",
   subscriber: "/api/newsletter/subscribers/:id",

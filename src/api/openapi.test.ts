@@ -12,12 +12,15 @@ interface Operation {
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
+/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16). */
+const postFormFields = ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage", "slug", "publishAt"];
+
 /** SPEC §7's calls, each with the fields of its payload. */
 const specCalls: [method: string, path: string, payload: string[]][] = [
   ["get", "/api/blog-posts", []],
   ["get", "/api/blog-posts/{id}", []],
-  ["post", "/api/blog-posts", ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage"]],
-  ["put", "/api/blog-posts/{id}", ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage"]],
+  ["post", "/api/blog-posts", postFormFields],
+  ["put", "/api/blog-posts/{id}", postFormFields],
   ["delete", "/api/blog-posts/{id}", []],
   ["post", "/api/blog-posts/upload-image", ["image"]],
   ["get", "/api/downloads", []],

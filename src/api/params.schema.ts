@@ -13,3 +13,25 @@ export const rowIdParams = (message: string) =>
       .transform(Number)
       .refine((id) => id <= maxRowId, message),
   });
+
+const pageNumber = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, `${name} must be a whole number from 1 to ${String(max)}`)
+    .transform(Number)
+    .refine((value) => value <= max, `${name} must be a whole number from 1 to ${String(max)}`)
+    .optional();
+
+/**
+ * `?limit=&page=` on a list: both absent, the whole list; `limit` alone, its first page. Each is a
+ * whole number (`limit` at most `maxLimit`).
+ */
+export const listPageQuery = (maxLimit: number) => ({
+  limit: pageNumber("limit", maxLimit).meta({ description: `Rows per page, 1 to ${String(maxLimit)}; without it, the whole list` }),
+  page: pageNumber("page", 100_000).meta({ description: "Which page, from 1 (default 1); only with `limit`" }),
+});
+
+/** The page a `listPageQuery` asks for, or undefined for the whole list. */
+export function requestedPage(query: { limit?: number | undefined; page?: number | undefined }): { limit: number; page: number } | undefined {
+  return query.limit === undefined ? undefined : { limit: query.limit, page: query.page ?? 1 };
+}

@@ -6,6 +6,7 @@ import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
 import type { Post } from "../core/posts/post.schema.ts";
 import { listPosts } from "../core/posts/posts.service.ts";
+import { publishedPostRedirects } from "../core/posts/post-slugs.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 
@@ -56,3 +57,6 @@ export const loadPublishedPosts = oncePerBuild(async (): Promise<Post[]> => list
 
 /** Downloadable resources, newest first, as the public page sees them. */
 export const loadDownloads = oncePerBuild(async (): Promise<PublicDownload[]> => listDownloads(await buildDeps()));
+
+/** Old addresses of live posts (their id, former slugs) and the slug each now lives at. */
+export const loadPostRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> => publishedPostRedirects((await buildDeps()).db));

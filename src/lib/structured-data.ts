@@ -14,7 +14,7 @@ export function blogPostingJsonLd(post: Post, site: URL | undefined): Record<str
     description: postSummary(post),
     datePublished: post.publishedAt ?? post.createdAt,
     dateModified: post.updatedAt,
-    mainEntityOfPage: absolute(`/blog/${String(post.id)}`),
+    mainEntityOfPage: absolute(post.url),
     ...(post.featuredImage && { image: absolute(post.featuredImage) }),
     ...(post.category && { articleSection: post.category }),
     author: { "@type": "Organization", name: "No Filter" },

@@ -21,6 +21,7 @@ import { measureBuildScaling } from "./build-scaling.ts";
 import { canConnect, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
 import { measureLighthouse } from "./lighthouse.ts";
+import { measureListPage } from "./list-page-size.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
 import { machineDescription, printReport, type BenchResults } from "./report.ts";
@@ -34,7 +35,10 @@ const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-const publicPages = ["/", "/blog", "/blog/1", "/downloads"];
+/** The public pages measured; a post by its slug, read from the API once the site is up. */
+const publicPages = ["/", "/blog", "post", "/downloads"];
+/** The blog's list pages measured again once 1,000 posts are published. */
+const listPagesAt1000 = ["/blog", "/blog/page/2", "/blog/category/cash-flow"];
 const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 const results: BenchResults = { date: new Date().toISOString(), machine: machineDescription(), skipped: {} };
@@ -52,6 +56,8 @@ try {
 
   log("page weight…");
   const fetchText = async (pagePath: string) => (await fetch(new URL(pagePath, siteUrl))).text();
+  const firstPost = JSON.parse(await fetchText("/api/blog-posts/1")) as { url: string };
+  publicPages.splice(publicPages.indexOf("post"), 1, firstPost.url);
   results.pages = [];
   for (const pagePath of publicPages) results.pages.push(await measurePage(fetchText, pagePath));
 
@@ -87,6 +93,10 @@ try {
   await fetch(info.buildHookUrl, { method: "POST" });
   await waitForPage(siteUrl, `/blog/${String(lastPost)}`, "Bench post");
   results.publishLiveSeconds = await measurePublishLive(siteUrl, password, drafts);
+  log("the blog's list pages at 1,000 posts…");
+  results.pagesAt1000Posts = [];
+  for (const pagePath of listPagesAt1000) results.pagesAt1000Posts.push(await measureListPage(fetchText, pagePath));
+  if ("path" in chrome) results.lighthouseAt1000Posts = await measureLighthouse(siteUrl, listPagesAt1000, chrome.path);
 
   log("warm restart…");
   await stopLocalSite(fresh);
@@ -100,7 +110,7 @@ try {
 
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");
-    results.builds = await measureBuildScaling(postgresUrl, [100, 1000, 5000], (size) => (size <= 1000 ? 3 : 1));
+    results.builds = await measureBuildScaling(postgresUrl, [100, 1000, 5000, 10_000], (size) => (size <= 1000 ? 3 : 1));
     log("API under load and CSV export again, npm start on PostgreSQL instead of the embedded database…");
     const onPostgres = await withScratchDatabase(postgresUrl, async (databaseUrl) => {
       const pgStateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-pg-"));

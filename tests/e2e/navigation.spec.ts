@@ -7,14 +7,14 @@ test("home → a post → back to the blog list → another post", async ({ page
   const title = (await page.locator("#blog h3, #blog h2").nth(1).textContent())?.trim();
   expect(title).toBeTruthy();
   await featured.click();
-  await expect(page).toHaveURL(/\/blog\/\d+\/?$/);
+  await expect(page).toHaveURL(/\/blog\/[a-z0-9-]+\/?$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await page.getByRole("link", { name: "Back to Blog" }).click();
   await expect(page).toHaveURL(/\/blog\/?$/);
-  const cards = page.locator("main a[href^='/blog/']");
+  const cards = page.locator("main article a[href^='/blog/']");
   expect(await cards.count()).toBeGreaterThanOrEqual(3);
   await cards.last().click();
-  await expect(page).toHaveURL(/\/blog\/\d+\/?$/);
+  await expect(page).toHaveURL(/\/blog\/[a-z0-9-]+\/?$/);
 });
 
 test("About from another page goes home and lands on the about section", async ({ page }) => {

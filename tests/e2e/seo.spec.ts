@@ -1,5 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { localServerInfo } from "./local-server.ts";
+
+const firstPostUrl = async (request: APIRequestContext) => ((await (await request.get("/api/blog-posts/1")).json()) as { url: string }).url;
 
 test("robots.txt and the sitemap list the public pages and never the dashboard's path", async ({ request }) => {
   const adminPath = new URL((await localServerInfo()).adminUrl).pathname.replace(/\/$/, "");
@@ -8,21 +10,24 @@ test("robots.txt and the sitemap list the public pages and never the dashboard's
   const index = await (await request.get("/sitemap-index.xml")).text();
   const sitemapUrl = /<loc>([^<]+)<\/loc>/.exec(index)?.[1] ?? "";
   const sitemap = await (await request.get(new URL(sitemapUrl).pathname)).text();
-  expect(sitemap).toContain("/blog/1/");
+  expect(sitemap).toContain(`${await firstPostUrl(request)}/<`);
+  expect(sitemap).toContain("/blog/category/cash-flow/<");
   expect(sitemap).toContain("/downloads/");
   for (const text of [robots, index, sitemap]) expect(text).not.toContain(adminPath);
 });
 
-test("the RSS feed lists the published posts", async ({ request }) => {
+test("the RSS feed lists the newest published posts, 20 at most, at their slugs", async ({ request }) => {
   const feed = await (await request.get("/rss.xml")).text();
-  const posts = (await (await request.get("/api/blog-posts?published=true")).json()) as { title: string }[];
+  const posts = (await (await request.get("/api/blog-posts?published=true")).json()) as { title: string; url: string }[];
   expect(feed).toContain("<rss");
-  expect((feed.match(/<item>/g) ?? []).length).toBe(posts.length);
+  expect((feed.match(/<item>/g) ?? []).length).toBe(Math.min(20, posts.length));
+  expect(feed).toContain(`${posts[0]?.url ?? ""}/</link>`);
 });
 
-test("a post page carries canonical, social cards and BlogPosting data", async ({ page, request }) => {
+test("a post page carries canonical, social cards and BlogPosting data, all at its slug", async ({ page, request }) => {
+  const url = await firstPostUrl(page.request);
   await page.goto("/blog/1");
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/blog\/1\/$/);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`${url}/$`));
   await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
   // The cover goes out as a 1200×630 JPEG card, whatever size the owner uploaded.
   const card = page.locator('meta[property="og:image"]');
@@ -37,4 +42,5 @@ test("a post page carries canonical, social cards and BlogPosting data", async (
   const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}") as Record<string, unknown>;
   expect(data["@type"]).toBe("BlogPosting");
   expect(data.headline).toBe(await page.getByRole("heading", { level: 1 }).textContent());
+  expect(data.mainEntityOfPage).toMatch(new RegExp(`${url}$`));
 });

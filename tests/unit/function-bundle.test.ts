@@ -1,4 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -65,8 +69,8 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
   };
 
-  it("bundles the API function for the /api/* path, the newsletter watchdog, and the send's Background Function", () => {
-    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-send-background", "newsletter-watchdog"]);
+  it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function and scheduled publishing", () => {
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-send-background", "newsletter-watchdog", "publish-due-posts"]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
   });
 
@@ -116,6 +120,41 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: watchdog.path, env: productionEnv, encoding: "utf8" });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ schedule: "* * * * *" });
+  });
+
+  it("publishes due scheduled posts from its bundle alone, calls the build hook, on its schedule", async () => {
+    const publisher = bundles.find((bundle) => bundle.name === "publish-due-posts") as { path: string };
+    const { rows } = await testDb.db.query<{ id: number; later: boolean }>(
+      `INSERT INTO posts (title, content, published, publish_at)
+       VALUES ('Due', '<p>x</p>', false, now() - interval '1 minute'), ('Later', '<p>x</p>', false, now() + interval '1 hour')
+       RETURNING id, title = 'Later' AS later`,
+    );
+    const hookCalls: string[] = [];
+    const hook = createServer((request, response) => {
+      hookCalls.push(request.method ?? "");
+      response.writeHead(200).end();
+    });
+    hook.listen(0, "127.0.0.1");
+    await once(hook, "listening");
+    try {
+      const script = `
+        const { default: run, config } = await import("./netlify/functions/publish-due-posts.mjs");
+        await run();
+        console.log(JSON.stringify(config));
+        process.exit(0);
+      `;
+      const env = { ...productionEnv, BUILD_HOOK_URL: `http://127.0.0.1:${String((hook.address() as AddressInfo).port)}/build_hooks/check` };
+      const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: publisher.path, env });
+      expect(JSON.parse(stdout.trim().split("\n").pop() ?? "{}")).toEqual({ schedule: "* * * * *" });
+      expect(hookCalls).toEqual(["POST"]);
+    } finally {
+      hook.close();
+    }
+    const states = await testDb.db.query<{ id: number; published: boolean }>(
+      "SELECT id, published FROM posts WHERE id = ANY($1::int[]) ORDER BY id",
+      [rows.map((row) => row.id)],
+    );
+    expect(states.rows.map((row) => row.published)).toEqual(rows.map((row) => !row.later));
   });
 
   it("answers from the bundle alone with production variables", () => {

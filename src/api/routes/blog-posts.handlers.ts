@@ -1,13 +1,15 @@
 import { UnauthorizedError } from "../../core/errors.ts";
 import { sessionExpiredMessage } from "../../core/messages.ts";
 import { createPost, deletePost, getPost, listPosts, updatePost, uploadPostImage } from "../../core/posts/posts.service.ts";
+import { requestedPage } from "../params.schema.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { blogPostsRoutes } from "./blog-posts.routes.ts";
 
 export const blogPostsHandlers: RouteHandlers<typeof blogPostsRoutes> = {
   list: async ({ query, deps, session }) => {
     if (!query.published && !(await session())) throw new UnauthorizedError(sessionExpiredMessage);
-    return listPosts(deps, { publishedOnly: query.published });
+    const page = requestedPage(query);
+    return listPosts(deps, { publishedOnly: query.published, ...(page && { page }) });
   },
   create: ({ body, deps }) => createPost(deps, body),
   uploadImage: ({ body, deps }) => uploadPostImage(deps, body.image),

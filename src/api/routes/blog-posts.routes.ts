@@ -2,7 +2,8 @@ import { z } from "zod";
 import { postFormSchema, postImageSchema, postImageUploadSchema, postSchema } from "../../core/posts/post.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, jsonAnswer } from "../declare-route.ts";
-import { rowIdParams } from "../params.schema.ts";
+import { maxListLimit } from "../../core/list-page.ts";
+import { listPageQuery, rowIdParams } from "../params.schema.ts";
 
 const postId = rowIdParams("Post not found");
 
@@ -19,8 +20,9 @@ export const blogPostsRoutes = {
         .optional()
         .transform((value) => value === "true")
         .meta({ description: "`true`: only published posts; anything else needs an admin session" }),
+      ...listPageQuery(maxListLimit),
     }),
-    answers: { 200: jsonAnswer(z.array(postSchema), "The posts") },
+    answers: { 200: jsonAnswer(z.array(postSchema), "The posts (one page of them with `limit`)") },
     errors: [401],
   }),
   create: declareRoute({
@@ -30,6 +32,7 @@ export const blogPostsRoutes = {
     summary: "Creates a post",
     body: { type: "multipart", schema: postFormSchema },
     answers: { 201: jsonAnswer(postSchema, "The new post") },
+    errors: [409],
   }),
   // Before `get`, whose `:id` would otherwise take "upload-image".
   uploadImage: declareRoute({
@@ -53,10 +56,11 @@ export const blogPostsRoutes = {
     method: "PUT",
     path: apiPaths.blogPost,
     access: "admin",
-    summary: "Changes a post; without a new featured image the current one is kept",
+    summary: "Changes a post; without a new featured image the current one is kept, and a new slug leaves the old one redirecting",
     params: postId,
     body: { type: "multipart", schema: postFormSchema },
     answers: { 200: jsonAnswer(postSchema, "The post as saved") },
+    errors: [409],
   }),
   remove: declareRoute({
     method: "DELETE",

@@ -28,6 +28,11 @@ async function addPost(published: boolean): Promise<number> {
   return (rows[0] as { id: number }).id;
 }
 
+async function pageOf(postId: number): Promise<string> {
+  const { rows } = await app.deps.db.query<{ slug: string }>("SELECT slug FROM posts WHERE id = $1", [postId]);
+  return `${testOrigin}/blog/${(rows[0] as { slug: string }).slug}`;
+}
+
 const post = (path: string, body?: unknown, headers = admin) =>
   app.call(path, {
     method: "POST",
@@ -94,7 +99,7 @@ describe("the newsletter send API", () => {
     const [preview] = await app.mail.waitFor(1);
     expect(preview?.to).toEqual(["owner@example.com"]);
     expect(preview?.subject).toBe("[Test] Runway math");
-    expect(preview?.html).toContain(`${testOrigin}/blog/${String(postId)}`);
+    expect(preview?.html).toContain(await pageOf(postId));
     expect(app.mail.messages).toHaveLength(1);
     const { rows } = await app.deps.db.query("SELECT 1 FROM newsletter_sends WHERE post_id = $1", [postId]);
     expect(rows).toHaveLength(0);
@@ -109,7 +114,7 @@ describe("the newsletter send API", () => {
     expect(preview.subject).toBe("Runway math");
     expect(preview.html).toContain("Count the months.");
     expect(preview.html).not.toContain("__RECIPIENT_TOKEN__");
-    expect(preview.text).toContain(`${testOrigin}/blog/${String(postId)}`);
+    expect(preview.text).toContain(await pageOf(postId));
     expect(app.mail.messages).toHaveLength(0);
     expect((await app.call(`/api/newsletter/sends/preview?postId=${String(await addPost(false))}`, { headers: admin })).status).toBe(400);
     expect((await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`)).status).toBe(401);

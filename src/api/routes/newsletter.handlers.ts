@@ -1,7 +1,8 @@
 import { importSubscribers } from "../../core/subscribers/subscriber-import.ts";
 import { importConsentWording } from "../../core/subscribers/subscriber-import.schema.ts";
 import { eraseSubscriber, exportSubscriberData } from "../../core/subscribers/subscriber-privacy.ts";
-import { exportSubscribersCsv, listSubscribers, subscribe } from "../../core/subscribers/subscribers.service.ts";
+import { countSubscribers, exportSubscribersCsv, listSubscribers, subscribe } from "../../core/subscribers/subscribers.service.ts";
+import { requestedPage } from "../params.schema.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
 
@@ -10,7 +11,8 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
     await subscribe(deps, { email: body.email, clientIp });
     return { subscribed: true } as const;
   },
-  subscribers: ({ deps }) => listSubscribers(deps),
+  subscribers: ({ deps, query }) => listSubscribers(deps, requestedPage(query), query.status),
+  counts: ({ deps }) => countSubscribers(deps),
   export: ({ deps }) =>
     Promise.resolve(
       new Response(exportSubscribersCsv(deps), {

@@ -1,10 +1,17 @@
 import { z } from "zod";
-import { subscribedSchema, subscriberSchema, subscribeSchema } from "../../core/subscribers/subscriber.schema.ts";
+import {
+  subscribedSchema,
+  subscriberCountsSchema,
+  subscriberSchema,
+  subscriberStatuses,
+  subscribeSchema,
+} from "../../core/subscribers/subscriber.schema.ts";
 import { subscriberImportFormSchema, subscriberImportResultSchema } from "../../core/subscribers/subscriber-import.schema.ts";
 import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
-import { rowIdParams } from "../params.schema.ts";
+import { maxListLimit } from "../../core/list-page.ts";
+import { listPageQuery, rowIdParams } from "../params.schema.ts";
 
 const subscriberId = rowIdParams(subscriberGoneMessage);
 
@@ -26,8 +33,19 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscribers,
     access: "admin",
-    summary: "Every subscriber, newest first",
+    summary: "Every subscriber, newest first (or one page with `limit` and `page`; one status with `status`)",
+    query: z.object({
+      ...listPageQuery(maxListLimit),
+      status: z.enum(subscriberStatuses, { error: `status must be one of: ${subscriberStatuses.join(", ")}` }).optional(),
+    }),
     answers: { 200: jsonAnswer(z.array(subscriberSchema), "The subscribers") },
+  }),
+  counts: declareRoute({
+    method: "GET",
+    path: apiPaths.subscriberCounts,
+    access: "admin",
+    summary: "How many subscribers there are: in all, by status, and from the newsletter form",
+    answers: { 200: jsonAnswer(subscriberCountsSchema, "The totals") },
   }),
   export: declareRoute({
     method: "GET",

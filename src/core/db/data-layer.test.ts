@@ -31,6 +31,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "newsletter_sends",
       "passkey_challenges",
       "pending_logins",
+      "post_slug_redirects",
       "posts",
       "rate_limit_counters",
       "schema_migrations",

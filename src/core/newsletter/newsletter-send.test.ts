@@ -103,7 +103,8 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect(first.html).toContain("The short of it");
     expect(first.html).toContain(`href="${testOrigin}/blog/"`);
     expect(first.html).toContain(`src="${testOrigin}/api/files/images/cover.png"`);
-    expect(first.html).toContain(`${testOrigin}/blog/${String(postId)}`);
+    const { rows: slugs } = await testDb.db.query<{ slug: string }>("SELECT slug FROM posts WHERE id = $1", [postId]);
+    expect(first.html).toContain(`${testOrigin}/blog/${(slugs[0] as { slug: string }).slug}`);
     expect(first.text).toContain("Read it on the site");
     expect(first.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     expect(first.header("List-Unsubscribe")).toMatch(new RegExp(`^<${testOrigin}/api/newsletter/unsubscribe\\?token=u\\.${String(subscriberId)}\\.`));

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { renderNewsletterEmail } from "../mail/emails.ts";
 import type { EmailContent } from "../mail/email-content.ts";
 import { siteIdentity } from "../subscribers/subscription-emails.ts";
+import { postPath } from "../posts/post-slug.ts";
 import { placeholderUnsubscribeUrl } from "./newsletter-message.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
@@ -17,11 +18,10 @@ interface PostRow {
   content: string;
   excerpt: string | null;
   published: boolean;
+  slug: string;
 }
 
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
-
-const postPath = (id: number) => `/blog/${String(id)}`;
 
 /** The newsletter email for a post, with a placeholder where each recipient's unsubscribe token goes. */
 export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "env" | "urls">, post: PostRow): Promise<EmailContent> {
@@ -31,14 +31,14 @@ export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "en
     title: post.title,
     excerpt: post.excerpt,
     contentHtml: post.content,
-    postUrl: new URL(postPath(post.id), `${site.siteUrl}/`).toString(),
+    postUrl: new URL(postPath(post.slug), `${site.siteUrl}/`).toString(),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
   });
 }
 
 export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
   if (!isRowId(postId)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published FROM posts WHERE id = $1", [postId]);
+  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published, slug FROM posts WHERE id = $1", [postId]);
   const post = rows[0];
   if (!post) throw new NotFoundError("Post not found");
   if (!post.published) throw new ValidationError("Only a published post can be sent as the newsletter");

@@ -17,6 +17,8 @@ describe("postFormSchema", () => {
       category: null,
       readTime: 5,
       published: false,
+      slug: null,
+      publishAt: null,
     });
   });
 

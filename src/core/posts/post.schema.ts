@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { slugSchema } from "./post-slug.ts";
 
 /** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */
 export const postCategories = ["Entrepreneurship", "Cash Flow", "Networking", "Mindset", "Funding"] as const;
@@ -47,6 +48,17 @@ export const postFormSchema = z.object({
     .optional()
     .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
   featuredImage: z.instanceof(File, { error: "Featured image must be an image file" }).optional(),
+  // Empty: a slug from the title (a new post), or the current one (an edit).
+  slug: z
+    .union([z.literal(""), slugSchema])
+    .optional()
+    .transform((value) => value || null),
+  // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
+  // Only read when `published` is false: publishing now wins.
+  publishAt: z
+    .union([z.literal(""), z.iso.datetime({ offset: true, error: "Publish at must be a valid date and time" })])
+    .optional()
+    .transform((value) => (value ? new Date(value) : null)),
 });
 
 /** What the admin form fills in. */
@@ -67,6 +79,9 @@ export const postSchema = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   featuredImage: z.string().nullable().meta({ description: "`/api/files/images/…`, or null when the post has none" }),
+  slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
+  url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
+  publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),
 });
 
 export type Post = z.output<typeof postSchema>;

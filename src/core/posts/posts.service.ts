@@ -1,10 +1,14 @@
 import type { AppDeps } from "../app-deps.ts";
 import { isRowId } from "../db/row-id.ts";
+import { limitOffset, type ListPage } from "../list-page.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey } from "../files/image-cleaning.ts";
 import type { Post, PostCategory, PostForm } from "./post.schema.ts";
+import { publishStateAfterSave } from "./post-schedule.ts";
+import { postPath } from "./post-slug.ts";
+import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slugs.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild" | "urls">;
@@ -21,9 +25,12 @@ interface PostRow {
   featured_image_key: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  slug: string;
+  publish_at: Date | string | null;
 }
 
-const postColumns = "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at";
+const postColumns =
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at";
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
@@ -40,15 +47,24 @@ function toPost(row: PostRow, fileUrl: AppDeps["urls"]["file"]): Post {
     createdAt: isoDate(row.created_at),
     updatedAt: isoDate(row.updated_at),
     featuredImage: row.featured_image_key ? fileUrl(row.featured_image_key) : null,
+    slug: row.slug,
+    url: postPath(row.slug),
+    publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
   };
 }
 
-/** Published posts newest first (the public list), or every post by creation (the admin list). */
-export async function listPosts(deps: Pick<PostsDeps, "db" | "urls">, { publishedOnly }: { publishedOnly: boolean }): Promise<Post[]> {
-  const sql = publishedOnly
-    ? `SELECT ${postColumns} FROM posts WHERE published ORDER BY published_at DESC, id DESC`
-    : `SELECT ${postColumns} FROM posts ORDER BY created_at DESC, id DESC`;
-  const { rows } = await deps.db.query<PostRow>(sql);
+/**
+ * Published posts newest first (the public list), or every post by creation (the admin list);
+ * all of them, or one page.
+ */
+export async function listPosts(
+  deps: Pick<PostsDeps, "db" | "urls">,
+  { publishedOnly, page }: { publishedOnly: boolean; page?: ListPage },
+): Promise<Post[]> {
+  const order = publishedOnly ? "WHERE published ORDER BY published_at DESC, id DESC" : "ORDER BY created_at DESC, id DESC";
+  const { rows } = page
+    ? await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order} LIMIT $1 OFFSET $2`, limitOffset(page))
+    : await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order}`);
   return rows.map((row) => toPost(row, deps.urls.file));
 }
 
@@ -96,41 +112,72 @@ async function withStoredImage<T>(deps: PostsDeps, file: File | undefined, write
 export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post> {
   const content = cleanContent(form.content, deps.urls.isFile);
   const now = deps.now();
-  const row = await withStoredImage(deps, form.featuredImage, async (imageKey) => {
-    const { rows } = await deps.db.query<PostRow>(
-      `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-       RETURNING ${postColumns}`,
-      [form.title, content, form.excerpt, form.category, form.readTime, form.published, form.published ? now : null, imageKey, now],
-    );
-    return rows[0] as PostRow;
-  });
+  const state = publishStateAfterSave(form, now);
+  const row = await withStoredImage(deps, form.featuredImage, (imageKey) =>
+    deps.db
+      .transaction(async (tx) => {
+        const slug = await slugToSave(tx, { id: null, title: form.title, wanted: form.slug, current: null });
+        const { rows } = await tx.query<PostRow>(
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)
+           RETURNING ${postColumns}`,
+          [form.title, content, form.excerpt, form.category, form.readTime, state.published, state.publishedAt, imageKey, now, slug, state.publishAt],
+        );
+        const created = rows[0] as PostRow;
+        await recordSlugChange(tx, created.id, null, slug);
+        return created;
+      })
+      .catch((error: unknown) => {
+        throw asSlugConflict(error);
+      }),
+  );
   deps.rebuild();
   return toPost(row, deps.urls.file);
 }
 
 /**
  * Replaces a post's fields. Publishing stamps `publishedAt` once and keeps it while the post stays
- * published; unpublishing clears it. A new featured image replaces (and deletes) the old one;
+ * published; unpublishing clears it; a time ahead schedules it (post-schedule.ts). A new slug
+ * leaves the old one redirecting here. A new featured image replaces (and deletes) the old one;
  * without one the current image is kept.
  */
 export async function updatePost(deps: PostsDeps, id: number, form: PostForm): Promise<Post> {
   const content = cleanContent(form.content, deps.urls.isFile);
   const now = deps.now();
   const { row, replacedKey } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
-    deps.db.transaction(async (tx) => {
-      const current = await findPostRow(tx, id, true);
-      if (!current) throw new NotFoundError("Post not found");
-      const { rows } = await tx.query<PostRow>(
-        `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
-           published_at = CASE WHEN $7 THEN COALESCE(published_at, $8) ELSE NULL END,
-           featured_image_key = COALESCE($9, featured_image_key), updated_at = $8
-         WHERE id = $1
-         RETURNING ${postColumns}`,
-        [id, form.title, content, form.excerpt, form.category, form.readTime, form.published, now, imageKey],
-      );
-      return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
-    }),
+    deps.db
+      .transaction(async (tx) => {
+        const current = await findPostRow(tx, id, true);
+        if (!current) throw new NotFoundError("Post not found");
+        const slug = await slugToSave(tx, { id, title: form.title, wanted: form.slug, current: current.slug });
+        const publishedAt = current.published_at === null ? null : new Date(current.published_at);
+        const state = publishStateAfterSave(form, now, { published: current.published, publishedAt });
+        const { rows } = await tx.query<PostRow>(
+          `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
+             published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12
+           WHERE id = $1
+           RETURNING ${postColumns}`,
+          [
+            id,
+            form.title,
+            content,
+            form.excerpt,
+            form.category,
+            form.readTime,
+            state.published,
+            state.publishedAt,
+            imageKey,
+            now,
+            slug,
+            state.publishAt,
+          ],
+        );
+        await recordSlugChange(tx, id, current.slug, slug);
+        return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
+      })
+      .catch((error: unknown) => {
+        throw asSlugConflict(error);
+      }),
   );
   await deleteFilesQuietly(deps.files, [replacedKey]);
   deps.rebuild();
@@ -150,4 +197,23 @@ export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
 /** An image for inside a post's content (the editor's image button); the URL goes into the HTML. */
 export async function uploadPostImage(deps: Pick<PostsDeps, "files" | "urls">, file: File): Promise<{ imageUrl: string }> {
   return { imageUrl: deps.urls.file(await storeImage(deps, file)) };
+}
+
+/**
+ * Publishes every scheduled post whose time has come (dated at its scheduled time) and asks for a
+ * rebuild when there was any. Safe to run often and from two places at once: a post goes live once.
+ */
+export async function publishDuePosts(
+  deps: Pick<PostsDeps, "db" | "now" | "rebuild">,
+  rebuildOptions?: Parameters<PostsDeps["rebuild"]>[0],
+): Promise<number[]> {
+  const now = deps.now();
+  const { rows } = await deps.db.query<{ id: number }>(
+    `UPDATE posts SET published = true, published_at = publish_at, publish_at = NULL, updated_at = $1
+     WHERE publish_at <= $1 AND NOT published
+     RETURNING id`,
+    [now],
+  );
+  if (rows.length > 0) deps.rebuild(rebuildOptions);
+  return rows.map((row) => row.id).sort((a, b) => a - b);
 }

@@ -30,5 +30,16 @@ export const subscriberSchema = z.object({
 
 export type Subscriber = z.output<typeof subscriberSchema>;
 
+/** How many subscribers there are, by status and from the newsletter form (the dashboard's totals). */
+export const subscriberCountsSchema = z.object({
+  all: z.number().int(),
+  pending: z.number().int(),
+  active: z.number().int(),
+  unsubscribed: z.number().int(),
+  newsletterSignups: z.number().int().meta({ description: "Signed up with the newsletter form (source `newsletter`)" }),
+});
+
+export type SubscriberCounts = z.output<typeof subscriberCountsSchema>;
+
 /** The answer to a signup, the same whether the address was new or not. */
 export const subscribedSchema = z.object({ subscribed: z.literal(true) });

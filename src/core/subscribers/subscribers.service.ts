@@ -1,9 +1,10 @@
 import { stringify } from "csv-stringify/sync";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
 import { deliver, sendConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
-import type { Subscriber, SubscriberStatus } from "./subscriber.schema.ts";
+import type { Subscriber, SubscriberCounts, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
   id: number;
@@ -149,12 +150,29 @@ export async function recordDownloadRequester(
   return { recipient, consentId: await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now) };
 }
 
-/** Every subscriber, newest first. */
-export async function listSubscribers(deps: { db: SqlQueryable }): Promise<Subscriber[]> {
+/** Every subscriber newest first, or one page of them; all, or those of one status. */
+export async function listSubscribers(deps: { db: SqlQueryable }, page?: ListPage, status?: SubscriberStatus): Promise<Subscriber[]> {
+  const where = status ? "WHERE status = $1" : "";
+  const params: unknown[] = status ? [status] : [];
+  const slice = page ? ` LIMIT $${String(params.length + 1)} OFFSET $${String(params.length + 2)}` : "";
   const { rows } = await deps.db.query<SubscriberRow>(
-    "SELECT id, email, status, subscribed_at, source FROM subscribers ORDER BY subscribed_at DESC, id DESC",
+    `SELECT id, email, status, subscribed_at, source FROM subscribers ${where} ORDER BY subscribed_at DESC, id DESC${slice}`,
+    page ? [...params, ...limitOffset(page)] : params,
   );
   return rows.map(toSubscriber);
+}
+
+/** The dashboard's totals, counted by the database rather than from a list it would have to load whole. */
+export async function countSubscribers(deps: { db: SqlQueryable }): Promise<SubscriberCounts> {
+  const { rows } = await deps.db.query<SubscriberCounts>(
+    `SELECT count(*)::int AS "all",
+            count(*) FILTER (WHERE status = 'pending')::int AS pending,
+            count(*) FILTER (WHERE status = 'active')::int AS active,
+            count(*) FILTER (WHERE status = 'unsubscribed')::int AS unsubscribed,
+            count(*) FILTER (WHERE source = 'newsletter')::int AS "newsletterSignups"
+       FROM subscribers`,
+  );
+  return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
 }
 
 /** A cell that a spreadsheet would run as a formula gets a leading quote (CSV injection). */

@@ -1,4 +1,4 @@
-import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { infiniteQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import type { RouteAnswer, RouteDeclaration } from "../../api/declare-route.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
@@ -7,6 +7,7 @@ import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
+import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
 import { ApiError, callApi } from "./api-client.ts";
 
 /** The session as the dashboard knows it: the server's answer, and whether it ended under the owner's hands. */
@@ -20,15 +21,38 @@ function routeQuery<Route extends RouteDeclaration & { method: "GET" }>(route: R
   return { queryKey: [route.path], queryFn: () => callApi(route as RouteDeclaration) as Promise<RouteAnswer<Route>> };
 }
 
+/** How many subscribers the dashboard lists at a time; "Show more" loads the next ones. */
+export const subscribersPageSize = 100;
+
+/** How many posts the dashboard lists at a time; "Show more" loads the next ones. */
+export const postsPageSize = 50;
+
 /** One query per list the dashboard shows, and the session. */
 export const queries = {
-  posts: routeQuery(blogPostsRoutes.list),
+  posts: {
+    queryKey: [blogPostsRoutes.list.path],
+    queryPage: (page: number) => callApi(blogPostsRoutes.list, { query: { limit: String(postsPageSize), page: String(page) } }),
+    pageSize: postsPageSize,
+  },
   downloads: {
     queryKey: [downloadsRoutes.list.path],
     // Asked with the session, so each resource carries the dashboard's fields.
     queryFn: async () => (await callApi(downloadsRoutes.list)) as AdminDownload[],
   },
-  subscribers: routeQuery(newsletterRoutes.subscribers),
+  subscribers: {
+    /** Every subscriber query's key starts with this: invalidating it refreshes the totals and the pages. */
+    queryKey: [newsletterRoutes.subscribers.path],
+    counts: { queryKey: [newsletterRoutes.subscribers.path, "counts"], queryFn: () => callApi(newsletterRoutes.counts) },
+    /** The list, one status or all, `subscribersPageSize` at a time. */
+    pages: (status: SubscriberStatus | undefined) =>
+      infiniteQueryOptions({
+        queryKey: [newsletterRoutes.subscribers.path, "list", status ?? "all"],
+        queryFn: ({ pageParam }) =>
+          callApi(newsletterRoutes.subscribers, { query: { limit: String(subscribersPageSize), page: String(pageParam), status } }),
+        initialPageParam: 1,
+        getNextPageParam: (last: Subscriber[], pages) => (last.length === subscribersPageSize ? pages.length + 1 : undefined),
+      }),
+  },
   settings: routeQuery(siteSettingsRoutes.list),
   security: routeQuery(passkeysRoutes.security),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },

@@ -42,8 +42,8 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
     queryKey: historyKey(post.id),
     queryFn: () => callApi(routes.list, { query: { postId: String(post.id) } }),
   });
-  const subscribers = useQuery(queries.subscribers);
-  const active = subscribers.data?.filter((subscriber) => subscriber.status === "active").length;
+  const subscribers = useQuery(queries.subscribers.counts);
+  const active = subscribers.data?.active;
 
   useEffect(() => {
     headingRef.current?.scrollIntoView({ block: "start" });

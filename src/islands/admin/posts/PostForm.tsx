@@ -13,6 +13,7 @@ import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
 import { foreignImageSources } from "./foreign-images.ts";
+import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkFormSize } from "../upload-checks.ts";
@@ -32,6 +33,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   const image = chosenImage.file;
   const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [publishNow, setPublishNow] = useState(editing?.published ?? false);
 
   // A chosen file previews from memory; the object URL is released when it is replaced.
   useEffect(() => {
@@ -49,8 +51,10 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       onDone();
     },
     onError: (error) => {
-      // The server's own words for a refused form (400/413/415) go where the owner is looking.
-      if (error instanceof ApiError && error.status < 500 && error.status !== 401) setErrors({ "": error.message });
+      // The server's own words for a refused form (400/413/415) go where the owner is looking; a
+      // slug another post has (409) goes under the slug field.
+      if (error instanceof ApiError && error.status === 409) setErrors({ slug: error.message });
+      else if (error instanceof ApiError && error.status < 500 && error.status !== 401) setErrors({ "": error.message });
       showErrorToast(editing ? "Failed to update blog post." : "Failed to create blog post.");
     },
   });
@@ -64,6 +68,8 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       category: formText(data, "category") as PostFormInput["category"],
       readTime: formText(data, "readTime"),
       published: data.get("published") === "on",
+      slug: formText(data, "slug"),
+      publishAt: fromLocalInput(formText(data, "publishAt")),
       content,
     };
     const checked = validateForm(postFormSchema, values);
@@ -104,6 +110,28 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
         )}
         <Field label="Title" name="title" error={errors.title}>
           {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+        </Field>
+        <Field
+          label="Slug"
+          name="slug"
+          error={errors.slug}
+          hint={
+            editing
+              ? `The post's address: /blog/${editing.slug}. A new slug leaves the old address redirecting here.`
+              : "Leave empty to make one from the title."
+          }
+        >
+          {(props) => (
+            <input
+              {...props}
+              type="text"
+              defaultValue={editing?.slug ?? ""}
+              placeholder="e.g. cash-is-a-fact"
+              autoCapitalize="none"
+              spellCheck={false}
+              className="admin-input"
+            />
+          )}
         </Field>
         <Field label="Excerpt" name="excerpt" error={errors.excerpt}>
           {(props) => <textarea {...props} rows={2} defaultValue={editing?.excerpt ?? ""} className="admin-input" />}
@@ -178,9 +206,27 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
           )}
         </div>
         <label className="flex items-center gap-2 font-semibold">
-          <input type="checkbox" name="published" defaultChecked={editing?.published ?? false} className="size-5 accent-signal-dark" />
+          <input
+            type="checkbox"
+            name="published"
+            checked={publishNow}
+            onChange={(event) => setPublishNow(event.target.checked)}
+            className="size-5 accent-signal-dark"
+          />
           Publish immediately
         </label>
+        {!publishNow && (
+          <Field
+            label="Publish at"
+            name="publishAt"
+            error={errors.publishAt}
+            hint={`Your time (${ownTimeZone()}). The post goes live on its own within a few minutes of it; leave empty to keep a draft.`}
+          >
+            {(props) => (
+              <input {...props} type="datetime-local" defaultValue={toLocalInput(editing?.publishAt ?? null)} className="admin-input sm:max-w-xs" />
+            )}
+          </Field>
+        )}
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn" disabled={save.isPending || chosenImage.preparing}>
             {save.isPending ? "Saving..." : editing ? "Update Post" : "Create Post"}

@@ -5,10 +5,11 @@ import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
 import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { formatScheduledTime } from "./local-date-time.ts";
 import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
-export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete }: ItemListProps<Post>) {
+export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete, more }: ItemListProps<Post>) {
   const sendAsNewsletter = useContext(SendAsNewsletterContext);
   return (
     <section aria-labelledby="recent-posts-title" className="card p-5">
@@ -50,11 +51,24 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
               </div>
               <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                 <span className={post.published ? "admin-badge admin-badge-on" : "admin-badge"}>{post.published ? "Published" : "Draft"}</span>
-                <span>{post.publishedAt ? formatLongDate(post.publishedAt) : "Not published"}</span>
+                <span>
+                  {post.publishedAt
+                    ? formatLongDate(post.publishedAt)
+                    : post.publishAt
+                      ? `Scheduled for ${formatScheduledTime(post.publishAt)}`
+                      : "Not published"}
+                </span>
                 <span>{readTimeLabel(post.readTime)}</span>
               </p>
             </li>
           ))}
+          {more?.available && (
+            <li>
+              <button type="button" className="btn btn-light w-full justify-center py-2 text-sm" disabled={more.loading} onClick={more.load}>
+                {more.loading ? "Loading..." : "Show more posts"}
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </section>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
 import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
@@ -25,8 +25,9 @@ async function exportOne(subscriber: Subscriber): Promise<void> {
 /** Email Subscribers: counts, the exports, the import, and the list by status. */
 export default function SubscribersTab() {
   const queryClient = useQueryClient();
-  const subscribers = useQuery(queries.subscribers);
+  const totals = useQuery(queries.subscribers.counts);
   const [shown, setShown] = useState<StatusChoice>("all");
+  const subscribers = useInfiniteQuery(queries.subscribers.pages(shown === "all" ? undefined : shown));
   const exporter = useMutation({
     mutationFn: exportCsv,
     onSuccess: () => showToast(toastTexts.exportComplete),
@@ -39,23 +40,15 @@ export default function SubscribersTab() {
   });
   const eraser = useMutation({
     mutationFn: (subscriber: Subscriber) => callApi(newsletterRoutes.erase, { params: { id: subscriber.id } }),
-    onSuccess: async (_, subscriber) => {
-      queryClient.setQueryData<Subscriber[]>(queries.subscribers.queryKey, (list) => list?.filter((each) => each.id !== subscriber.id));
+    onSuccess: async () => {
       showToast(toastTexts.subscriberErased);
       await queryClient.invalidateQueries({ queryKey: queries.subscribers.queryKey });
     },
     onError: () => showErrorToast("Failed to erase subscriber."),
   });
-  const list = subscribers.data ?? [];
-  const active = list.filter((subscriber) => subscriber.isActive).length;
-  const fromNewsletter = list.filter((subscriber) => subscriber.source === "newsletter").length;
-  const counts = {
-    all: list.length,
-    pending: list.filter((subscriber) => subscriber.status === "pending").length,
-    active,
-    unsubscribed: list.filter((subscriber) => subscriber.status === "unsubscribed").length,
-  };
-  const visible = shown === "all" ? list : list.filter((subscriber) => subscriber.status === shown);
+  const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
+  const { active, newsletterSignups: fromNewsletter } = counts;
+  const visible = subscribers.data?.pages.flat() ?? [];
 
   return (
     <section aria-labelledby="subscribers-title" className="card p-5">
@@ -70,23 +63,40 @@ export default function SubscribersTab() {
         </button>
       </div>
       <ImportPanel />
-      <ListState loading={subscribers.isPending} error={subscribers.error} empty={list.length === 0} emptyText="No email subscribers yet." />
-      {list.length > 0 && (
+      <ListState
+        loading={totals.isPending}
+        error={totals.error ?? subscribers.error}
+        empty={counts.all === 0}
+        emptyText="No email subscribers yet."
+      />
+      {counts.all > 0 && (
         <>
           <dl className="mt-4 grid gap-3 sm:grid-cols-3">
-            <Total label="Total Subscribers" value={list.length} />
+            <Total label="Total Subscribers" value={counts.all} />
             <Total label="Active Subscribers" value={active} />
             <Total label="Newsletter Signups" value={fromNewsletter} />
           </dl>
           <StatusFilter value={shown} counts={counts} onChange={setShown} />
           {visible.length > 0 ? (
-            <SubscriberTable
-              subscribers={visible}
-              onExport={(subscriber) => personExporter.mutate(subscriber)}
-              onErase={(subscriber) => eraser.mutate(subscriber)}
-              exportingId={personExporter.isPending ? personExporter.variables.id : undefined}
-            />
-          ) : (
+            <>
+              <SubscriberTable
+                subscribers={visible}
+                onExport={(subscriber) => personExporter.mutate(subscriber)}
+                onErase={(subscriber) => eraser.mutate(subscriber)}
+                exportingId={personExporter.isPending ? personExporter.variables.id : undefined}
+              />
+              {subscribers.hasNextPage && (
+                <button
+                  type="button"
+                  className="btn btn-light mt-3 py-2 text-sm"
+                  disabled={subscribers.isFetchingNextPage}
+                  onClick={() => void subscribers.fetchNextPage()}
+                >
+                  {subscribers.isFetchingNextPage ? "Loading..." : "Show more subscribers"}
+                </button>
+              )}
+            </>
+          ) : subscribers.isPending ? null : (
             <p className="mt-4">No {shown === "all" ? "" : statusLabels[shown].toLowerCase()} subscribers.</p>
           )}
         </>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ComponentType } from "react";
 import type { ToastMessage } from "../../public/toast.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
@@ -20,10 +20,16 @@ export interface ItemListProps<Item> {
   editingId: number | null;
   onEdit: (item: Item) => void;
   onDelete: (item: Item) => void;
+  /** For a list read a page at a time: whether more rows are there, and how to load them. */
+  more?: { available: boolean; loading: boolean; load: () => void };
 }
 
+/** A list read whole (`queryFn`), or a page at a time (`queryPage`, pages from 1, `pageSize` rows each). */
+export type ListQuery<Item> =
+  { queryKey: string[]; queryFn: () => Promise<Item[]> } | { queryKey: string[]; queryPage: (page: number) => Promise<Item[]>; pageSize: number };
+
 interface Props<Item extends { id: number }> {
-  list: { queryKey: string[]; queryFn: () => Promise<Item[]> };
+  list: ListQuery<Item>;
   remove: (item: Item) => Promise<unknown>;
   deleted: ToastMessage;
   deleteFailed: string;
@@ -39,7 +45,13 @@ interface Props<Item extends { id: number }> {
  */
 export function ListAndForm<Item extends { id: number }>({ list, remove, deleted, deleteFailed, formId, Form, List }: Props<Item>) {
   const queryClient = useQueryClient();
-  const items = useQuery({ queryKey: list.queryKey, queryFn: list.queryFn });
+  const items = useInfiniteQuery({
+    queryKey: list.queryKey,
+    queryFn: ({ pageParam }) => ("queryPage" in list ? list.queryPage(pageParam) : list.queryFn()),
+    initialPageParam: 1,
+    // A full page may have more behind it; a short one is the last.
+    getNextPageParam: (last, pages) => ("queryPage" in list && last.length === list.pageSize ? pages.length + 1 : undefined),
+  });
   const [editing, setEditing] = useState<Item | null>(null);
   const [formVersion, setFormVersion] = useState(0);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: list.queryKey });
@@ -68,7 +80,7 @@ export function ListAndForm<Item extends { id: number }>({ list, remove, deleted
         onCancel={() => setEditing(null)}
       />
       <List
-        items={items.data}
+        items={items.data?.pages.flat()}
         loading={items.isPending}
         error={items.error}
         editingId={editing?.id ?? null}
@@ -77,6 +89,7 @@ export function ListAndForm<Item extends { id: number }>({ list, remove, deleted
           document.getElementById(formId)?.scrollIntoView({ block: "start" });
         }}
         onDelete={(item) => removal.mutate(item)}
+        more={{ available: items.hasNextPage, loading: items.isFetchingNextPage, load: () => void items.fetchNextPage() }}
       />
     </div>
   );

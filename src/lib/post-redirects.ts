@@ -1,0 +1,23 @@
+import { postPath } from "../core/posts/post-slug.ts";
+
+/**
+ * The site's `_redirects` file: permanent redirects from a post's id (SPEC's `/blog/{id}`) and its
+ * former slugs to its page, and from `/blog/page/1` to `/blog`. Netlify applies these only where
+ * no page exists, so a post that takes a slug back is served, not redirected.
+ */
+export function redirectsFile(postRedirects: readonly { from: string; to: string }[]): string {
+  const lines = ["/blog/page/1 /blog 301", ...postRedirects.map(({ from, to }) => `${postPath(from)} ${postPath(to)} 301`)];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Reads a `_redirects` file as this site writes it: path → where it redirects, and the status. */
+export function parseRedirectsFile(text: string): Map<string, { to: string; status: number }> {
+  const rules = new Map<string, { to: string; status: number }>();
+  for (const line of text.split("\n")) {
+    const [from, to, status] = line.trim().split(/\s+/);
+    if (!from || !to || from.startsWith("#")) continue;
+    // Netlify matches the first rule for a path.
+    if (!rules.has(from)) rules.set(from, { to, status: Number(status ?? 301) });
+  }
+  return rules;
+}
