@@ -56,13 +56,14 @@ function table(header: string[], rows: string[][]): void {
 }
 
 function printPages(pages: PageWeight[]): void {
-  console.log("\n1. Page weight, gzipped (targets: a post 0 KB JS before interaction and ≤ 60 KB in total; every page ≤ 80 KB JS)");
+  console.log(
+    "\n1. Page weight, gzipped (targets, docs/decisions/0018: every page ≤ 5 KB JS before interaction and ≤ 80 KB JS with its islands awake; the browser tests assert both as Chromium fetches them)",
+  );
   table(
     ["page", "HTML", "CSS", "JS total", "JS before interaction", "total", "verdict"],
     pages.map((page) => {
-      const isPost = /^\/blog\/(?!page\/|category\/)[^/]+$/.test(page.path);
       const total = page.html + page.css + page.jsTotal;
-      const met = page.jsTotal <= 80 * 1024 && (!isPost || (page.jsBeforeInteraction === 0 && total <= 60 * 1024));
+      const met = page.jsBeforeInteraction <= 5 * 1024 && page.jsTotal <= 80 * 1024;
       return [page.path, kb(page.html), kb(page.css), kb(page.jsTotal), kb(page.jsBeforeInteraction), kb(total), verdict(met)];
     }),
   );
