@@ -1,30 +1,25 @@
 import type { AppDeps } from "../../src/core/app-deps.ts";
 import { publishDuePosts } from "../../src/core/posts/posts.service.ts";
+import { startTicker } from "./ticker.ts";
 
 /** How often `npm start` looks for scheduled posts whose time has come. */
 export const scheduledPublishTickMs = 30_000;
 
 /**
  * `npm start`'s stand-in for the publish-due-posts Scheduled Function: the same check on a timer,
- * and a rebuild (the local build hook) when a post went live. A tick never overlaps the previous one.
+ * and a rebuild (the local build hook) when a post went live.
  */
 export function startScheduledPublisher(deps: Pick<AppDeps, "db" | "now" | "rebuild">, options: { log: (line: string) => void }): { stop(): void } {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return startTicker(
+    scheduledPublishTickMs,
+    async () => {
       const published = await publishDuePosts(deps);
       if (published.length > 0) options.log(`Scheduled posts went live: ${published.join(", ")}; rebuilding the site.`);
-    } catch (error) {
+    },
+    {
+      runAtStart: true,
       // The next tick tries again; a post goes live once whichever tick gets it.
-      console.error("[publish] The scheduled-posts check failed; retrying on the next tick:", error);
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), scheduledPublishTickMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+      onError: (error) => console.error("[publish] The scheduled-posts check failed; retrying on the next tick:", error),
+    },
+  );
 }
