@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
-import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { createApp } from "../../src/app/create-app.ts";
 import { localMailFrom, productionParts } from "../../src/app/production-parts.ts";
 import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
@@ -23,6 +22,7 @@ import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
+import { threadedSmtpMailer } from "./threaded-mailer.ts";
 import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
 import { startScheduledPublisher } from "./scheduled-publisher.ts";
@@ -99,7 +99,10 @@ const app = createApp({
   ...(await productionParts(serverEnv)),
   // The in-process timer below runs the sends: nothing to kick.
   kickSends: noKick,
-  ...(mailCatcher && { mail: smtpMailer(mailCatcher.url, serverEnv.MAIL_FROM ?? localMailFrom, { maxConnections: serverEnv.SMTP_MAX_CONNECTIONS }) }),
+  mail: threadedSmtpMailer(mailCatcher?.url ?? (serverEnv.SMTP_URL as string), serverEnv.MAIL_FROM ?? localMailFrom, {
+    maxConnections: serverEnv.SMTP_MAX_CONNECTIONS,
+    ratePerSecond: serverEnv.SMTP_RATE_PER_SECOND,
+  }),
 });
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);

@@ -8,6 +8,7 @@ export async function startCountingSink() {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
+    disableReverseLookup: true,
     logger: false,
     onData(stream, _session, callback) {
       let head = "";

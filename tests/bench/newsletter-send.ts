@@ -15,7 +15,9 @@
  * Rows in flight at the kill stay leased for the worker's lease (2 minutes, not configurable by
  * environment): the restarted server sends the rest at once and those rows once the lease runs
  * out, so the crash's wall time includes that wait. Run alone:
- *   node tests/bench/newsletter-send.ts [recipients]
+ *   node tests/bench/newsletter-send.ts [recipients] [--send-only]
+ * `--send-only` skips the crash run; BENCH_SERVER_NODE_OPTIONS adds options to the server's node
+ * (`--cpu-prof --cpu-prof-dir=…` for a profile of the send, written when the server stops).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -29,7 +31,7 @@ import { connectLiveHeapProbe, inspectOption } from "./live-heap.ts";
 import { trackPeakMemory, treeRss } from "./peak-memory.ts";
 
 /** SMTP connections `npm start` keeps open to the sink (SMTP_MAX_CONNECTIONS; the default is 5). */
-export const benchSmtpConnections = 10;
+export const benchSmtpConnections = Number(process.env.BENCH_SMTP_CONNECTIONS ?? 10);
 
 /** The server's inspector port during the uninterrupted send (for its live heap). */
 const inspectorPort = Number(process.env.BENCH_INSPECTOR_PORT ?? 9339);
@@ -45,7 +47,8 @@ export interface NewsletterSendFigures {
   /** The server's live heap after a full collection: before the send, then at each tenth sent and when done. */
   liveHeapBytes: number[];
   received: number;
-  crash: {
+  /** Absent when the run was asked to skip it (`--send-only`). */
+  crash?: {
     /** From the 202 to status "sent", the kill, the restart and the lease's wait included. */
     seconds: number;
     /** Messages sent when the server was killed. */
@@ -73,13 +76,16 @@ interface SendStatus {
   skipped: number;
 }
 
-export async function measureNewsletterSend(siteUrl: string, recipients = 10_000): Promise<NewsletterSendFigures> {
+export async function measureNewsletterSend(siteUrl: string, recipients = 10_000, options: { crash?: boolean } = {}): Promise<NewsletterSendFigures> {
   const sink = await startCountingSink();
   const stateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-send-"));
   const env = { RATE_LIMIT_MULTIPLIER: "1000000", SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: String(benchSmtpConnections) };
   let site: LocalSite | undefined;
   try {
-    site = await startLocalSite(siteUrl, stateDir, { ...env, NODE_OPTIONS: inspectOption(inspectorPort) });
+    site = await startLocalSite(siteUrl, stateDir, {
+      ...env,
+      NODE_OPTIONS: `${inspectOption(inspectorPort)} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ""}`,
+    });
     const info = await readLocalServerInfo(stateDir);
     await seedSubscribers(info.databaseUrl, recipients);
     const password = await readAdminPassword(stateDir);
@@ -134,6 +140,17 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
     liveHeapBytes.push(await heap.liveHeapBytes());
     heap.close();
     const { received } = sink.counts();
+    const uninterrupted = {
+      recipients,
+      smtpConnections: benchSmtpConnections,
+      seconds,
+      messagesPerSecond: recipients / seconds,
+      serverRssBeforeBytes,
+      serverRssPeakBytes,
+      liveHeapBytes,
+      received,
+    };
+    if (options.crash === false) return uninterrupted;
 
     // 2. Another post to the same list, kill -9 about half-way, restart on the same state folder.
     sink.reset();
@@ -151,14 +168,7 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
     const crashSeconds = (performance.now() - crashStarted) / 1000;
     const crashCounts = sink.counts();
     return {
-      recipients,
-      smtpConnections: benchSmtpConnections,
-      seconds,
-      messagesPerSecond: recipients / seconds,
-      serverRssBeforeBytes,
-      serverRssPeakBytes,
-      liveHeapBytes,
-      received,
+      ...uninterrupted,
       crash: {
         seconds: crashSeconds,
         sentAtKill: atKill.sent,
@@ -181,6 +191,9 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
 }
 
 if (import.meta.main) {
-  const figures = await measureNewsletterSend(`http://localhost:${process.env.BENCH_PORT ?? "8890"}`, Number(process.argv[2] ?? 10_000));
+  const [count = "10000"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+  const figures = await measureNewsletterSend(`http://localhost:${process.env.BENCH_PORT ?? "8890"}`, Number(count), {
+    crash: !process.argv.includes("--send-only"),
+  });
   console.log(JSON.stringify(figures, null, 2));
 }

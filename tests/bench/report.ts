@@ -182,18 +182,22 @@ function printNewsletterSend(send: NewsletterSendFigures): void {
         "",
         verdict(send.messagesPerSecond >= 500),
       ],
-      [
-        `kill -9 at ${String(crash.sentAtKill)} sent, restart ${(crash.restartMs / 1000).toFixed(1)} s`,
-        `${crash.seconds.toFixed(1)} s`,
-        "",
-        "",
-        "",
-        "",
-        String(crash.received),
-        `${String(crash.sent)} sent + ${String(crash.failed)} failed + ${String(crash.skipped)} skipped of ${String(crash.total)}, ${String(crash.pending)} pending`,
-        String(crash.duplicates),
-        verdict(crash.status === "sent" && crash.pending === 0 && crash.duplicates <= send.smtpConnections),
-      ],
+      ...(crash
+        ? [
+            [
+              `kill -9 at ${String(crash.sentAtKill)} sent, restart ${(crash.restartMs / 1000).toFixed(1)} s`,
+              `${crash.seconds.toFixed(1)} s`,
+              "",
+              "",
+              "",
+              "",
+              String(crash.received),
+              `${String(crash.sent)} sent + ${String(crash.failed)} failed + ${String(crash.skipped)} skipped of ${String(crash.total)}, ${String(crash.pending)} pending`,
+              String(crash.duplicates),
+              verdict(crash.status === "sent" && crash.pending === 0 && crash.duplicates <= send.smtpConnections),
+            ],
+          ]
+        : []),
     ],
   );
   const heap = send.liveHeapBytes;

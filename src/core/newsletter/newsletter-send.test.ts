@@ -245,6 +245,38 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     }
   });
 
+  it("keeps every slot busy across batches: the next batch is claimed while the last rows of one are on their way", async () => {
+    const active = await addSubscribers(app, 12);
+    const send = await startSend(app.deps, await newPost());
+    // Each hand-over waits until three are on their way at once (or gives up after a second and is
+    // counted as starved): a worker that let its slots run dry at a batch's end would starve some.
+    const concurrency = 3;
+    let onTheirWay = 0;
+    let starved = 0;
+    let full: (() => void) | undefined;
+    let allOnTheirWay = new Promise<void>((resolve) => (full = resolve));
+    const gatedDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          const gate = allOnTheirWay;
+          if (++onTheirWay === concurrency) {
+            full?.();
+            allOnTheirWay = new Promise<void>((resolve) => (full = resolve));
+          }
+          const waited = await Promise.race([gate.then(() => "full"), new Promise((resolve) => setTimeout(() => resolve("starved"), 1000))]);
+          if (waited === "starved") starved += 1;
+          onTheirWay -= 1;
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    expect(await runSendWorker(gatedDeps, send.id, { batchSize: 4, concurrency })).toMatchObject({ sent: 12, finished: true });
+    expect(starved).toBe(0);
+    expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
+  });
+
   it("a slow batch keeps its rows: the worker renews the lease of rows still in flight, so no other worker claims them", async () => {
     const active = await addSubscribers(app, 10);
     const send = await startSend(app.deps, await newPost());

@@ -15,7 +15,7 @@ import type { NewsletterDeps } from "./newsletter-sends.ts";
 export interface WorkerOptions {
   /** Messages handed to the SMTP server at once (match the transport's pool size). Default 5. */
   concurrency?: number;
-  /** Rows claimed at a time. Default 50. */
+  /** Rows claimed at a time (the next batch is claimed while the last rows of one are delivered). Default 100. */
   batchSize?: number;
   /**
    * How long a claimed batch is the worker's. Default 2 minutes. A batch that takes longer (a slow
@@ -94,56 +94,53 @@ function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "now">, batch: ClaimedRec
   return { renewIfDue, stop: () => clearInterval(timer) };
 }
 
+/** A claimed batch while it is delivered: its lease is kept alive until every row of it is settled. */
+interface HeldBatch {
+  renewIfDue(): Promise<void>;
+  /** One row settled; the lease keeper stops with the last. */
+  settled(): void;
+  /** The run is over (rows left unsettled keep their lease until it runs out). */
+  stop(): void;
+}
+
+function holdBatch(deps: Pick<NewsletterDeps, "db" | "now">, rows: ClaimedRecipient[], leaseMs: number): HeldBatch {
+  const lease = leaseKeeper(deps, rows, leaseMs);
+  let unsettled = rows.length;
+  return {
+    renewIfDue: lease.renewIfDue,
+    settled: () => {
+      if (--unsettled === 0) lease.stop();
+    },
+    stop: lease.stop,
+  };
+}
+
 /**
- * Sends one claimed batch, `concurrency` messages at a time. Each row is settled on its own: sent
- * once the SMTP server accepted it, skipped when the subscriber left, failed or retried by the reply.
+ * Hands one row's message to the SMTP server and settles the row: sent once the server accepted
+ * it, failed or retried by the reply.
  */
-export async function deliverBatch(
+async function deliverOne(
   deps: NewsletterDeps,
   sendId: number,
   email: EmailContent,
-  batch: ClaimedRecipient[],
-  options: Required<Pick<WorkerOptions, "concurrency" | "maxAttempts">> & Pick<WorkerOptions, "leaseMs">,
-): Promise<Outcome[]> {
-  const gone = batch.filter((row) => row.subscriberId === null || row.email === null || row.subscriberStatus !== "active");
-  await markSkipped(
-    deps.db,
-    gone.map((row) => row.id),
-  );
-  const outcomes: Outcome[] = gone.map(() => "skipped");
-  const queue = batch.filter((row) => !gone.includes(row));
-  const markSent = sentMarker(deps, email.subject);
-  const lease = leaseKeeper(deps, queue, options.leaseMs);
-  const deliverOne = async (row: ClaimedRecipient): Promise<Outcome> => {
-    await lease.renewIfDue();
-    const message = personalMessage(deps, email, { sendId, subscriberId: row.subscriberId as number, address: row.email as string });
-    try {
-      await deps.mail.send(message);
-    } catch (error) {
-      const failure = classifyDeliveryFailure(error);
-      if (failure.kind === "permanent" || row.attempts >= options.maxAttempts) {
-        await markFailed(deps.db, row.id, failure.reason);
-        return "failed";
-      }
-      await markRetry(deps.db, row.id, failure.reason, new Date(deps.now().getTime() + retryDelayMs(row.attempts)));
-      return "retried";
-    }
-    await markSent({ id: row.id, messageId: message.messageId as string });
-    return "sent";
-  };
-  let next = 0;
-  const runner = async () => {
-    while (next < queue.length) {
-      const row = queue[next++] as ClaimedRecipient;
-      outcomes.push(await deliverOne(row));
-    }
-  };
+  row: ClaimedRecipient,
+  markSent: (row: { id: number; messageId: string }) => Promise<void>,
+  maxAttempts: number,
+): Promise<Exclude<Outcome, "skipped">> {
+  const message = personalMessage(deps, email, { sendId, subscriberId: row.subscriberId as number, address: row.email as string });
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, runner));
-  } finally {
-    lease.stop();
+    await deps.mail.send(message);
+  } catch (error) {
+    const failure = classifyDeliveryFailure(error);
+    if (failure.kind === "permanent" || row.attempts >= maxAttempts) {
+      await markFailed(deps.db, row.id, failure.reason);
+      return "failed";
+    }
+    await markRetry(deps.db, row.id, failure.reason, new Date(deps.now().getTime() + retryDelayMs(row.attempts)));
+    return "retried";
   }
-  return outcomes;
+  await markSent({ id: row.id, messageId: message.messageId as string });
+  return "sent";
 }
 
 /**
@@ -155,20 +152,80 @@ export async function deliverBatch(
  */
 export async function runSendWorker(deps: NewsletterDeps, sendId: number, options: WorkerOptions = {}): Promise<WorkerRun> {
   const settings = {
-    concurrency: options.concurrency ?? 5,
-    batchSize: options.batchSize ?? 50,
+    concurrency: Math.max(1, options.concurrency ?? 5),
+    batchSize: options.batchSize ?? 100,
     leaseMs: options.leaseMs ?? 120_000,
     maxAttempts: options.maxAttempts ?? 5,
   };
   const run: WorkerRun = { sent: 0, failed: 0, skipped: 0, retried: 0, finished: false };
   const email = await storedEmail(deps, sendId);
   if (!email) return { ...run, finished: true };
-  for (;;) {
-    if (options.stopClaimingAt && deps.now() >= options.stopClaimingAt) break;
-    const batch = await claimBatch(deps, sendId, settings.batchSize, settings.leaseMs);
-    if (batch.length === 0) break;
-    for (const outcome of await deliverBatch(deps, sendId, email, batch, settings)) run[outcome] += 1;
+  const markSent = sentMarker(deps, email.subject);
+  const queue: { row: ClaimedRecipient; batch: HeldBatch }[] = [];
+  const held: HeldBatch[] = [];
+  let exhausted = false;
+  let failure: { error: unknown } | undefined;
+  let claiming: Promise<void> | null = null;
+
+  // One claim at a time. Someone who left since the start is settled here (skipped); the rest
+  // join the queue under the batch's lease.
+  const claimNext = (): Promise<void> =>
+    (claiming ??= (async () => {
+      if (options.stopClaimingAt && deps.now() >= options.stopClaimingAt) {
+        exhausted = true;
+        return;
+      }
+      const batch = await claimBatch(deps, sendId, settings.batchSize, settings.leaseMs);
+      if (batch.length === 0) {
+        exhausted = true;
+        return;
+      }
+      const gone = batch.filter((row) => row.subscriberId === null || row.email === null || row.subscriberStatus !== "active");
+      await markSkipped(
+        deps.db,
+        gone.map((row) => row.id),
+      );
+      run.skipped += gone.length;
+      const live = batch.filter((row) => !gone.includes(row));
+      if (live.length === 0) return;
+      const batchHeld = holdBatch(deps, live, settings.leaseMs);
+      held.push(batchHeld);
+      for (const row of live) queue.push({ row, batch: batchHeld });
+    })().finally(() => {
+      claiming = null;
+    }));
+
+  // Each slot keeps one message on its way. The next batch is claimed while the last rows of this
+  // one are still delivered, so no slot waits at a batch's end.
+  const slot = async () => {
+    while (!failure) {
+      if (queue.length <= settings.concurrency && !exhausted && !claiming) {
+        claimNext().catch((error: unknown) => (failure ??= { error }));
+      }
+      const next = queue.shift();
+      if (!next) {
+        if (exhausted) return;
+        await claiming?.catch(() => undefined);
+        continue;
+      }
+      try {
+        await next.batch.renewIfDue();
+        run[await deliverOne(deps, sendId, email, next.row, markSent, settings.maxAttempts)] += 1;
+      } catch (error) {
+        failure ??= { error };
+      } finally {
+        next.batch.settled();
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: settings.concurrency }, slot));
+    // A claim still under way when a failure stopped the slots: its batch's lease keeper is stopped below.
+    await (claiming as Promise<void> | null)?.catch(() => undefined);
+  } finally {
+    for (const batch of held) batch.stop();
   }
+  if (failure) throw failure.error;
   run.finished = await finishIfSettled(deps, sendId);
   return run;
 }
