@@ -22,8 +22,7 @@ export interface SmtpFailure {
 /**
  * `smtpMailer` run in a worker thread. Under `npm start` one thread serves the pages, the API and
  * the embedded database; building each newsletter message (MIME, quoted-printable) and talking SMTP
- * on a thread of its own leaves that thread to the database, so a send goes about twice as fast
- * (docs/decisions). Same contract: `send` resolves once the server accepted the message, and rejects
+ * on a thread of its own leaves that thread to the database and the site (decision 0020). Same contract: `send` resolves once the server accepted the message, and rejects
  * with an Error that carries the server's `responseCode` and `response`.
  */
 export function threadedSmtpMailer(url: string, from: string, options: SmtpThreadSettings["options"] = {}): Mailer {
@@ -63,8 +62,12 @@ export function threadedSmtpMailer(url: string, from: string, options: SmtpThrea
     },
     async close() {
       if (stopped) return;
+      const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
       worker.postMessage({ kind: "close" } satisfies SmtpThreadRequest);
-      await new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      // nodemailer closes its connections at once; a server that never answers does not hold up a stop.
+      const giveUp = setTimeout(() => void worker.terminate(), 5000);
+      await exited;
+      clearTimeout(giveUp);
     },
   };
 }

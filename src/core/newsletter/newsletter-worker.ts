@@ -103,13 +103,15 @@ interface HeldBatch {
   stop(): void;
 }
 
-function holdBatch(deps: Pick<NewsletterDeps, "db" | "now">, rows: ClaimedRecipient[], leaseMs: number): HeldBatch {
+function holdBatch(deps: Pick<NewsletterDeps, "db" | "now">, rows: ClaimedRecipient[], leaseMs: number, onDone: () => void): HeldBatch {
   const lease = leaseKeeper(deps, rows, leaseMs);
   let unsettled = rows.length;
   return {
     renewIfDue: lease.renewIfDue,
     settled: () => {
-      if (--unsettled === 0) lease.stop();
+      if (--unsettled > 0) return;
+      lease.stop();
+      onDone();
     },
     stop: lease.stop,
   };
@@ -144,8 +146,8 @@ async function deliverOne(
 }
 
 /**
- * Works on one send until nothing is claimable: claims a batch under a lease, delivers it, and
- * again. Any number of workers may run on the same send at once (each row goes to one of them);
+ * Works on one send until nothing is claimable: claims batches under a lease and delivers them,
+ * claiming the next while the last rows of one are on their way. Any number of workers may run on the same send at once (each row goes to one of them);
  * a worker that dies leaves its batch to be claimed again once the lease runs out — with the same
  * Message-IDs, so the few messages it had on the wire can be deduplicated. Rows waiting for a retry
  * or leased by another worker are left for a later run.
@@ -162,7 +164,8 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
   if (!email) return { ...run, finished: true };
   const markSent = sentMarker(deps, email.subject);
   const queue: { row: ClaimedRecipient; batch: HeldBatch }[] = [];
-  const held: HeldBatch[] = [];
+  // Batches with rows not yet settled: a settled batch is let go, so a run holds at most two.
+  const held = new Set<HeldBatch>();
   let exhausted = false;
   let failure: { error: unknown } | undefined;
   let claiming: Promise<void> | null = null;
@@ -188,8 +191,8 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
       run.skipped += gone.length;
       const live = batch.filter((row) => !gone.includes(row));
       if (live.length === 0) return;
-      const batchHeld = holdBatch(deps, live, settings.leaseMs);
-      held.push(batchHeld);
+      const batchHeld = holdBatch(deps, live, settings.leaseMs, () => held.delete(batchHeld));
+      held.add(batchHeld);
       for (const row of live) queue.push({ row, batch: batchHeld });
     })().finally(() => {
       claiming = null;
