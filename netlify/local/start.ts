@@ -21,6 +21,7 @@ import { fixLocalDatabase, type LocalDatabaseEmulation } from "./local-database-
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
+import { caughtMailLog } from "./caught-mail-log.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { threadedSmtpMailer } from "./threaded-mailer.ts";
 import { startNewsletterRunner } from "./newsletter-runner.ts";
@@ -67,7 +68,7 @@ if (!env.SMTP_URL) {
   mailCatcher = await startMailCatcher({
     dir: path.join(stateDir, "mail"),
     port: env.MAIL_CATCHER_PORT,
-    onMessage: (mail) => log(`Caught "${mail.subject}" to ${mail.to.join(", ")}: ${siteUrl}${inboxPath}/${mail.id}`),
+    onMessage: caughtMailLog({ log, inboxUrl: `${siteUrl}${inboxPath}` }).onMessage,
   }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     console.error(`[no-filter] Cannot start the local mail catcher: ${reason} (set MAIL_CATCHER_PORT to another port)`);
