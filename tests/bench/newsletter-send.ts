@@ -17,7 +17,8 @@
  * out, so the crash's wall time includes that wait. Run alone:
  *   node tests/bench/newsletter-send.ts [recipients] [--send-only]
  * `--send-only` skips the crash run; BENCH_SERVER_NODE_OPTIONS adds options to the server's node
- * (`--cpu-prof --cpu-prof-dir=…` for a profile of the send, written when the server stops).
+ * (`--cpu-prof --cpu-prof-dir=…` for a profile of the send, written when the server stops);
+ * BENCH_SMTP_CONNECTIONS sets SMTP_MAX_CONNECTIONS (default 10).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
