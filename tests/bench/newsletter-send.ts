@@ -12,8 +12,8 @@
  * every tenth of it. Flat means the last tenths hold no more than the first: nothing is kept per
  * recipient.
  *
- * Rows in flight at the kill stay leased for the worker's lease (2 minutes, not configurable by
- * environment): the restarted server sends the rest at once and those rows once the lease runs
+ * Rows in flight at the kill stay leased for the worker's lease (30 s under `npm start`,
+ * `localLeaseMs`): the restarted server sends the rest at once and those rows once the lease runs
  * out, so the crash's wall time includes that wait. Run alone:
  *   node tests/bench/newsletter-send.ts [recipients] [--send-only]
  * `--send-only` skips the crash run; BENCH_SERVER_NODE_OPTIONS adds options to the server's node

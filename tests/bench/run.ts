@@ -105,7 +105,7 @@ try {
   await stopLocalSite(warm);
   results.startup = { freshMs: fresh.readyMs, warmMs: warm.readyMs };
 
-  log("newsletter send to 10,000 recipients under a fresh npm start, then one killed half-way (waits out the 2-minute lease)…");
+  log("newsletter send to 10,000 recipients under a fresh npm start, then one killed half-way (waits out the 30-second local lease)…");
   results.newsletterSend = await measureNewsletterSend(siteUrl);
 
   if (await canConnect(postgresUrl)) {
