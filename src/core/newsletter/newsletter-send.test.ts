@@ -248,7 +248,7 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
   it("keeps every slot busy across batches: the next batch is claimed while the last rows of one are on their way", async () => {
     const active = await addSubscribers(app, 12);
     const send = await startSend(app.deps, await newPost());
-    // Each hand-over waits until three are on their way at once (or gives up after a second and is
+    // Each hand-over waits until three are on their way at once (or gives up after 5 s and is
     // counted as starved): a worker that let its slots run dry at a batch's end would starve some.
     const concurrency = 3;
     let onTheirWay = 0;
@@ -265,7 +265,7 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
             full?.();
             allOnTheirWay = new Promise<void>((resolve) => (full = resolve));
           }
-          const waited = await Promise.race([gate.then(() => "full"), new Promise((resolve) => setTimeout(() => resolve("starved"), 1000))]);
+          const waited = await Promise.race([gate.then(() => "full"), new Promise((resolve) => setTimeout(() => resolve("starved"), 5000))]);
           if (waited === "starved") starved += 1;
           onTheirWay -= 1;
           return app.deps.mail.send(message);

@@ -7,6 +7,7 @@ import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
+import { CategorySelect } from "../ui/CategorySelect.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 import { ImageNote } from "../ui/ImageNote.tsx";
 import { checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
@@ -90,16 +91,7 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
           {(props) => <textarea {...props} rows={3} defaultValue={editing?.description ?? ""} className="admin-input" />}
         </Field>
         <Field label="Category" name="category" idPrefix="download" error={errors.category}>
-          {(props) => (
-            <select {...props} defaultValue={editing?.category ?? ""} className="admin-input">
-              <option value="">Select a category</option>
-              {categories.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
-            </select>
-          )}
+          {(props) => <CategorySelect {...props} categories={categories} defaultValue={editing?.category ?? ""} />}
         </Field>
         <Field
           label="File"

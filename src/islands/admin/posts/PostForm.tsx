@@ -20,6 +20,7 @@ import { checkFormSize } from "../upload-checks.ts";
 import { ImageNote } from "../ui/ImageNote.tsx";
 import { useChosenImage } from "../use-chosen-image.ts";
 import { Field } from "../ui/Field.tsx";
+import { CategorySelect } from "../ui/CategorySelect.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 
 /** The site shows only the images it stores (its CSP loads no others), so the owner hears it before saving. */
@@ -138,16 +139,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
         </Field>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Category" name="category" error={errors.category}>
-            {(props) => (
-              <select {...props} defaultValue={editing?.category ?? ""} className="admin-input">
-                <option value="">Select a category</option>
-                {postCategories.map((category) => (
-                  <option key={category} value={category}>
-                    {category}
-                  </option>
-                ))}
-              </select>
-            )}
+            {(props) => <CategorySelect {...props} categories={postCategories} defaultValue={editing?.category ?? ""} />}
           </Field>
           <Field label="Read Time (minutes)" name="readTime" error={errors.readTime}>
             {(props) => (
