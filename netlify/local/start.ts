@@ -12,7 +12,7 @@ import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
 import { createApp } from "../../src/app/create-app.ts";
-import { localMailFrom, productionParts } from "../../src/app/production-parts.ts";
+import { productionParts } from "../../src/app/production-parts.ts";
 import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
 import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
@@ -97,13 +97,10 @@ const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOO
 const serverEnv = readServerEnv(runtimeEnv);
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
 const app = createApp({
-  ...(await productionParts(serverEnv)),
+  // Mail goes to the local catcher unless SMTP_URL is set, from a thread of its own (decision 0020).
+  ...(await productionParts(serverEnv, { smtpUrl: mailCatcher?.url, transport: threadedSmtpMailer })),
   // The in-process timer below runs the sends: nothing to kick.
   kickSends: noKick,
-  mail: threadedSmtpMailer(mailCatcher?.url ?? (serverEnv.SMTP_URL as string), serverEnv.MAIL_FROM ?? localMailFrom, {
-    maxConnections: serverEnv.SMTP_MAX_CONNECTIONS,
-    ratePerSecond: serverEnv.SMTP_RATE_PER_SECOND,
-  }),
 });
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);

@@ -12,11 +12,20 @@ import type { AppParts } from "./create-app.ts";
 export const localMailFrom = "No Filter <hello@localhost>";
 
 /**
+ * Where `npm start` sends mail instead of what the environment says: its local catcher's URL, and
+ * a transport with `smtpMailer`'s signature (one that runs it on a thread of its own).
+ */
+export interface LocalMail {
+  smtpUrl?: string | undefined;
+  transport?: typeof smtpMailer;
+}
+
+/**
  * The parts the configuration calls for, on Netlify and under `npm start` / `npm run dev` (whose
  * emulation stands in for Netlify's database and Blobs): the configured database through its
- * driver, Netlify Blobs, and the build hook.
+ * driver, Netlify Blobs, email through SMTP_URL, and the build hook.
  */
-export async function productionParts(env: ServerEnv): Promise<AppParts> {
+export async function productionParts(env: ServerEnv, localMail: LocalMail = {}): Promise<AppParts> {
   const url = databaseUrl(env);
   if (!url) {
     throw new InvalidEnvironmentError(["DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)"]);
@@ -25,12 +34,14 @@ export async function productionParts(env: ServerEnv): Promise<AppParts> {
   // interleaving inside each other's transactions.
   const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
   const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
+  const smtpUrl = localMail.smtpUrl ?? env.SMTP_URL;
+  const transport = localMail.transport ?? smtpMailer;
   return {
     env,
     db,
     files: blobsFileStore(),
-    ...(env.SMTP_URL && {
-      mail: smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? localMailFrom, {
+    ...(smtpUrl && {
+      mail: transport(smtpUrl, env.MAIL_FROM ?? localMailFrom, {
         maxConnections: env.SMTP_MAX_CONNECTIONS,
         ratePerSecond: env.SMTP_RATE_PER_SECOND,
       }),
