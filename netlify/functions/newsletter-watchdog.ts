@@ -1,7 +1,5 @@
 import type { Config } from "@netlify/functions";
-import { createApp } from "../../src/app/create-app.ts";
-import { productionParts } from "../../src/app/production-parts.ts";
-import { readServerEnv } from "../../src/config/server-env.ts";
+import { bootApp } from "../../src/app/boot-app.ts";
 import { runDueSends } from "../../src/core/newsletter/newsletter-watchdog.ts";
 
 /** A Scheduled Function runs for at most 30 s: stop claiming well before, so the last batch ends in time. */
@@ -15,7 +13,7 @@ export const claimBudgetMs = 20_000;
  * run or a retry's backoff leaves behind.
  */
 export default async (): Promise<void> => {
-  const app = createApp(await productionParts(readServerEnv(process.env)));
+  const app = await bootApp();
   try {
     const deadline = new Date(app.deps.now().getTime() + claimBudgetMs);
     for (const [sendId, run] of await runDueSends(app.deps, { concurrency: app.deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline })) {

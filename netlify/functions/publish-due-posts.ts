@@ -1,7 +1,5 @@
 import type { Config } from "@netlify/functions";
-import { createApp } from "../../src/app/create-app.ts";
-import { productionParts } from "../../src/app/production-parts.ts";
-import { readServerEnv } from "../../src/config/server-env.ts";
+import { bootApp } from "../../src/app/boot-app.ts";
 import { publishDuePosts } from "../../src/core/posts/posts.service.ts";
 
 /**
@@ -10,7 +8,7 @@ import { publishDuePosts } from "../../src/core/posts/posts.service.ts";
  * Overlapping or replayed runs are safe: a post goes live once.
  */
 export default async (): Promise<void> => {
-  const app = createApp(await productionParts(readServerEnv(process.env)));
+  const app = await bootApp();
   try {
     // The hook call outlives nothing here: wait for it before the function ends.
     const calls: Promise<unknown>[] = [];

@@ -19,12 +19,10 @@ export function localDatabase(): AstroIntegration {
                 enforce: "post",
                 async configureServer() {
                   if (!process.env.NETLIFY_DB_URL && !process.env.DATABASE_URL) return;
-                  const { createApp } = await import("../../src/app/create-app.ts");
-                  const { productionParts } = await import("../../src/app/production-parts.ts");
-                  const { readServerEnv } = await import("../../src/config/server-env.ts");
+                  const { bootApp } = await import("../../src/app/boot-app.ts");
                   const { prepareLocalDatabase } = await import("./prepare-database.ts");
                   // Only to prepare the database: pages and functions put their own app together.
-                  const app = createApp(await productionParts(readServerEnv(process.env)));
+                  const app = await bootApp();
                   try {
                     const prepared = await prepareLocalDatabase(app.deps);
                     if (prepared.migrationsApplied.length > 0) logger.info(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../src/core/shared/escape-html.ts";
 /** Markup whose text parts were escaped when it was put together. */
 export class SafeHtml {
   readonly value: string;
@@ -11,12 +12,6 @@ export class SafeHtml {
 
 type Part = SafeHtml | string | number | undefined | false | Part[];
 
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => escapes[char] ?? char);
-}
 
 function render(part: Part): string {
   if (part instanceof SafeHtml) return part.value;

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../src/core/app-deps.ts";
+import type { NewsletterDeps } from "../../src/core/newsletter/newsletter-sends.ts";
 import { runDueSends } from "../../src/core/newsletter/newsletter-watchdog.ts";
 import { startTicker } from "./ticker.ts";
 
@@ -19,7 +19,7 @@ export const localLeaseMs = 30_000;
  * Production runs the same code in a Background Function, with a Scheduled Function as the watchdog.
  */
 export function startNewsletterRunner(
-  deps: Pick<AppDeps, "db" | "env" | "mail" | "now" | "urls">,
+  deps: NewsletterDeps,
   options: { concurrency: number; log: (line: string) => void },
 ): { stop(): void } {
   return startTicker(

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../src/core/app-deps.ts";
+import type { AppDeps } from "../../src/app/app-deps.ts";
 import { publishDuePosts } from "../../src/core/posts/posts.service.ts";
 import { startTicker } from "./ticker.ts";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
-import { slugFromTitle } from "../../src/core/posts/post-slug.ts";
+import { slugFromTitle } from "../../src/core/posts/post-slug-rules.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
 import { demoPosts, demoResources, readDemoFile, type DemoPost, type DemoResource } from "./demo-content/index.ts";
 

@@ -11,10 +11,9 @@ import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
-import { createApp } from "../../src/app/create-app.ts";
-import { productionParts } from "../../src/app/production-parts.ts";
+import { bootApp } from "../../src/app/boot-app.ts";
 import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
-import { databaseUrl, readServerEnv } from "../../src/config/server-env.ts";
+import { databaseUrl } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
 import { fixLocalDatabase, type LocalDatabaseEmulation } from "./local-database-fixes.ts";
@@ -94,14 +93,14 @@ fixLocalDatabase(netlifyDev.db as unknown as LocalDatabaseEmulation | undefined)
 // The emulation has put its database URL and Blobs context into this process's environment. The
 // app and the site builds get that environment plus the local settings; nothing is written back.
 const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOOK_URL: buildHookUrl };
-const serverEnv = readServerEnv(runtimeEnv);
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
-const app = createApp({
+const app = await bootApp(runtimeEnv, {
   // Mail goes to the local catcher unless SMTP_URL is set, from a thread of its own (decision 0020).
-  ...(await productionParts(serverEnv, { smtpUrl: mailCatcher?.url, transport: threadedSmtpMailer })),
+  localMail: { smtpUrl: mailCatcher?.url, transport: threadedSmtpMailer },
   // The in-process timer below runs the sends: nothing to kick.
-  kickSends: noKick,
+  overrides: { kickSends: noKick },
 });
+const serverEnv = app.deps.env;
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");

@@ -1,5 +1,5 @@
 import { ZodError, type z } from "zod";
-import type { AppDeps } from "../core/app-deps.ts";
+import type { AppDeps } from "../app/app-deps.ts";
 import { findSession, type Session } from "../core/auth/sessions.ts";
 import {
   AppError,

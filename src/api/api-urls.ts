@@ -1,4 +1,4 @@
-import type { ApiUrls } from "../core/app-deps.ts";
+import type { ApiUrls } from "../core/shared/links.ts";
 import { downloadFileUrl } from "./routes/downloads.routes.ts";
 import { isPublicFileUrl, publicFileUrl } from "./routes/files.routes.ts";
 import { confirmSubscriptionUrl, unsubscribeUrl } from "./routes/subscriptions.routes.ts";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../core/app-deps.ts";
+import type { AppDeps } from "../app/app-deps.ts";
 import type { Session } from "../core/auth/sessions.ts";
 import type { RouteAnswerData, RouteBody, RouteDeclaration, RouteParams, RouteQuery } from "./declare-route.ts";
 

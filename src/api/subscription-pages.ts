@@ -1,5 +1,6 @@
 import { newsletterConsentWording } from "../core/subscribers/consent-wording.ts";
 import type { ConfirmState, UnsubscribeState } from "../core/subscribers/subscription-lifecycle.ts";
+import { escapeHtml } from "../core/shared/escape-html.ts";
 
 /**
  * The pages behind the links in subscriber email, rendered by the API: what they show depends on
@@ -94,8 +95,7 @@ const unsubscribePages: Record<UnsubscribeState, PageContent> = {
   },
 };
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const escape = escapeHtml;
 
 // BRAND.md: ink on paper, heavy uppercase headings, 3px borders with a hard shadow, signal red action.
 const styles = `

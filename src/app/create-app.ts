@@ -2,13 +2,16 @@ import { createApiHandler, type ApiHandler } from "../api/api-handler.ts";
 import { apiUrls } from "../api/api-urls.ts";
 import { apiRoutes } from "../api/routes.ts";
 import type { ServerEnv } from "../config/server-env.ts";
-import type { AppDeps } from "../core/app-deps.ts";
+import type { AppDeps } from "./app-deps.ts";
 import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
 import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
+import { systemClock, type Clock } from "../core/shared/clock.ts";
+import { siteAt } from "../core/shared/site.ts";
+import { signerFor } from "./signer.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
 export interface AppParts {
@@ -22,8 +25,8 @@ export interface AppParts {
   rebuild?: RequestRebuild;
   /** Starts a newsletter run at once (production's Background Function). Default: nothing (the sends wait for a timer). */
   kickSends?: KickSends;
-  /** The clock every service reads. Default: the system clock; tests pass a fake one. */
-  now?: () => Date;
+  /** The clock every service reads and waits on. Default: the system clock; tests pass a fake one. */
+  clock?: Clock;
   /**
    * How long anonymous answers of `shared` routes are shared between requests (src/api/shared-reads.ts).
    * Default 0, read every time: tests that change the database directly see it at once.
@@ -54,11 +57,24 @@ export function createApp(parts: AppParts): App {
     mail = noMailer,
     rebuild = () => undefined,
     kickSends = noKick,
-    now = () => new Date(),
+    clock = systemClock,
     sharedReadMs = 0,
     checkAnswers = false,
   } = parts;
-  const deps: AppDeps = { db, files, env, admin: adminCredentials(env), rebuild, kickSends, now, urls: apiUrls, mail };
+  const deps: AppDeps = {
+    db,
+    files,
+    env,
+    admin: adminCredentials(env),
+    rebuild,
+    kickSends,
+    clock,
+    now: () => clock.now(),
+    urls: apiUrls,
+    mail,
+    site: siteAt(env.SITE_URL),
+    signer: signerFor(env),
+  };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
   return {
     deps,

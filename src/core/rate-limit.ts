@@ -1,4 +1,3 @@
-import type { ServerEnv } from "../config/server-env.ts";
 import type { SqlQueryable } from "./db/sql-executor.ts";
 import { clientKey } from "./client-key.ts";
 import { RateLimitedError } from "./errors.ts";
@@ -32,7 +31,7 @@ const pruneBatch = 100;
  * The same statement deletes a bounded batch of windows older than the previous one, whoever's.
  */
 export async function takeRateLimit(
-  deps: { db: SqlQueryable; now: () => Date; env?: Pick<ServerEnv, "RATE_LIMIT_MULTIPLIER"> },
+  deps: { db: SqlQueryable; now: () => Date; env?: { RATE_LIMIT_MULTIPLIER?: number | undefined } },
   limit: RateLimit,
   clientAddress: string,
 ): Promise<void> {

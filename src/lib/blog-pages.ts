@@ -1,5 +1,5 @@
 import { postCategories, type Post, type PostCategory } from "../core/posts/post.schema.ts";
-import { slugFromTitle } from "../core/posts/post-slug.ts";
+import { slugFromTitle } from "../core/posts/post-slug-rules.ts";
 
 /** Posts on one list page: four rows of three on a wide screen, a short scroll on a phone. */
 export const postsPerPage = 12;

@@ -1,12 +1,11 @@
-import { createApp, type App } from "../app/create-app.ts";
-import { productionParts } from "../app/production-parts.ts";
+import { bootApp, warmApp } from "../app/boot-app.ts";
 import { readServerEnv, type ServerEnv } from "../config/server-env.ts";
-import type { AppDeps } from "../core/app-deps.ts";
+import type { AppDeps } from "../app/app-deps.ts";
 import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
 import type { Post } from "../core/posts/post.schema.ts";
 import { listPosts } from "../core/posts/posts.service.ts";
-import { publishedPostRedirects } from "../core/posts/post-slugs.ts";
+import { publishedPostRedirects } from "../core/posts/post-slug-store.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 
@@ -17,7 +16,7 @@ export type SiteSettings = Record<SettingKey, string>;
 // A site build is a composition root: it reads its configuration once and puts the app together
 // once, on first use (a build that reads no data opens no database).
 let env: ServerEnv | undefined;
-let app: Promise<App> | undefined;
+const buildApp = warmApp(() => bootApp(process.env));
 
 /** The site build's configuration, read from its environment once. */
 export function buildEnv(): ServerEnv {
@@ -25,11 +24,7 @@ export function buildEnv(): ServerEnv {
 }
 
 function buildDeps(): Promise<AppDeps> {
-  app ??= (async () => createApp(await productionParts(buildEnv())))().catch((error: unknown) => {
-    app = undefined;
-    throw error;
-  });
-  return app.then((built) => built.deps);
+  return buildApp().then((built) => built.deps);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { postPath } from "../core/posts/post-slug.ts";
+import { postPath } from "../core/posts/post-slug-rules.ts";
 
 /**
  * The site's `_redirects` file: permanent redirects from a post's id (SPEC's `/blog/{id}`) and its

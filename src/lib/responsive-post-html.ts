@@ -1,7 +1,6 @@
 import { isPublicFileUrl } from "../api/routes/files.routes.ts";
 import { responsiveSources } from "../core/files/image-sizes.ts";
-
-const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+import { escapeHtml as escapeAttribute } from "../core/shared/escape-html.ts";
 
 /** An `<img>` as the sanitizer writes it: double-quoted values in which `"`, `<` and `>` are escaped. */
 const imgTag = /<img\b([^>]*?)\s*\/?>/g;

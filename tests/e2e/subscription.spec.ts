@@ -3,6 +3,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
+import { keyRing, type Signer } from "../../src/core/shared/signer.ts";
 import { signConfirmToken, signUnsubscribeToken } from "../../src/core/subscribers/subscription-tokens.ts";
 import { hydrated, toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
@@ -75,13 +76,13 @@ test("a download request → the download email in the local inbox: its link ser
 // states an inbox journey does not reach, axe on each, and the buttons without JavaScript.
 test.describe("the confirm and unsubscribe pages", () => {
   let db: pg.Client;
-  let secret: string;
+  let secret: Signer;
 
   test.beforeAll(async () => {
     db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
     await db.connect();
     const stateDir = process.env.E2E_STATE_DIR ?? ".";
-    secret = (JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { SESSION_SECRET: string }).SESSION_SECRET;
+    secret = keyRing([(JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { SESSION_SECRET: string }).SESSION_SECRET]);
   });
   test.afterAll(async () => {
     await db.end();

@@ -1,6 +1,6 @@
 import type { ApiHandler } from "../../src/api/api-handler.ts";
 import { createApp } from "../../src/app/create-app.ts";
-import type { AppDeps } from "../../src/core/app-deps.ts";
+import type { AppDeps } from "../../src/app/app-deps.ts";
 import { readServerEnv } from "../../src/config/server-env.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
 import { sessionCookie } from "../../src/api/session-cookie.ts";
@@ -8,6 +8,7 @@ import { createMigratedDatabase } from "./test-databases.ts";
 import { startSmtpSink, type SmtpSink, type SmtpSinkOptions } from "./smtp-sink.ts";
 import { startTestFileStore } from "./test-file-store.ts";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
+import { systemClock } from "../../src/core/shared/clock.ts";
 
 export interface TestApp {
   deps: AppDeps;
@@ -35,7 +36,9 @@ export const testMailFrom = "No Filter <hello@nofilter.test>";
  * `overrides.now` is the clock (a fake one lets a test move time on); `overrides.smtp` makes the
  * sink refuse some recipients.
  */
-export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now">> & { smtp?: SmtpSinkOptions } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions } = {},
+): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
@@ -59,7 +62,9 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     kickSends: () => {
       kicks.count += 1;
     },
-    ...(overrides.now && { now: overrides.now }),
+    ...(overrides.clock
+      ? { clock: overrides.clock }
+      : overrides.now && { clock: { now: overrides.now, sleep: systemClock.sleep } }),
     checkAnswers: true,
   });
   return {

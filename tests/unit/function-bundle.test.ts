@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { hashPassword } from "../../src/core/auth/password.ts";
-import { runRequestHeader, signRunRequest } from "../../src/core/newsletter/newsletter-background.ts";
+import { runRequestHeader, signRunRequest } from "../../src/adapters/background-run.ts";
+import { keyRing } from "../../src/core/shared/signer.ts";
 
 // The deploy check: bundle the functions the way Netlify does, then load each bundle in a clean
 // Node process — outside the repository, with only production variables — against PostgreSQL.
@@ -97,16 +98,23 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: background.path, env: productionEnv, encoding: "utf8" });
     };
 
-    const unsigned = start({ [runRequestHeader]: signRunRequest("x".repeat(48), new Date()) });
+    const unsigned = start({ [runRequestHeader]: signRunRequest(keyRing(["x".repeat(48)]), new Date()) });
     expect(unsigned.status, unsigned.stderr).toBe(0);
     expect(unsigned.stderr).toMatch(/background run refused: not a signed run request/);
     expect(await statusOf()).toBe("queued");
 
-    const signed = start({ [runRequestHeader]: signRunRequest(productionEnv.SESSION_SECRET as string, new Date()) });
+    const header = signRunRequest(keyRing([productionEnv.SESSION_SECRET as string]), new Date());
+    const signed = start({ [runRequestHeader]: header });
     expect(signed.status, signed.stderr).toBe(0);
     expect(signed.stdout).toMatch(new RegExp(`send ${String(sendId)}: 0 sent, 0 failed, 1 skipped, done`));
     expect(JSON.parse(signed.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ background: true });
     expect(await statusOf()).toBe("sent");
+
+    // A captured start, replayed: refused before any work.
+    const replayed = start({ [runRequestHeader]: header });
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(replayed.stderr).toMatch(/background run refused: this start was already used/);
+    expect(replayed.stdout).not.toMatch(/send \d+:/);
   });
 
   it("runs the newsletter watchdog from its bundle alone, on its schedule", () => {

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { reservedSlugs, slugSchema } from "../../src/core/posts/post-slug.ts";
+import { reservedSlugs, slugSchema } from "../../src/core/posts/post-slug-rules.ts";
 
 describe("pages beside /blog/{slug}", () => {
   it("have names no post slug can take, so every post gets its page", async () => {

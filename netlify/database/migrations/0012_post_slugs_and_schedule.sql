@@ -1,5 +1,5 @@
 -- Posts get a unique slug (their public URL, /blog/{slug}). New posts take one from the app's rules
--- (src/core/posts/post-slug.ts); rows already here get an ASCII approximation of the same rules,
+-- (src/core/posts/post-slug-rules.ts); rows already here get an ASCII approximation of the same rules,
 -- numbered by id where two titles give the same slug.
 ALTER TABLE posts ADD COLUMN slug text;
 

@@ -1,4 +1,4 @@
-import { downloadLinkSecret, verifyDownloadLink } from "../../core/downloads/download-link.ts";
+import { verifyDownloadLink } from "../../core/downloads/download-link.ts";
 import {
   createDownload,
   deleteDownload,
@@ -27,7 +27,7 @@ export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
   request: ({ params, body, deps, clientIp }) => requestDownload(deps, { id: params.id, email: body.email, clientIp }),
   file: async ({ params, query, deps }) => {
     const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null };
-    if (!verifyDownloadLink(downloadLinkSecret(deps.env), link, deps.now())) {
+    if (!verifyDownloadLink(deps.signer, link, deps.now())) {
       throw new ForbiddenError("This download link is invalid or has expired.");
     }
     const file = await downloadFile(deps, params.id);

@@ -1,6 +1,12 @@
 import { createHash, scrypt } from "node:crypto";
-import type { ServerEnv } from "../../config/server-env.ts";
 import { hashPassword } from "./password.ts";
+
+/** The configuration the owner's login is read from (the environment's names). */
+export interface AdminAccount {
+  ADMIN_USERNAME: string;
+  ADMIN_PASSWORD?: string | undefined;
+  ADMIN_PASSWORD_HASH?: string | undefined;
+}
 
 /** The one admin's login, from the environment. */
 export interface AdminCredentials {
@@ -19,7 +25,7 @@ export interface AdminCredentials {
  * `ADMIN_PASSWORD_HASH` is used as is; a plain `ADMIN_PASSWORD` (local use) is hashed once, in
  * memory, on first use — so the plain text is never compared directly and never stored.
  */
-export function adminCredentials(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_PASSWORD" | "ADMIN_PASSWORD_HASH">): AdminCredentials {
+export function adminCredentials(env: AdminAccount): AdminCredentials {
   let hashed: Promise<string | undefined> | undefined;
   let fingerprint: Promise<string> | undefined;
   return {
@@ -34,7 +40,7 @@ export function adminCredentials(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_
   };
 }
 
-async function credentialsFingerprint(env: Pick<ServerEnv, "ADMIN_USERNAME" | "ADMIN_PASSWORD" | "ADMIN_PASSWORD_HASH">): Promise<string> {
+async function credentialsFingerprint(env: AdminAccount): Promise<string> {
   // The hashed plain password gets a new random salt in every process, so it can't name the
   // password across restarts; a salt from the username can. Local use only (production refuses
   // ADMIN_PASSWORD), and still slow to guess from a copy of the database.

@@ -1,11 +1,11 @@
-import type { AppDeps } from "../app-deps.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
 import type { SecurityState } from "./passkey.schema.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { recoveryCodesLeft } from "./recovery-codes.ts";
 
 /** Whether a password login needs a passkey (or a recovery code) as its second step. */
-export async function passkeyRequired(deps: Pick<AppDeps, "db">): Promise<boolean> {
+export async function passkeyRequired(deps: { db: SqlExecutor }): Promise<boolean> {
   const { rows } = await deps.db.query<{ passkey_required: boolean }>("SELECT passkey_required FROM admin_security WHERE id = 1");
   return rows[0]?.passkey_required ?? false;
 }
@@ -14,7 +14,7 @@ export async function passkeyRequired(deps: Pick<AppDeps, "db">): Promise<boolea
  * Turns "Require a passkey" on or off. On only with a passkey to sign in with and recovery codes
  * for a lost device, so the owner can't lock themselves out.
  */
-export async function setPasskeyRequired(deps: Pick<AppDeps, "db">, required: boolean): Promise<void> {
+export async function setPasskeyRequired(deps: { db: SqlExecutor }, required: boolean): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await tx.query("SELECT 1 FROM admin_security WHERE id = 1 FOR UPDATE");
     if (required) {
@@ -29,7 +29,7 @@ export async function setPasskeyRequired(deps: Pick<AppDeps, "db">, required: bo
 }
 
 /** What the dashboard's Security area shows. */
-export async function securityState(deps: Pick<AppDeps, "db">): Promise<SecurityState> {
+export async function securityState(deps: { db: SqlExecutor }): Promise<SecurityState> {
   const [passkeys, required, codes] = await Promise.all([listPasskeys(deps), passkeyRequired(deps), recoveryCodesLeft(deps)]);
   return { passkeys, passkeyRequired: required, recoveryCodesLeft: codes };
 }

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { AppDeps } from "../app-deps.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { AdminCredentials } from "./admin-credentials.ts";
 import { clientKey } from "../client-key.ts";
 import { UnauthorizedError } from "../errors.ts";
 import type { LoginInput } from "./login.schema.ts";
@@ -27,7 +29,14 @@ export type LoginOutcome = { token: string } | { pendingToken: string };
  * reserved against the client address and the account before the password is checked (429 when
  * either is out of tries, see login-throttle.ts) and given back when the login succeeds.
  */
-export async function logIn(deps: Pick<AppDeps, "db" | "admin" | "now">, input: LoginInput, clientIp: string): Promise<LoginOutcome> {
+/** What a password login needs. */
+export interface LoginDeps {
+  db: SqlExecutor;
+  admin: AdminCredentials;
+  now: Clock["now"];
+}
+
+export async function logIn(deps: LoginDeps, input: LoginInput, clientIp: string): Promise<LoginOutcome> {
   const reservation = await reserveLoginAttempt(deps, clientKey(clientIp), input.username);
   try {
     const hash = await deps.admin.passwordHash();

@@ -1,14 +1,13 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import type { AppDeps } from "../app-deps.ts";
 import { clientKey } from "../client-key.ts";
 import { UnauthorizedError } from "../errors.ts";
 import { deleteExpiredLoginAttempts, releaseLoginAttempt, reserveLoginAttempt } from "./login-throttle.ts";
-import { verifyPasskeyLogin } from "./passkeys.ts";
+import { verifyPasskeyLogin, type PasskeyDeps } from "./passkeys.ts";
 import { endPendingLogin, pendingLoginIsLive } from "./pending-logins.ts";
 import { useRecoveryCode } from "./recovery-codes.ts";
 import { createSession } from "./sessions.ts";
 
-type Deps = Pick<AppDeps, "db" | "env" | "now" | "admin">;
+type Deps = PasskeyDeps;
 
 /**
  * Runs one login attempt under the login throttle (login-throttle.ts), counted against the client

@@ -9,14 +9,24 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import type { AppDeps } from "../app-deps.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Site } from "../shared/site.ts";
+import type { AdminCredentials } from "./admin-credentials.ts";
 import { takeRateLimit } from "../rate-limit.ts";
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { consumeChallenge, storeChallenge } from "./passkey-challenges.ts";
 import type { Passkey } from "./passkey.schema.ts";
 import { relyingParty } from "./relying-party.ts";
 
-type Deps = Pick<AppDeps, "db" | "env" | "now" | "admin">;
+/** What passkeys need: the database, the clock, the owner's login and the site they are bound to. */
+export interface PasskeyDeps {
+  db: SqlExecutor;
+  now: Clock["now"];
+  admin: AdminCredentials;
+  site: Site;
+}
+type Deps = PasskeyDeps;
 
 /**
  * The signature algorithms a passkey may use: EdDSA, ES256, RS256 (COSE -8, -7, -257), what
@@ -53,7 +63,7 @@ function userHandle(username: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash("sha256").update(`no-filter admin\0${username}`).digest().subarray(0, 16));
 }
 
-export async function listPasskeys(deps: Pick<AppDeps, "db">): Promise<Passkey[]> {
+export async function listPasskeys(deps: Pick<Deps, "db">): Promise<Passkey[]> {
   const { rows } = await deps.db.query<PasskeyRow>("SELECT id, name, created_at, last_used_at FROM admin_passkeys ORDER BY created_at, id");
   return rows.map(shown);
 }
@@ -63,7 +73,7 @@ export async function listPasskeys(deps: Pick<AppDeps, "db">): Promise<Passkey[]
  * no username) with user verification required; passkeys already registered are excluded.
  */
 export async function passkeyRegistrationOptions(deps: Deps): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const rp = relyingParty(deps.env);
+  const rp = relyingParty(deps.site);
   const { rows } = await deps.db.query<Pick<PasskeyRow, "credential_id" | "transports">>("SELECT credential_id, transports FROM admin_passkeys");
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -82,7 +92,7 @@ export async function passkeyRegistrationOptions(deps: Deps): Promise<PublicKeyC
 
 /** Checks the browser's new credential against a live registration challenge (used up) and stores it. */
 export async function registerPasskey(deps: Deps, input: { name: string; response: RegistrationResponseJSON }): Promise<Passkey> {
-  const rp = relyingParty(deps.env);
+  const rp = relyingParty(deps.site);
   let verified;
   try {
     verified = await verifyRegistrationResponse({
@@ -119,7 +129,7 @@ export async function registerPasskey(deps: Deps, input: { name: string; respons
   return shown(row);
 }
 
-export async function renamePasskey(deps: Pick<AppDeps, "db">, id: number, name: string): Promise<Passkey> {
+export async function renamePasskey(deps: Pick<Deps, "db">, id: number, name: string): Promise<Passkey> {
   const { rows } = await deps.db.query<PasskeyRow>("UPDATE admin_passkeys SET name = $2 WHERE id = $1 RETURNING id, name, created_at, last_used_at", [
     id,
     name,
@@ -133,7 +143,7 @@ export async function renamePasskey(deps: Pick<AppDeps, "db">, id: number, name:
  * Removes a passkey. While a password login needs a passkey, the last one stays (removing it would
  * leave only the recovery codes): turn the requirement off first.
  */
-export async function deletePasskey(deps: Pick<AppDeps, "db">, id: number): Promise<void> {
+export async function deletePasskey(deps: Pick<Deps, "db">, id: number): Promise<void> {
   await deps.db.transaction(async (tx) => {
     // Locks the settings row: a concurrent "Require a passkey" waits for this removal, and sees it.
     const security = await tx.query<{ passkey_required: boolean }>("SELECT passkey_required FROM admin_security WHERE id = 1 FOR UPDATE");
@@ -150,7 +160,7 @@ export async function deletePasskey(deps: Pick<AppDeps, "db">, id: number): Prom
 export async function passkeyLoginOptions(deps: Deps, clientIp: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   // Anyone may ask, and each answer stores a challenge: a generous per-client limit bounds the table.
   await takeRateLimit(deps, passkeyOptionsLimit, clientIp);
-  const options = await generateAuthenticationOptions({ rpID: relyingParty(deps.env).id, userVerification: "required" });
+  const options = await generateAuthenticationOptions({ rpID: relyingParty(deps.site).id, userVerification: "required" });
   await storeChallenge(deps, options.challenge, "login");
   return options;
 }
@@ -161,7 +171,7 @@ export async function passkeyLoginOptions(deps: Deps, clientIp: string): Promise
  * authenticator); authenticators that keep no counter report 0 every time and pass. Throws 401.
  */
 export async function verifyPasskeyLogin(deps: Deps, response: AuthenticationResponseJSON): Promise<void> {
-  const rp = relyingParty(deps.env);
+  const rp = relyingParty(deps.site);
   const { rows } = await deps.db.query<PasskeyRow>(
     "SELECT id, credential_id, public_key, counter::float8 AS counter, transports FROM admin_passkeys WHERE credential_id = $1",
     [response.id],

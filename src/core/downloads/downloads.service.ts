@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AppDeps } from "../app-deps.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
@@ -9,9 +9,23 @@ import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { deliver, downloadEmailedRecently, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
-import { downloadLinkSecret, signDownloadLink } from "./download-link.ts";
+import type { RequestRebuild } from "../publishing/rebuild.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { ApiUrls } from "../shared/links.ts";
+import type { Signer } from "../shared/signer.ts";
+import { signDownloadLink } from "./download-link.ts";
 
-export type DownloadsDeps = Pick<AppDeps, "db" | "files" | "env" | "rebuild" | "now" | "urls">;
+/** What resources need: the database, the file store, a rebuild after a change, the clock, links and their signer. */
+export interface DownloadsDeps {
+  db: SqlExecutor;
+  files: FileStore;
+  rebuild: RequestRebuild;
+  now: Clock["now"];
+  urls: ApiUrls;
+  signer: Signer;
+  /** The rate limits' multiplier (RATE_LIMIT_MULTIPLIER, for load tests from one address). */
+  env?: { RATE_LIMIT_MULTIPLIER?: number | undefined };
+}
 
 /** A resource as the public downloads page sees it (no storage keys). */
 interface DownloadRow {
@@ -29,7 +43,7 @@ const rowColumns = "id, title, description, category, file_name, thumbnail_key, 
 /** Visitors asking for links: enough for a team behind one address, not for a script. */
 export const downloadRequestLimit: RateLimit = { bucket: "download-request", max: 30, windowMs: 10 * 60 * 1000 };
 
-function toPublic(row: DownloadRow, fileUrl: AppDeps["urls"]["file"]): PublicDownload {
+function toPublic(row: DownloadRow, fileUrl: ApiUrls["file"]): PublicDownload {
   return {
     id: row.id,
     title: row.title,
@@ -41,7 +55,7 @@ function toPublic(row: DownloadRow, fileUrl: AppDeps["urls"]["file"]): PublicDow
   };
 }
 
-function toAdmin(row: DownloadRow, fileUrl: AppDeps["urls"]["file"]): AdminDownload {
+function toAdmin(row: DownloadRow, fileUrl: ApiUrls["file"]): AdminDownload {
   const download = toPublic(row, fileUrl);
   return { ...download, thumbnailPath: download.thumbnailUrl };
 }
@@ -195,7 +209,7 @@ export async function requestDownload(
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
     return { title: rows[0].title, requester: await recordDownloadRequester(tx, input.email, now) };
   });
-  const downloadUrl = deps.urls.downloadFile(input.id, signDownloadLink(downloadLinkSecret(deps.env), input.id, now));
+  const downloadUrl = deps.urls.downloadFile(input.id, signDownloadLink(deps.signer, input.id, now));
   if (await downloadEmailedRecently(deps, requester.recipient.id, input.id)) return { downloadUrl };
   await deliver(deps, `download email to subscriber ${String(requester.recipient.id)}`, () =>
     sendDownloadEmail(deps, requester.recipient, {

@@ -1,9 +1,8 @@
-import type { ServerEnv } from "../../config/server-env.ts";
-import type { AppDeps } from "../app-deps.ts";
-import { downloadLinkSecret } from "../downloads/download-link.ts";
 import type { EmailContent } from "../mail/emails.ts";
 import type { MailMessage } from "../mail/mailer.ts";
-import { siteUrlOf } from "../subscribers/subscription-emails.ts";
+import type { ApiUrls } from "../shared/links.ts";
+import type { Signer } from "../shared/signer.ts";
+import type { Site } from "../shared/site.ts";
 import { signUnsubscribeToken } from "../subscribers/subscription-tokens.ts";
 
 /**
@@ -16,23 +15,29 @@ export const recipientTokenPlaceholder = "__RECIPIENT_TOKEN__";
  * The Message-ID of one (send, subscriber) message: derived, never random, so a message handed over
  * again after a crash carries the same one and the receiver can drop the duplicate.
  */
-export function newsletterMessageId(env: Pick<ServerEnv, "SITE_URL">, sendId: number, subscriberId: number): string {
-  const host = new URL(siteUrlOf(env)).hostname;
-  return `<newsletter.${String(sendId)}.${String(subscriberId)}@${host}>`;
+export function newsletterMessageId(site: Site, sendId: number, subscriberId: number): string {
+  return site.messageId(`newsletter.${String(sendId)}.${String(subscriberId)}`);
 }
 
 /** The unsubscribe link with the placeholder for the token, absolute (rendered once per send). */
-export function placeholderUnsubscribeUrl(deps: Pick<AppDeps, "env" | "urls">): string {
-  return new URL(deps.urls.unsubscribe(recipientTokenPlaceholder), `${siteUrlOf(deps.env)}/`).toString();
+/** What a send's personal message is made with. */
+export interface MessageNeeds {
+  site: Site;
+  signer: Signer;
+  urls: Pick<ApiUrls, "unsubscribe">;
+}
+
+export function placeholderUnsubscribeUrl(deps: Pick<MessageNeeds, "site" | "urls">): string {
+  return deps.site.absolute(deps.urls.unsubscribe(recipientTokenPlaceholder));
 }
 
 /** A send's stored email, for one subscriber: their unsubscribe token in the links and headers. */
 export function personalMessage(
-  deps: Pick<AppDeps, "env" | "urls">,
+  deps: MessageNeeds,
   email: EmailContent,
   recipient: { sendId: number; subscriberId: number; address: string },
 ): MailMessage {
-  const token = signUnsubscribeToken(downloadLinkSecret(deps.env), recipient.subscriberId);
+  const token = signUnsubscribeToken(deps.signer, recipient.subscriberId);
   const personal = (value: string) => value.replaceAll(recipientTokenPlaceholder, token);
   return {
     to: recipient.address,
@@ -40,7 +45,7 @@ export function personalMessage(
     html: personal(email.html),
     text: personal(email.text),
     headers: { "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps))}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-    messageId: newsletterMessageId(deps.env, recipient.sendId, recipient.subscriberId),
+    messageId: newsletterMessageId(deps.site, recipient.sendId, recipient.subscriberId),
   };
 }
 

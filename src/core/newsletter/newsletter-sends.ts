@@ -1,16 +1,29 @@
-import type { AppDeps } from "../app-deps.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 import { isRowId } from "../db/row-id.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { renderNewsletterEmail } from "../mail/emails.ts";
 import type { EmailContent } from "../mail/email-content.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { ApiUrls } from "../shared/links.ts";
+import type { Signer } from "../shared/signer.ts";
+import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../subscribers/subscription-emails.ts";
-import { postPath } from "../posts/post-slug.ts";
+import { postPath } from "../posts/post-slug-rules.ts";
 import { placeholderUnsubscribeUrl } from "./newsletter-message.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
 export type { NewsletterSend } from "./newsletter.schema.ts";
 
-export type NewsletterDeps = Pick<AppDeps, "db" | "env" | "mail" | "now" | "urls">;
+/** What the newsletter needs: the database, a mailer, the clock, and the site its links point at. */
+export interface NewsletterDeps {
+  db: SqlExecutor;
+  mail: Mailer;
+  now: Clock["now"];
+  urls: Pick<ApiUrls, "unsubscribe">;
+  site: Site;
+  signer: Signer;
+}
 
 interface PostRow {
   id: number;
@@ -24,14 +37,14 @@ interface PostRow {
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
 
 /** The newsletter email for a post, with a placeholder where each recipient's unsubscribe token goes. */
-export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "env" | "urls">, post: PostRow): Promise<EmailContent> {
+export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "site" | "urls">, post: PostRow): Promise<EmailContent> {
   const site = await siteIdentity(deps);
   return renderNewsletterEmail({
     ...site,
     title: post.title,
     excerpt: post.excerpt,
     contentHtml: post.content,
-    postUrl: new URL(postPath(post.slug), `${site.siteUrl}/`).toString(),
+    postUrl: deps.site.absolute(postPath(post.slug)),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
   });
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { siteUrlOf } from "../subscribers/subscription-emails.ts";
 import { recipientTokenPlaceholder } from "./newsletter-message.ts";
 import { publishedPost, renderPostNewsletter, type NewsletterDeps } from "./newsletter-sends.ts";
 
@@ -11,12 +10,11 @@ import { publishedPost, renderPostNewsletter, type NewsletterDeps } from "./news
 export async function sendTestEmail(deps: NewsletterDeps, input: { postId: number; email: string }): Promise<void> {
   const email = await renderPostNewsletter(deps, await publishedPost(deps, input.postId));
   const preview = (value: string) => value.replaceAll(recipientTokenPlaceholder, "preview");
-  const host = new URL(siteUrlOf(deps.env)).hostname;
   await deps.mail.send({
     to: input.email,
     subject: `[Test] ${email.subject}`,
     html: preview(email.html),
     text: preview(email.text),
-    messageId: `<newsletter-test.${randomBytes(12).toString("base64url")}@${host}>`,
+    messageId: deps.site.messageId(`newsletter-test.${randomBytes(12).toString("base64url")}`),
   });
 }

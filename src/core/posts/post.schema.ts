@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slugSchema } from "./post-slug.ts";
+import { slugSchema } from "./post-slug-rules.ts";
 
 /** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */
 export const postCategories = ["Entrepreneurship", "Cash Flow", "Networking", "Mindset", "Funding"] as const;

@@ -1,17 +1,27 @@
-import type { AppDeps } from "../app-deps.ts";
 import { isRowId } from "../db/row-id.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
-import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import type { FileStore } from "../files/file-store.ts";
+import type { RequestRebuild } from "../publishing/rebuild.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { ApiUrls } from "../shared/links.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey } from "../files/image-cleaning.ts";
 import type { Post, PostCategory, PostForm } from "./post.schema.ts";
 import { publishStateAfterSave } from "./post-schedule.ts";
-import { postPath } from "./post-slug.ts";
-import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slugs.ts";
+import { postPath } from "./post-slug-rules.ts";
+import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
-export type PostsDeps = Pick<AppDeps, "db" | "files" | "now" | "rebuild" | "urls">;
+/** What posts need: the database, the file store, the clock, a rebuild after a change, and image links. */
+export interface PostsDeps {
+  db: SqlExecutor;
+  files: FileStore;
+  now: Clock["now"];
+  rebuild: RequestRebuild;
+  urls: Pick<ApiUrls, "file" | "isFile">;
+}
 
 interface PostRow {
   id: number;
@@ -34,7 +44,7 @@ const postColumns =
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow, fileUrl: AppDeps["urls"]["file"]): Post {
+function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
   return {
     id: row.id,
     title: row.title,

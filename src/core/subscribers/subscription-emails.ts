@@ -1,14 +1,26 @@
 import { randomBytes } from "node:crypto";
-import type { ServerEnv } from "../../config/server-env.ts";
-import type { AppDeps } from "../app-deps.ts";
-import { downloadLinkSecret } from "../downloads/download-link.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 import type { EmailContent } from "../mail/emails.ts";
 import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail } from "../mail/emails.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import { siteSettingValues } from "../settings/settings.service.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { ApiUrls } from "../shared/links.ts";
+import type { Signer } from "../shared/signer.ts";
+import type { Site } from "../shared/site.ts";
 import { signConfirmToken, signUnsubscribeToken } from "./subscription-tokens.ts";
 
 /** What sending a subscriber an email needs. */
-export type MailDeps = Pick<AppDeps, "db" | "env" | "mail" | "now" | "urls"> & Partial<Pick<AppDeps, "waitUntil">>;
+export interface MailDeps {
+  db: SqlExecutor;
+  mail: Mailer;
+  now: Clock["now"];
+  urls: ApiUrls;
+  site: Site;
+  signer: Signer;
+  /** Keeps the platform running for a send that outlives the answer (Netlify's `context.waitUntil`). */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+}
 
 export type SubscriberEmailKind = "confirmation" | "welcome" | "download" | "newsletter";
 
@@ -18,36 +30,26 @@ export interface Recipient {
   email: string;
 }
 
-export const siteName = "No Filter";
-
 /**
  * How long an answer waits for the SMTP server. A healthy provider accepts a message in well under
  * a second; past this the answer goes out and the send goes on (kept alive by `waitUntil`).
  */
 export const mailWaitMs = 5000;
 
-/** The site's public address without a trailing slash: every link in email is absolute on it. */
-export function siteUrlOf(env: Pick<ServerEnv, "SITE_URL">): string {
-  if (!env.SITE_URL) throw new Error("SITE_URL is not set: links in email need the site's public address");
-  return env.SITE_URL.replace(/\/+$/, "");
-}
-
-const absolute = (env: Pick<ServerEnv, "SITE_URL">, path: string) => new URL(path, `${siteUrlOf(env)}/`).toString();
-
 /** The confirmation link for one consent record, absolute, valid 7 days. */
-export function confirmUrl(deps: Pick<MailDeps, "env" | "now" | "urls">, recipient: Recipient, consentId: number): string {
-  return absolute(deps.env, deps.urls.confirmSubscription(signConfirmToken(downloadLinkSecret(deps.env), recipient.id, consentId, deps.now())));
+export function confirmUrl(deps: Pick<MailDeps, "site" | "signer" | "now" | "urls">, recipient: Recipient, consentId: number): string {
+  return deps.site.absolute(deps.urls.confirmSubscription(signConfirmToken(deps.signer, recipient.id, consentId, deps.now())));
 }
 
 /** The unsubscribe link (page and RFC 8058 one-click endpoint), absolute; it never expires. */
-export function unsubscribeUrl(deps: Pick<MailDeps, "env" | "urls">, recipient: Recipient): string {
-  return absolute(deps.env, deps.urls.unsubscribe(signUnsubscribeToken(downloadLinkSecret(deps.env), recipient.id)));
+export function unsubscribeUrl(deps: Pick<MailDeps, "site" | "signer" | "urls">, recipient: Recipient): string {
+  return deps.site.absolute(deps.urls.unsubscribe(signUnsubscribeToken(deps.signer, recipient.id)));
 }
 
 /** Who an email is from: the site's name, address and the postal address footers show. */
-export async function siteIdentity(deps: Pick<MailDeps, "db" | "env">) {
+export async function siteIdentity(deps: Pick<MailDeps, "db" | "site">) {
   const settings = await siteSettingValues(deps);
-  return { siteName, siteUrl: siteUrlOf(deps.env), mailingAddress: settings.mailing_address };
+  return { siteName: deps.site.name, siteUrl: deps.site.url, mailingAddress: settings.mailing_address };
 }
 
 /**
@@ -62,8 +64,7 @@ async function sendAndRecord(
   unsubscribe: string | null,
   downloadId: number | null = null,
 ): Promise<void> {
-  const host = new URL(siteUrlOf(deps.env)).hostname;
-  const messageId = `<${kind}.${String(recipient.id)}.${randomBytes(12).toString("base64url")}@${host}>`;
+  const messageId = deps.site.messageId(`${kind}.${String(recipient.id)}.${randomBytes(12).toString("base64url")}`);
   const headers = unsubscribe ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined;
   const sent = await deps.mail.send({ to: recipient.email, ...content, ...(headers && { headers }), messageId });
   await deps.db.query(
@@ -134,7 +135,7 @@ export async function sendDownloadEmail(
   const content = await renderDownloadEmail({
     ...(await siteIdentity(deps)),
     resourceTitle: input.resourceTitle,
-    downloadUrl: absolute(deps.env, input.downloadPath),
+    downloadUrl: deps.site.absolute(input.downloadPath),
     confirmUrl: input.consentId === null ? null : confirmUrl(deps, recipient, input.consentId),
     unsubscribeUrl: unsubscribe,
   });

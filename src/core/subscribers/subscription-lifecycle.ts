@@ -1,4 +1,3 @@
-import { downloadLinkSecret } from "../downloads/download-link.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
 import { deliver, sendWelcomeEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
@@ -15,7 +14,7 @@ export type ConfirmState = "ready" | "confirmed" | "already" | "used" | "expired
 /** Where an unsubscribe link stands; the states as for `ConfirmState`. */
 export type UnsubscribeState = "ready" | "unsubscribed" | "already" | "invalid" | "unknown";
 
-type LifecycleDeps = Pick<MailDeps, "db" | "env" | "now">;
+type LifecycleDeps = Pick<MailDeps, "db" | "signer" | "now">;
 
 interface ConsentRow {
   id: number;
@@ -44,7 +43,7 @@ function confirmStateOf(row: ConsentRow | undefined): Exclude<ConfirmState, "con
 
 /** What a confirmation link would do, changing nothing: GET and HEAD (mail scanners open every link). */
 export async function checkConfirmation(deps: LifecycleDeps, rawToken: string | undefined): Promise<ConfirmState> {
-  const check = verifyConfirmToken(downloadLinkSecret(deps.env), rawToken, deps.now());
+  const check = verifyConfirmToken(deps.signer, rawToken, deps.now());
   if (!check.ok) return check.reason;
   return confirmStateOf(await findConsent(deps.db, check.token.subscriberId, check.token.consentId, false));
 }
@@ -55,7 +54,7 @@ export async function checkConfirmation(deps: LifecycleDeps, rawToken: string | 
  * the confirmation stands).
  */
 export async function confirmSubscription(deps: MailDeps, rawToken: string | undefined): Promise<ConfirmState> {
-  const check = verifyConfirmToken(downloadLinkSecret(deps.env), rawToken, deps.now());
+  const check = verifyConfirmToken(deps.signer, rawToken, deps.now());
   if (!check.ok) return check.reason;
   const { subscriberId, consentId } = check.token;
   const now = deps.now();
@@ -78,8 +77,8 @@ async function findStatus(db: SqlQueryable, subscriberId: number): Promise<Subsc
 }
 
 /** What an unsubscribe link would do, changing nothing (GET and HEAD). */
-export async function checkUnsubscribe(deps: Pick<LifecycleDeps, "db" | "env">, rawToken: string | undefined): Promise<UnsubscribeState> {
-  const check = verifyUnsubscribeToken(downloadLinkSecret(deps.env), rawToken);
+export async function checkUnsubscribe(deps: Pick<LifecycleDeps, "db" | "signer">, rawToken: string | undefined): Promise<UnsubscribeState> {
+  const check = verifyUnsubscribeToken(deps.signer, rawToken);
   if (!check.ok) return "invalid";
   const status = await findStatus(deps.db, check.token.subscriberId);
   if (!status) return "unknown";
@@ -88,7 +87,7 @@ export async function checkUnsubscribe(deps: Pick<LifecycleDeps, "db" | "env">, 
 
 /** Unsubscribes at once (the page's button, or a mail provider's RFC 8058 one-click POST). */
 export async function unsubscribe(deps: LifecycleDeps, rawToken: string | undefined): Promise<UnsubscribeState> {
-  const check = verifyUnsubscribeToken(downloadLinkSecret(deps.env), rawToken);
+  const check = verifyUnsubscribeToken(deps.signer, rawToken);
   if (!check.ok) return "invalid";
   const { rows } = await deps.db.query(
     "UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = $2 WHERE id = $1 AND status <> 'unsubscribed' RETURNING id",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signDownloadLink } from "../downloads/download-link.ts";
+import { keyRing } from "../shared/signer.ts";
 import {
   confirmTokenLifetimeSeconds,
   signConfirmToken,
@@ -8,7 +9,7 @@ import {
   verifyUnsubscribeToken,
 } from "./subscription-tokens.ts";
 
-const secret = "a".repeat(32);
+const secret = keyRing(["a".repeat(32)]);
 const now = new Date("2026-01-05T09:00:00Z");
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
@@ -33,7 +34,7 @@ describe("subscription tokens", () => {
     const confirm = signConfirmToken(secret, 12, 34, now);
     const unsubscribe = signUnsubscribeToken(secret, 12);
     const invalid = { ok: false, reason: "invalid" };
-    expect(verifyConfirmToken("b".repeat(32), confirm, now)).toEqual(invalid);
+    expect(verifyConfirmToken(keyRing(["b".repeat(32)]), confirm, now)).toEqual(invalid);
     expect(verifyConfirmToken(secret, confirm.replace("c.12.", "c.13."), now)).toEqual(invalid);
     expect(verifyConfirmToken(secret, confirm.replace(".34.", ".35."), now)).toEqual(invalid);
     expect(verifyUnsubscribeToken(secret, unsubscribe.replace("u.12.", "u.13."))).toEqual(invalid);

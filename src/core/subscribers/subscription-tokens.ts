@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Signer } from "../shared/signer.ts";
 
 /** How long a confirmation link works. */
 export const confirmTokenLifetimeSeconds = 7 * 24 * 60 * 60;
@@ -16,36 +16,21 @@ export type SubscriptionToken =
 export type TokenCheck<Purpose extends SubscriptionToken["purpose"]> =
   { ok: true; token: Extract<SubscriptionToken, { purpose: Purpose }> } | { ok: false; reason: "invalid" | "expired" };
 
-// A key of its own, derived from the signing secret: these signatures never match a download link's.
-function tokenKey(secret: string): Buffer {
-  return createHmac("sha256", secret).update("no-filter subscription tokens v1").digest();
-}
-
-function sign(secret: string, message: string): string {
-  return createHmac("sha256", tokenKey(secret)).update(message).digest("base64url");
-}
-
-function sameSignature(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 const idPattern = /^[1-9]\d{0,9}$/;
 
-export function signConfirmToken(secret: string, subscriberId: number, consentId: number, now: Date): string {
+export function signConfirmToken(signer: Signer, subscriberId: number, consentId: number, now: Date): string {
   const expires = Math.floor(now.getTime() / 1000) + confirmTokenLifetimeSeconds;
   const body = `c.${String(subscriberId)}.${String(consentId)}.${String(expires)}`;
-  return `${body}.${sign(secret, `confirm.${body}`)}`;
+  return `${body}.${signer.sign("subscription-token", `confirm.${body}`)}`;
 }
 
-export function signUnsubscribeToken(secret: string, subscriberId: number): string {
+export function signUnsubscribeToken(signer: Signer, subscriberId: number): string {
   const body = `u.${String(subscriberId)}`;
-  return `${body}.${sign(secret, `unsubscribe.${body}`)}`;
+  return `${body}.${signer.sign("subscription-token", `unsubscribe.${body}`)}`;
 }
 
 /** A confirm token that is ours and unexpired; the signature is checked first (constant time). */
-export function verifyConfirmToken(secret: string, raw: string | undefined, now: Date): TokenCheck<"confirm"> {
+export function verifyConfirmToken(signer: Signer, raw: string | undefined, now: Date): TokenCheck<"confirm"> {
   const parts = (raw ?? "").split(".");
   if (parts.length !== 5) return { ok: false, reason: "invalid" };
   const [kind, subscriberId = "", consentId = "", expires = "", signature = ""] = parts;
@@ -53,17 +38,17 @@ export function verifyConfirmToken(secret: string, raw: string | undefined, now:
     return { ok: false, reason: "invalid" };
   }
   const body = `c.${subscriberId}.${consentId}.${expires}`;
-  if (!sameSignature(signature, sign(secret, `confirm.${body}`))) return { ok: false, reason: "invalid" };
+  if (!signer.verify("subscription-token", `confirm.${body}`, signature)) return { ok: false, reason: "invalid" };
   if (Number(expires) <= Math.floor(now.getTime() / 1000)) return { ok: false, reason: "expired" };
   return { ok: true, token: { purpose: "confirm", subscriberId: Number(subscriberId), consentId: Number(consentId), expires: Number(expires) } };
 }
 
 /** An unsubscribe token that is ours (constant-time compare). */
-export function verifyUnsubscribeToken(secret: string, raw: string | undefined): TokenCheck<"unsubscribe"> {
+export function verifyUnsubscribeToken(signer: Signer, raw: string | undefined): TokenCheck<"unsubscribe"> {
   const parts = (raw ?? "").split(".");
   if (parts.length !== 3) return { ok: false, reason: "invalid" };
   const [kind, subscriberId = "", signature = ""] = parts;
   if (kind !== "u" || !idPattern.test(subscriberId)) return { ok: false, reason: "invalid" };
-  if (!sameSignature(signature, sign(secret, `unsubscribe.u.${subscriberId}`))) return { ok: false, reason: "invalid" };
+  if (!signer.verify("subscription-token", `unsubscribe.u.${subscriberId}`, signature)) return { ok: false, reason: "invalid" };
   return { ok: true, token: { purpose: "unsubscribe", subscriberId: Number(subscriberId) } };
 }

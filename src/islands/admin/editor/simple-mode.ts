@@ -3,12 +3,8 @@
  * Text → HTML wraps each non-blank line in a paragraph (SPEC §2); HTML → text puts each block on
  * its own line, so switching back and forth keeps the words.
  */
+import { escapeText as escapeHtml } from "../../../core/shared/escape-html.ts";
 import { decodeEntities } from "../../../lib/post-excerpt.ts";
-
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-
-/** Text content needs only these three escaped (the editor writes quotes as they are). */
-const escapeHtml = (text: string) => text.replace(/[&<>]/g, (char) => escapes[char] ?? char);
 
 /** 'line one\nline two' → '<p>line one</p><p>line two</p>'; blank lines are dropped. */
 export function linesToParagraphs(text: string): string {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { buildHookRebuilder } from "./rebuild.ts";
+import { buildHookRebuilder } from "./build-hook.ts";
 
 // Fake timers: a slow hook and the time that passes are simulated, not waited for.
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { ConflictError } from "../errors.ts";
 import { postFormSchema, type PostFormInput } from "./post.schema.ts";
-import { publishedPostRedirects } from "./post-slugs.ts";
+import { publishedPostRedirects } from "./post-slug-store.ts";
 import { createPost, deletePost, getPost, updatePost } from "./posts.service.ts";
 
 let app: TestApp;

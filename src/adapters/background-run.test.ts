@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { keyRing } from "../core/shared/signer.ts";
 import {
   backgroundRunKicker,
   backgroundRunUrl,
@@ -6,27 +7,33 @@ import {
   runRequestLifetimeMs,
   signRunRequest,
   verifyRunRequest,
-} from "./newsletter-background.ts";
+} from "./background-run.ts";
 
-// The Background Function's start: a request signed with SESSION_SECRET (the runs themselves:
-// newsletter-send.test.ts, on real databases).
-const secret = "s".repeat(48);
+// The Background Function's start: a request signed with SESSION_SECRET (spent once:
+// tests/security/background-run-start.test.ts; the runs themselves: newsletter-send.test.ts).
+const signer = keyRing(["s".repeat(48)]);
 const now = new Date("2026-01-05T09:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
 
+/** The same text with one character of its signature (the last part) changed to another. */
+function tampered(signed: string): string {
+  const last = signed.at(-1) ?? "";
+  return `${signed.slice(0, -1)}${last === "A" ? "B" : "A"}`;
+}
+
 describe("the signed start of a background run", () => {
-  it("accepts its own signature for 30 minutes, and nothing else", () => {
-    const signed = signRunRequest(secret, now);
-    expect(verifyRunRequest(secret, signed, now)).toBe(true);
-    expect(verifyRunRequest(secret, signed, later(runRequestLifetimeMs - 1))).toBe(true);
-    expect(verifyRunRequest(secret, signed, later(runRequestLifetimeMs + 1))).toBe(false);
-    expect(verifyRunRequest("t".repeat(48), signed, now)).toBe(false);
-    const [issued, signature] = signed.split(".") as [string, string];
-    expect(verifyRunRequest(secret, `${String(Number(issued) + 1)}.${signature}`, now)).toBe(false);
-    expect(verifyRunRequest(secret, `${issued}.${signature.slice(0, -1)}A`, now)).toBe(signature.endsWith("A"));
-    expect(verifyRunRequest(secret, null, now)).toBe(false);
-    expect(verifyRunRequest(secret, "", now)).toBe(false);
-    expect(verifyRunRequest(secret, "garbage", now)).toBe(false);
+  it("accepts its own signature for a minute, and nothing else", () => {
+    const signed = signRunRequest(signer, now);
+    expect(verifyRunRequest(signer, signed, now)).toMatchObject({ issuedAt: now });
+    expect(verifyRunRequest(signer, signed, later(runRequestLifetimeMs - 1))).not.toBeNull();
+    expect(verifyRunRequest(signer, signed, later(runRequestLifetimeMs + 1))).toBeNull();
+    expect(verifyRunRequest(keyRing(["t".repeat(48)]), signed, now)).toBeNull();
+    const [issued, nonce, signature] = signed.split(".") as [string, string, string];
+    expect(verifyRunRequest(signer, `${String(Number(issued) + 1)}.${nonce}.${signature}`, now)).toBeNull();
+    expect(verifyRunRequest(signer, tampered(signed), now)).toBeNull();
+    expect(verifyRunRequest(signer, null, now)).toBeNull();
+    expect(verifyRunRequest(signer, "", now)).toBeNull();
+    expect(verifyRunRequest(signer, "garbage", now)).toBeNull();
   });
 
   it("is a signed POST to the function's default address on SITE_URL; a failure is logged, not thrown", async () => {
@@ -37,7 +44,7 @@ describe("the signed start of a background run", () => {
     let answer = 202;
     const kick = backgroundRunKicker({
       url,
-      secret,
+      signer,
       now: () => now,
       fetch: (input, init) => {
         calls.push(new Request(input, init));
@@ -51,7 +58,7 @@ describe("the signed start of a background run", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.method).toBe("POST");
     expect(calls[0]?.url).toBe(url);
-    expect(verifyRunRequest(secret, calls[0]?.headers.get(runRequestHeader) ?? null, now)).toBe(true);
+    expect(verifyRunRequest(signer, calls[0]?.headers.get(runRequestHeader) ?? null, now)).not.toBeNull();
     expect(logged).toEqual([]);
 
     answer = 500;

@@ -1,5 +1,5 @@
-import type { SqlQueryable } from "../db/sql-executor.ts";
-import type { RequestRebuild } from "./rebuild.ts";
+import type { SqlQueryable } from "../core/db/sql-executor.ts";
+import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 
 export interface SharedRebuilderOptions {
   db: SqlQueryable;

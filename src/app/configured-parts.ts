@@ -3,9 +3,10 @@ import { connectDatabase } from "../adapters/connect-database.ts";
 import { smtpMailer } from "../adapters/smtp-mailer.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { databaseUrl, isProduction, type ServerEnv } from "../config/server-env.ts";
-import { backgroundRunUrl, backgroundRunKicker } from "../core/newsletter/newsletter-background.ts";
-import { buildHookRebuilder } from "../core/publishing/rebuild.ts";
-import { sharedRebuilder } from "../core/publishing/shared-rebuilder.ts";
+import { backgroundRunKicker, backgroundRunUrl } from "../adapters/background-run.ts";
+import { buildHookRebuilder } from "../adapters/build-hook.ts";
+import { sharedRebuilder } from "../adapters/shared-build-hook.ts";
+import { signerFor } from "./signer.ts";
 import type { AppParts } from "./create-app.ts";
 
 /** The sender when MAIL_FROM is not set (only allowed locally: production requires it). */
@@ -21,11 +22,11 @@ export interface LocalMail {
 }
 
 /**
- * The parts the configuration calls for, on Netlify and under `npm start` / `npm run dev` (whose
+ * The parts the configuration calls for — on Netlify, and under `npm start` / `npm run dev` (whose
  * emulation stands in for Netlify's database and Blobs): the configured database through its
  * driver, Netlify Blobs, email through SMTP_URL, and the build hook.
  */
-export async function productionParts(env: ServerEnv, localMail: LocalMail = {}): Promise<AppParts> {
+export async function configuredParts(env: ServerEnv, localMail: LocalMail = {}): Promise<AppParts> {
   const url = databaseUrl(env);
   if (!url) {
     throw new InvalidEnvironmentError(["DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)"]);
@@ -53,7 +54,7 @@ export async function productionParts(env: ServerEnv, localMail: LocalMail = {})
     ...(isProduction(env) &&
       env.SITE_URL &&
       env.SESSION_SECRET && {
-        kickSends: backgroundRunKicker({ url: backgroundRunUrl(env.SITE_URL), secret: env.SESSION_SECRET, now: () => new Date() }),
+        kickSends: backgroundRunKicker({ url: backgroundRunUrl(env.SITE_URL), signer: signerFor(env), now: () => new Date() }),
       }),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a
     // second late; this instance's own writes clear it at once.

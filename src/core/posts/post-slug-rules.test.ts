@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstFreeSlug, maxSlugLength, postPath, slugFromTitle, slugSchema } from "./post-slug.ts";
+import { firstFreeSlug, maxSlugLength, postPath, slugFromTitle, slugSchema } from "./post-slug-rules.ts";
 
 const refusal = (slug: string) => {
   const result = slugSchema.safeParse(slug);

@@ -1,6 +1,6 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { ConflictError } from "../errors.ts";
-import { firstFreeSlug, slugFromTitle } from "./post-slug.ts";
+import { firstFreeSlug, slugFromTitle } from "./post-slug-rules.ts";
 
 export const slugTakenMessage = "This slug is already used by another post";
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createFakeClock } from "../../../tests/support/fake-clock.ts";
-import { createMigratedDatabase } from "../../../tests/support/test-databases.ts";
-import type { SqlExecutor } from "../db/sql-executor.ts";
-import { sharedRebuilder } from "./shared-rebuilder.ts";
+import { createFakeClock } from "../../tests/support/fake-clock.ts";
+import { createMigratedDatabase } from "../../tests/support/test-databases.ts";
+import type { SqlExecutor } from "../core/db/sql-executor.ts";
+import { sharedRebuilder } from "./shared-build-hook.ts";
 
 let db: SqlExecutor;
 let calls: number;

@@ -1,0 +1,18 @@
+import type { SignedDownload } from "../downloads/download-link.ts";
+
+/**
+ * The URLs services hand out, as paths on the site (they never spell the API's paths: the API
+ * makes them, in src/api/api-urls.ts, next to the routes that answer them).
+ */
+export interface ApiUrls {
+  /** Where a stored file (an `images/…` key) is served. */
+  file: (key: string) => string;
+  /** Whether a URL is one `file` makes: an image stored and served by the site itself. */
+  isFile: (url: string) => boolean;
+  /** A resource's signed download link. */
+  downloadFile: (id: number, signed: SignedDownload) => string;
+  /** The page a confirmation link opens (a path: email makes it absolute on the site). */
+  confirmSubscription: (token: string) => string;
+  /** The unsubscribe page, which is also the RFC 8058 one-click endpoint (a path). */
+  unsubscribe: (token: string) => string;
+}
