@@ -12,7 +12,6 @@ export class SafeHtml {
 
 type Part = SafeHtml | string | number | undefined | false | Part[];
 
-
 function render(part: Part): string {
   if (part instanceof SafeHtml) return part.value;
   if (Array.isArray(part)) return part.map(render).join("");

@@ -18,10 +18,7 @@ export const localLeaseMs = 30_000;
  * with work due (just started, resumed after a crash once its leases ran out, a retry due).
  * Production runs the same code in a Background Function, with a Scheduled Function as the watchdog.
  */
-export function startNewsletterRunner(
-  deps: NewsletterDeps,
-  options: { concurrency: number; log: (line: string) => void },
-): { stop(): void } {
+export function startNewsletterRunner(deps: NewsletterDeps, options: { concurrency: number; log: (line: string) => void }): { stop(): void } {
   return startTicker(
     newsletterTickMs,
     async () => {

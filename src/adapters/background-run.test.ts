@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyRing } from "../core/shared/signer.ts";
-import {
-  backgroundRunKicker,
-  backgroundRunUrl,
-  runRequestHeader,
-  runRequestLifetimeMs,
-  signRunRequest,
-  verifyRunRequest,
-} from "./background-run.ts";
+import { backgroundRunKicker, backgroundRunUrl, runRequestHeader, runRequestLifetimeMs, signRunRequest, verifyRunRequest } from "./background-run.ts";
 
 // The Background Function's start: a request signed with SESSION_SECRET (spent once:
 // tests/security/background-run-start.test.ts; the runs themselves: newsletter-send.test.ts).

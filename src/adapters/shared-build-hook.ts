@@ -1,5 +1,7 @@
 import type { SqlQueryable } from "../core/db/sql-executor.ts";
+import type { BuildStatusDeps } from "../core/publishing/build-status.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
+import { buildHookCall, hookFailure, recordingRequests, trackedCall } from "./build-hook.ts";
 
 export interface SharedRebuilderOptions {
   db: SqlQueryable;
@@ -16,6 +18,8 @@ export interface SharedRebuilderOptions {
   now?: () => Date;
   /** Waits for the window to end. Default: a timer; tests pass a fake clock's. */
   sleep?: (ms: number) => Promise<void>;
+  /** Record requests and outcomes for the retry check and the dashboard (see build-hook.ts). */
+  track?: BuildStatusDeps;
 }
 
 /**
@@ -33,10 +37,13 @@ export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild
   const timeParam = () => now?.() ?? null;
   const windowSql = `${String(windowMs)} milliseconds`;
 
+  const call = trackedCall(options.track, buildHookCall(url, { fetch }));
   const callHook = async () => {
-    const response = await fetch(url, { method: "POST", signal: AbortSignal.timeout(10_000) });
-    await response.body?.cancel();
-    if (!response.ok) log(`[publish] build hook answered ${String(response.status)}`);
+    try {
+      await call();
+    } catch (error) {
+      log(`[publish] ${hookFailure(error)}`);
+    }
   };
 
   const run = async () => {
@@ -67,10 +74,14 @@ export function sharedRebuilder(options: SharedRebuilderOptions): RequestRebuild
     if (trailing.rows.length > 0) await callHook();
   };
 
-  return ({ waitUntil } = {}) => {
-    const work = run().catch((error: unknown) => {
-      log(`[publish] build hook failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    waitUntil?.(work);
-  };
+  return recordingRequests(
+    options.track,
+    ({ waitUntil } = {}) => {
+      const work = run().catch((error: unknown) => {
+        log(`[publish] build hook failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      waitUntil?.(work);
+    },
+    log,
+  );
 }

@@ -27,6 +27,7 @@ export const apiPaths = {
   downloadFile: "/api/downloads/:id/file",
   image: "/api/files/images/:name",
   siteSettings: "/api/site-settings",
+  siteBuild: "/api/site-build",
   siteSetting: "/api/site-settings/:key",
   subscribe: "/api/newsletter/subscribe",
   confirmSubscription: "/api/newsletter/confirm",

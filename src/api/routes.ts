@@ -17,6 +17,8 @@ import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
 import { passkeysRoutes } from "./routes/passkeys.routes.ts";
+import { siteBuildHandlers } from "./routes/site-build.handlers.ts";
+import { siteBuildRoutes } from "./routes/site-build.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
@@ -31,6 +33,7 @@ export const apiContract = {
   downloads: downloadsRoutes,
   files: filesRoutes,
   siteSettings: siteSettingsRoutes,
+  siteBuild: siteBuildRoutes,
   newsletter: newsletterRoutes,
   newsletterSends: newsletterSendsRoutes,
   subscriptions: subscriptionsRoutes,
@@ -50,6 +53,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(downloadsRoutes, downloadsHandlers),
   ...serve(filesRoutes, filesHandlers),
   ...serve(siteSettingsRoutes, siteSettingsHandlers),
+  ...serve(siteBuildRoutes, siteBuildHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),

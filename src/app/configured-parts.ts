@@ -48,7 +48,12 @@ export async function configuredParts(env: ServerEnv, localMail: LocalMail = {})
       }),
     }),
     // On Netlify, instances share the hook's timing through the database; locally one process does.
-    rebuild: isProduction(env) && env.BUILD_HOOK_URL ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL }) : buildHookRebuilder(env.BUILD_HOOK_URL),
+    // Every request and every call's outcome is recorded, so a failed call is retried (publish-due-posts,
+    // every minute) and the dashboard says whether the site is live.
+    rebuild:
+      isProduction(env) && env.BUILD_HOOK_URL
+        ? sharedRebuilder({ db, url: env.BUILD_HOOK_URL, track: { db, now: () => new Date() } })
+        : buildHookRebuilder(env.BUILD_HOOK_URL, { track: { db, now: () => new Date() } }),
     // On Netlify a send starts the Background Function at once; elsewhere a timer runs the sends
     // (`npm start`) and nothing is kicked.
     ...(isProduction(env) &&

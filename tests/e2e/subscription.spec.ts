@@ -82,7 +82,9 @@ test.describe("the confirm and unsubscribe pages", () => {
     db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
     await db.connect();
     const stateDir = process.env.E2E_STATE_DIR ?? ".";
-    secret = keyRing([(JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { SESSION_SECRET: string }).SESSION_SECRET]);
+    secret = keyRing([
+      (JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { SESSION_SECRET: string }).SESSION_SECRET,
+    ]);
   });
   test.afterAll(async () => {
     await db.end();

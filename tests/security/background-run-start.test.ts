@@ -32,5 +32,4 @@ describe("a background run starts once", () => {
       await db.close();
     }
   });
-
 });

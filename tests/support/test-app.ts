@@ -36,9 +36,7 @@ export const testMailFrom = "No Filter <hello@nofilter.test>";
  * `overrides.now` is the clock (a fake one lets a test move time on); `overrides.smtp` makes the
  * sink refuse some recipients.
  */
-export async function createTestApp(
-  overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions } = {},
-): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions } = {}): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
@@ -62,9 +60,7 @@ export async function createTestApp(
     kickSends: () => {
       kicks.count += 1;
     },
-    ...(overrides.clock
-      ? { clock: overrides.clock }
-      : overrides.now && { clock: { now: overrides.now, sleep: systemClock.sleep } }),
+    ...(overrides.clock ? { clock: overrides.clock } : overrides.now && { clock: { now: overrides.now, sleep: systemClock.sleep } }),
     checkAnswers: true,
   });
   return {

@@ -7,6 +7,7 @@ import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SecurityTab from "./security/SecurityTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
+import SiteBuildStatus from "./SiteBuildStatus.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
 
@@ -45,6 +46,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
           <h1 className="font-display text-xl uppercase">
             No Filter <span className="ml-1 bg-signal-dark px-2 text-paper">Admin</span>
           </h1>
+          <SiteBuildStatus />
           <nav aria-label="Dashboard" className="flex gap-3">
             <a href="/" target="_blank" rel="noopener" className="btn btn-light py-2 text-sm">
               View Site

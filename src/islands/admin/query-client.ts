@@ -5,6 +5,7 @@ import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
 import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
+import { siteBuildRoutes } from "../../api/routes/site-build.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
 import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
@@ -55,6 +56,7 @@ export const queries = {
   },
   settings: routeQuery(siteSettingsRoutes.list),
   security: routeQuery(passkeysRoutes.security),
+  siteBuild: routeQuery(siteBuildRoutes.status),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
 };
 

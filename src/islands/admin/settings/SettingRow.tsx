@@ -25,6 +25,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       queryClient.setQueryData<SiteSetting[]>(queries.settings.queryKey, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
       showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
       void queryClient.invalidateQueries({ queryKey: queries.settings.queryKey });
+      void queryClient.invalidateQueries({ queryKey: queries.siteBuild.queryKey });
     },
     onError: (failure) => {
       if (failure instanceof ApiError && failure.status === 400) setError(failure.message);

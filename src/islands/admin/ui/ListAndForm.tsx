@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ComponentType } from "react";
 import type { ToastMessage } from "../../public/toast.ts";
+import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 
 /** What the form of a list-and-form tab is given. */
@@ -54,7 +55,11 @@ export function ListAndForm<Item extends { id: number }>({ list, remove, deleted
   });
   const [editing, setEditing] = useState<Item | null>(null);
   const [formVersion, setFormVersion] = useState(0);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: list.queryKey });
+  // A change asks for a site build: the header's build status reads it again.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: list.queryKey });
+    void queryClient.invalidateQueries({ queryKey: queries.siteBuild.queryKey });
+  };
 
   const removal = useMutation({
     mutationFn: remove,
