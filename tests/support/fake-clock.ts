@@ -4,7 +4,8 @@
  */
 export interface FakeClock {
   now(): Date;
-  sleep(ms: number): Promise<void>;
+  /** Resolves once time is advanced past its end, or at once when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Moves time on by `ms` and wakes every sleeper whose time has come. */
   advance(ms: number): void;
   /** How many sleeps are waiting (to know when the code under test has reached its wait). */
@@ -16,9 +17,19 @@ export function createFakeClock(start = new Date("2026-01-05T09:00:00Z")): FakeC
   let sleepers: { until: number; wake: () => void }[] = [];
   return {
     now: () => new Date(time),
-    sleep: (ms) =>
+    sleep: (ms, signal) =>
       new Promise<void>((resolve) => {
-        sleepers.push({ until: time + ms, wake: resolve });
+        if (signal?.aborted) return resolve();
+        const sleeper = { until: time + ms, wake: resolve };
+        sleepers.push(sleeper);
+        signal?.addEventListener(
+          "abort",
+          () => {
+            sleepers = sleepers.filter((other) => other !== sleeper);
+            resolve();
+          },
+          { once: true },
+        );
       }),
     advance(ms) {
       time += ms;

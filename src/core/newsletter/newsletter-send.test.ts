@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
@@ -63,7 +63,7 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
   beforeAll(async () => {
     testDb = await target.create();
     await applyMigrations(testDb.db, await readMigrations());
-    app = await createTestApp({ db: testDb.db, now: () => clock.now(), smtp: { reject: (address) => refusals.get(address) } });
+    app = await createTestApp({ db: testDb.db, clock, smtp: { reject: (address) => refusals.get(address) } });
   });
   afterAll(async () => {
     await app.close();
@@ -303,6 +303,44 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect(intruder).toEqual([]);
     expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
     expect((await recipientsOf(app, send.id)).every((row) => row.attempts === 1)).toBe(true);
+  });
+
+  it("a message that hangs keeps its batch: the lease keeper renews on the app's clock while it waits", async () => {
+    const [address] = await addSubscribers(app, 1);
+    const send = await startSend(app.deps, await newPost());
+    let release = () => {};
+    const hanging = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handedOver = false;
+    const hangingDeps = {
+      ...app.deps,
+      mail: {
+        ...app.deps.mail,
+        send: async (message: Parameters<typeof app.deps.mail.send>[0]) => {
+          handedOver = true;
+          await hanging;
+          return app.deps.mail.send(message);
+        },
+      },
+    };
+    const leaseUntil = async () =>
+      (
+        await app.deps.db.query<{ lease_until: Date }>("SELECT lease_until FROM newsletter_recipients WHERE send_id = $1", [send.id])
+      ).rows[0]?.lease_until.getTime();
+    const run = runSendWorker(hangingDeps, send.id, { batchSize: 10, concurrency: 1, leaseMs });
+    await vi.waitFor(() => expect(handedOver).toBe(true));
+    const claimed = (await leaseUntil()) ?? 0;
+    // Half the lease passes on the app's (fake) clock while the message hangs: the keeper renews.
+    clock.advance(leaseMs / 4);
+    clock.advance(leaseMs / 4);
+    await vi.waitFor(async () => expect(await leaseUntil()).toBeGreaterThan(claimed));
+    // Past the first lease: nobody else may claim the row still in flight.
+    clock.advance(leaseMs / 2 + 1000);
+    expect(await claimBatch(app.deps, send.id, 10, leaseMs)).toEqual([]);
+    release();
+    expect(await run).toMatchObject({ sent: 1, finished: true });
+    expect(addressesOf(app.mail.messages)).toEqual([address]);
   });
 
   it("a renewal leaves alone rows another worker took over, and rows settled or waiting for a retry", async () => {

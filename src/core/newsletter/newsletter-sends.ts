@@ -20,6 +20,8 @@ export interface NewsletterDeps {
   db: SqlExecutor;
   mail: Mailer;
   now: Clock["now"];
+  /** The same clock, for waits (the worker's lease keeper). */
+  clock: Clock;
   urls: Pick<ApiUrls, "unsubscribe">;
   site: Site;
   signer: Signer;

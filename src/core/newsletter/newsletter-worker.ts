@@ -54,20 +54,20 @@ type Outcome = "sent" | "failed" | "skipped" | "retried";
 
 /**
  * Keeps a batch's lease alive while it is delivered: once half the lease has passed on the app's
- * clock (`now`), the rows the worker still holds are leased again for `leaseMs`. Checked before
- * each hand-over and on a timer every `leaseMs / 4` (for a single message that hangs). Rows already
- * settled, or given a retry time, are left alone (`renewLease` only touches rows leased until
- * exactly the lease this worker holds).
+ * clock, the rows the worker still holds are leased again for `leaseMs`. Checked before each
+ * hand-over and every `leaseMs / 4` on the same clock (for a single message that hangs). Rows
+ * already settled, or given a retry time, are left alone (`renewLease` only touches rows leased
+ * until exactly the lease this worker holds).
  */
-function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "now">, batch: ClaimedRecipient[], leaseMs: number | undefined) {
+function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "clock">, batch: ClaimedRecipient[], leaseMs: number | undefined) {
   const first = batch[0];
   if (!first || !leaseMs) return { renewIfDue: async () => {}, stop: () => {} };
   let heldUntil = first.leaseUntil;
   let renewing: Promise<void> | null = null;
   const renewIfDue = (): Promise<void> => {
     if (renewing) return renewing;
-    if (deps.now().getTime() < heldUntil.getTime() - leaseMs / 2) return Promise.resolve();
-    const leaseUntil = new Date(deps.now().getTime() + leaseMs);
+    if (deps.clock.now().getTime() < heldUntil.getTime() - leaseMs / 2) return Promise.resolve();
+    const leaseUntil = new Date(deps.clock.now().getTime() + leaseMs);
     renewing = renewLease(
       deps.db,
       batch.map((row) => row.id),
@@ -82,16 +82,17 @@ function leaseKeeper(deps: Pick<NewsletterDeps, "db" | "now">, batch: ClaimedRec
       });
     return renewing;
   };
-  const timer = setInterval(
-    () => {
-      renewIfDue().catch((error: unknown) => {
+  const stopped = new AbortController();
+  void (async () => {
+    while (!stopped.signal.aborted) {
+      await deps.clock.sleep(Math.max(250, leaseMs / 4), stopped.signal);
+      if (stopped.signal.aborted) return;
+      await renewIfDue().catch((error: unknown) => {
         console.warn("[newsletter] lease renewal failed:", error);
       });
-    },
-    Math.max(250, leaseMs / 4),
-  );
-  timer.unref();
-  return { renewIfDue, stop: () => clearInterval(timer) };
+    }
+  })();
+  return { renewIfDue, stop: () => stopped.abort() };
 }
 
 /** A claimed batch while it is delivered: its lease is kept alive until every row of it is settled. */
@@ -103,7 +104,7 @@ interface HeldBatch {
   stop(): void;
 }
 
-function holdBatch(deps: Pick<NewsletterDeps, "db" | "now">, rows: ClaimedRecipient[], leaseMs: number, onDone: () => void): HeldBatch {
+function holdBatch(deps: Pick<NewsletterDeps, "db" | "clock">, rows: ClaimedRecipient[], leaseMs: number, onDone: () => void): HeldBatch {
   const lease = leaseKeeper(deps, rows, leaseMs);
   let unsettled = rows.length;
   return {

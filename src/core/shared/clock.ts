@@ -5,13 +5,21 @@
  */
 export interface Clock {
   now(): Date;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or at once when `signal` aborts (a timer that is stopped). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => new Date(),
-  sleep: (ms) =>
+  sleep: (ms, signal) =>
     new Promise((resolve) => {
-      setTimeout(resolve, ms);
+      if (signal?.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      }
     }),
 };
