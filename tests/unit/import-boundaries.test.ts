@@ -1,11 +1,12 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, test } from "vitest";
 
 // The lint config's import boundaries, checked on small in-memory files placed under the folders
-// they guard: a rule nobody saw fire is not a rule.
+// they guard, and the import-cycle gate, checked on fixture folders: a rule nobody saw fire is not a rule.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const boundaryRules = new Set(["@typescript-eslint/no-restricted-imports", "no-restricted-syntax"]);
+const boundaryRules = new Set(["boundaries/core", "boundaries/core-migrations-reader", "boundaries/islands"]);
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -28,7 +29,7 @@ async function boundaryErrors(path: string, source: string): Promise<string[]> {
   return result.messages.map((message) => message.message);
 }
 
-describe("islands never import server values", () => {
+describe("islands import only from their allow-list", () => {
   const island = "src/islands/admin/boundary-probe.tsx";
 
   test.each([
@@ -38,10 +39,23 @@ describe("islands never import server values", () => {
       /services and handlers are server code/,
     ],
     ["a handlers module", `import { handlers } from "../../api/routes/posts.handlers.ts";\nexport const f = handlers;`, /services and handlers/],
-    ["database code", `import { applyMigrations } from "../../core/db/migrations.ts";\nexport const f = applyMigrations;`, /database code/],
-    ["an adapter", `import { blobsFileStore } from "../../adapters/blobs-file-store.ts";\nexport const f = blobsFileStore;`, /adapters/],
-    ["auth code", `import { logIn } from "../../core/auth/login.ts";\nexport const f = logIn;`, /only auth schemas/],
+    ["database code", `import { applyMigrations } from "../../core/db/migrations.ts";\nexport const f = applyMigrations;`, /database or file-store/],
+    [
+      "an adapter",
+      `import { blobsFileStore } from "../../adapters/blobs-file-store.ts";\nexport const f = blobsFileStore;`,
+      /database or file-store/,
+    ],
+    [
+      "auth code",
+      `import { logIn } from "../../core/auth/login.ts";\nexport const f = logIn;`,
+      /"src\/core\/auth\/login.ts" is not on the allow-list of src\/islands/,
+    ],
     ["the server environment", `import { readServerEnv } from "../../config/server-env.ts";\nexport const f = readServerEnv;`, /server environment/],
+    [
+      "a build-time helper not on the list",
+      `import { loadBuildData } from "../../lib/build-data.ts";\nexport const f = loadBuildData;`,
+      /import only browser libraries/,
+    ],
     ["a node: module", `import { randomBytes } from "node:crypto";\nexport const f = randomBytes;`, /server-only/],
     ["a server package", `import sanitizeHtml from "sanitize-html";\nexport const f = sanitizeHtml;`, /server-only/],
     [
@@ -49,7 +63,9 @@ describe("islands never import server values", () => {
       `import { verifyRegistrationResponse } from "@simplewebauthn/server";\nexport const f = verifyRegistrationResponse;`,
       /server-only/,
     ],
-    ["a lazily loaded server module", `export const load = () => import("../../core/db/connect.ts");`, /database code/],
+    ["a package nobody listed", `import { parse } from "cookie";\nexport const f = parse;`, /"cookie" is not on the allow-list of src\/islands/],
+    ["a re-export of server code", `export { listPosts } from "../../core/posts/posts.service.ts";`, /services and handlers/],
+    ["a lazily loaded server module", `export const load = () => import("../../core/db/connect.ts");`, /database or file-store/],
   ])("%s is refused", async (_what, source, message) => {
     const errors = await boundaryErrors(island, source);
     expect(errors).toHaveLength(1);
@@ -58,10 +74,23 @@ describe("islands never import server values", () => {
 
   test.each([
     ["a type from a service", `import type { Post } from "../../core/posts/posts.service.ts";\nexport type P = Post;`],
+    ["an inline type import from server code", `export type Deps = import("../../app/create-app.ts").AppParts;`],
     ["an auth schema", `import { loginSchema } from "../../core/auth/login.schema.ts";\nexport const s = loginSchema;`],
     ["a schema", `import { postInputSchema } from "../../core/posts/post.schema.ts";\nexport const s = postInputSchema;`],
     ["a route declaration", `import { postRoutes } from "../../api/routes/posts.routes.ts";\nexport const r = postRoutes;`],
-    ["browser packages", `import { useState } from "react";\nimport { z } from "zod";\nexport const f = [useState, z];`],
+    ["the API paths", `import { apiPaths } from "../../api/api-paths.ts";\nexport const p = apiPaths;`],
+    [
+      "shared texts and limits",
+      `import { missingFileMessage } from "../../core/messages.ts";\nimport { maxFileBytes } from "../../core/files/upload-limits.ts";\nexport const f = [missingFileMessage, maxFileBytes];`,
+    ],
+    [
+      "another island module",
+      `import { callApi } from "./api-client.ts";\nimport { showToast } from "../public/toast.ts";\nexport const f = [callApi, showToast];`,
+    ],
+    [
+      "browser packages",
+      `import { useState } from "react";\nimport { createRoot } from "react-dom/client";\nimport * as Tabs from "@radix-ui/react-tabs";\nimport { useQuery } from "@tanstack/react-query";\nimport { useEditor } from "@tiptap/react";\nimport { startRegistration } from "@simplewebauthn/browser";\nimport { z } from "zod";\nexport const f = [useState, createRoot, Tabs, useQuery, useEditor, startRegistration, z];`,
+    ],
   ])("%s is allowed", async (_what, source) => {
     expect(await boundaryErrors(island, source)).toEqual([]);
   });
@@ -72,34 +101,120 @@ describe("islands never import server values", () => {
   });
 });
 
-describe("src/core imports nothing from the API, Netlify, drivers, adapters or Astro", () => {
+describe("src/core imports only from its allow-list", () => {
   const core = "src/core/posts/boundary-probe.ts";
 
   test.each([
-    ["the API", `import { readForm } from "../../api/forms.ts";\nexport const f = readForm;`, /nothing from the API or netlify/],
-    ["netlify/", `import { buildSite } from "../../../netlify/build.ts";\nexport const f = buildSite;`, /nothing from the API or netlify/],
+    ["the API", `import { readForm } from "../../api/forms.ts";\nexport const f = readForm;`, /the API and netlify\/ call the domain/],
+    ["netlify/", `import { buildSite } from "../../../netlify/build.ts";\nexport const f = buildSite;`, /the API and netlify\/ call the domain/],
     [
       "an adapter",
       `import { blobsFileStore } from "../../adapters/blobs-file-store.ts";\nexport const f = blobsFileStore;`,
-      /receives adapters as dependencies/,
+      /receives adapters and the app's parts as dependencies/,
+    ],
+    ["the app", `import { createApp } from "../../app/create-app.ts";\nexport const f = createApp;`, /composition root/],
+    [
+      "a type from the config",
+      `import type { ServerEnv } from "../../config/server-env.ts";\nexport type E = ServerEnv;`,
+      /"src\/config\/server-env.ts" .*reads no environment/,
+    ],
+    [
+      "a page helper",
+      `import { formatLongDate } from "../../lib/format-date.ts";\nexport const f = formatLongDate;`,
+      /"src\/lib\/format-date.ts" is not on the allow-list of src\/core/,
     ],
     ["@netlify/blobs", `import { getStore } from "@netlify/blobs";\nexport const f = getStore;`, /belong in src\/adapters/],
     ["a type from pg", `import type { Pool } from "pg";\nexport type P = Pool;`, /belong in src\/adapters/],
     ["a lazily loaded driver", `export const load = () => import("@neondatabase/serverless");`, /belong in src\/adapters/],
     ["Astro", `import { getCollection } from "astro:content";\nexport const f = getCollection;`, /no Astro imports/],
+    [
+      "a package nobody listed",
+      `import { parse } from "cookie";\nexport const f = parse;`,
+      /"cookie" is not on the allow-list of src\/core: src\/core imports only zod/,
+    ],
+    ["the file system", `import { readFile } from "node:fs/promises";\nexport const f = readFile;`, /only the pure built-ins/],
+    [
+      "a socket from node:net",
+      `import { createConnection } from "node:net";\nexport const f = createConnection;`,
+      /only \{ isIP \}, \{ isIPv4 \}, \{ isIPv6 \}/,
+    ],
+    ["all of node:net", `import * as net from "node:net";\nexport const f = net;`, /only \{ isIP \}/],
+    ["a re-export from outside", `export * from "../../api/forms.ts";`, /call the domain/],
   ])("%s is refused", async (_what, source, message) => {
     const errors = await boundaryErrors(core, source);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(message);
   });
 
-  test("libraries, node: modules and other domain modules are allowed", async () => {
-    const source = `import { readFile } from "node:fs/promises";\nimport sanitizeHtml from "sanitize-html";\nimport { z } from "zod";\nimport { NotFoundError } from "../errors.ts";\nexport const f = [readFile, sanitizeHtml, z, NotFoundError];`;
+  test("zod, pure built-ins, the listed libraries and other domain modules are allowed", async () => {
+    const source = [
+      `import { createHmac } from "node:crypto";`,
+      `import { isIPv4, isIPv6 } from "node:net";`,
+      `import sanitizeHtml from "sanitize-html";`,
+      `import { parse } from "csv-parse/sync";`,
+      `import { render } from "@react-email/render";`,
+      `import { createElement } from "react";`,
+      `import { z } from "zod";`,
+      `import { NotFoundError } from "../errors.ts";`,
+      `import { slugSchema } from "./post-slug.ts";`,
+      `export const f = [createHmac, isIPv4, isIPv6, sanitizeHtml, parse, render, createElement, z, NotFoundError, slugSchema];`,
+    ].join("\n");
     expect(await boundaryErrors(core, source)).toEqual([]);
+  });
+
+  test("the migrations reader alone may read files, until it moves to an adapter", async () => {
+    const source = `import { readdir } from "node:fs/promises";\nexport const f = readdir;`;
+    expect(await boundaryErrors("src/core/db/migrations.ts", source)).toEqual([]);
+    expect(await boundaryErrors("src/core/db/boundary-probe.ts", source)).toEqual([expect.stringMatching(/only the pure built-ins/)]);
   });
 
   test("a domain test may wire real adapters", async () => {
     const source = `import { PGlite } from "@electric-sql/pglite";\nimport { createTestApp } from "../../../tests/support/test-app.ts";\nexport const f = [PGlite, createTestApp];`;
     expect(await boundaryErrors("src/core/posts/boundary-probe.test.ts", source)).toEqual([]);
+  });
+});
+
+// ESLint's import-x/no-cycle skips `import type` edges, and a cycle of types still ties the files
+// together (the AppDeps cycle of issue 25 was one), so madge, which follows them, is the gate.
+interface MadgeGraph {
+  circular(): string[][];
+  warnings(): { skipped: string[] };
+}
+type Madge = (paths: string[], config: Record<string, unknown>) => Promise<MadgeGraph>;
+const madge = createRequire(import.meta.url)("madge") as Madge;
+
+/** The import graph of `paths` (relative to `baseDir`), type imports and `import()` included. */
+function importGraph(baseDir: string, paths: string[]): Promise<MadgeGraph> {
+  const detective = { skipTypeImports: false, skipAsyncImports: false };
+  return madge(
+    paths.map((path) => `${baseDir}${path}`),
+    { baseDir, fileExtensions: ["ts", "tsx"], detectiveOptions: { ts: detective, tsx: detective } },
+  );
+}
+
+describe("no import cycles", () => {
+  const fixtures = fileURLToPath(new URL("import-cycle-fixtures/", import.meta.url));
+
+  // Parses every file of src/ and netlify/, which takes seconds on a loaded machine (docs/decisions/0021-import-gates.md).
+  test("src/ and netlify/ have none, type imports included", async () => {
+    const graph = await importGraph(projectRoot, ["src", "netlify"]);
+    // An import madge cannot resolve is an edge it cannot follow: only packages may be skipped.
+    expect(graph.warnings().skipped.filter((skipped) => skipped.startsWith("."))).toEqual([]);
+    expect(graph.circular()).toEqual([]);
+  }, 60_000);
+
+  test("a cycle of values is found", async () => {
+    const graph = await importGraph(fixtures, ["value-cycle"]);
+    expect(graph.circular()).toEqual([["value-cycle/draft.ts", "value-cycle/publish.ts", "value-cycle/notify.ts"]]);
+  });
+
+  test("a cycle of `import type` is found", async () => {
+    const graph = await importGraph(fixtures, ["type-cycle"]);
+    expect(graph.circular()).toEqual([["type-cycle/app-deps.ts", "type-cycle/sender.ts"]]);
+  });
+
+  test("a shared needs file imported from two sides is no cycle", async () => {
+    const graph = await importGraph(fixtures, ["no-cycle"]);
+    expect(graph.circular()).toEqual([]);
   });
 });

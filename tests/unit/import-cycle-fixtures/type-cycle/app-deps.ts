@@ -1,0 +1,5 @@
+import type { Sender } from "./sender.ts";
+
+export interface AppDeps {
+  sender: Sender;
+}

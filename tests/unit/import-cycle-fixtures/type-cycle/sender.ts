@@ -1,0 +1,5 @@
+import type { AppDeps } from "./app-deps.ts";
+
+export interface Sender {
+  send(deps: Pick<AppDeps, "sender">): void;
+}

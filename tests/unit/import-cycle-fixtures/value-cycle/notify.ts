@@ -1,0 +1,3 @@
+import { draft } from "./draft.ts";
+
+export const notify = (title: string) => draft(`${title} (sent)`).title;

@@ -1,0 +1,3 @@
+import { notify } from "./notify.ts";
+
+export const publish = (title: string) => notify(title);
