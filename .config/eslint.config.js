@@ -97,6 +97,7 @@ const islandPolicy = {
     { pattern: /^src\/core\/messages\.ts$/ },
     { pattern: /^src\/core\/files\/(upload-limits|image-sizes)\.ts$/ },
     { pattern: /^src\/core\/posts\/link-schemes\.ts$/ },
+    { pattern: /^src\/core\/shared\/escape-html\.ts$/ },
     { pattern: /^src\/lib\/(format-date|group-downloads|post-excerpt)\.ts$/ },
   ],
   hints: [
