@@ -3,9 +3,9 @@
  * time has been advanced past its end. Code that takes `now`/`sleep` runs on it without waiting.
  */
 export interface FakeClock {
-  now(): Date;
+  now: () => Date;
   /** Resolves once time is advanced past its end, or at once when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Moves time on by `ms` and wakes every sleeper whose time has come. */
   advance(ms: number): void;
   /** How many sleeps are waiting (to know when the code under test has reached its wait). */

@@ -4,9 +4,9 @@
  * declares `now: Clock["now"]`; one that waits declares `clock: Clock`.
  */
 export interface Clock {
-  now(): Date;
+  now: () => Date;
   /** Resolves after `ms`, or at once when `signal` aborts (a timer that is stopped). */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export const systemClock: Clock = {
