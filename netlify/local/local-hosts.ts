@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { isIPv6 } from "node:net";
 
+const loopbackNames = ["localhost", "127.0.0.1", "[::1]"];
+
 /**
  * Which Host headers `npm start` answers. A page on any website can point its own name at
  * 127.0.0.1 (DNS rebinding) and then read this server as if it were its own origin: the Origin it
@@ -11,7 +13,7 @@ import { isIPv6 } from "node:net";
  * HOST opens the server to the network.
  */
 export function localHostCheck(siteUrl: string): (req: IncomingMessage) => boolean {
-  const names = new Set(["localhost", "127.0.0.1", "[::1]", new URL(siteUrl).hostname]);
+  const names = new Set([...loopbackNames, new URL(siteUrl).hostname]);
   return (req) => {
     const name = hostName(req.headers.host);
     if (name === undefined) return false;
@@ -21,10 +23,15 @@ export function localHostCheck(siteUrl: string): (req: IncomingMessage) => boole
 
 /** What `npm start` answers to a Host it does not serve, with the way to serve it. */
 export function misdirected(host: string | undefined, siteUrl: string, api: boolean): Response {
-  const error = `This server answers only to localhost, 127.0.0.1, [::1] and ${new URL(siteUrl).hostname} (SITE_URL), not to the host "${host ?? ""}". To reach it under another name, set SITE_URL to that address.`;
+  const siteName = new URL(siteUrl).hostname;
+  const names = loopbackNames.includes(siteName) ? "localhost, 127.0.0.1 and [::1]" : `localhost, 127.0.0.1, [::1] and ${siteName} (SITE_URL)`;
+  const error = `This server answers only to ${names}, not to the host "${host ?? ""}". To reach it under another name, set SITE_URL to that address.`;
   return api
-    ? Response.json({ error }, { status: 421, headers: { "cache-control": "no-store" } })
-    : new Response(`${error}\n`, { status: 421, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+    ? Response.json({ error }, { status: 421, headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } })
+    : new Response(`${error}\n`, {
+        status: 421,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+      });
 }
 
 // A name or an IP, and a port: nothing else may be in a Host header (no user info, no path).

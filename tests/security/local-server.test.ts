@@ -1,5 +1,5 @@
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
-import { request, type Server } from "node:http";
+import { request, type IncomingMessage, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { inboxJsonPath } from "../../netlify/local/inbox.ts";
 import { startLocalBlobs } from "../../netlify/local/local-blobs.ts";
 import { adminLoginLine, readLocalEnv } from "../../netlify/local/local-env.ts";
+import { localHostCheck } from "../../netlify/local/local-hosts.ts";
 import { loadLocalSecrets, writePrivateFile } from "../../netlify/local/local-secrets.ts";
 import { createLocalServer, type LocalSite } from "../../netlify/local/local-server.ts";
 import { startMailCatcher, type MailCatcher } from "../../netlify/local/mail-catcher.ts";
@@ -157,6 +158,15 @@ describe("finding 6: npm start answers only to this machine, serves no rule file
       expect(inbox.status, host).toBe(200);
       expect(inbox.body, host).toContain(token);
     }
+  });
+
+  it("answers an IP address only when the connection arrived at it (HOST=0.0.0.0, where the Image CDN's emulation fetches back)", () => {
+    const isLocal = localHostCheck("http://localhost:8888");
+    const arriving = (host: string, localAddress: string) => ({ headers: { host }, socket: { localAddress } }) as unknown as IncomingMessage;
+    expect(isLocal(arriving("192.168.1.20:8888", "192.168.1.20"))).toBe(true);
+    expect(isLocal(arriving("[::ffff:192.168.1.20]:8888", "::ffff:192.168.1.20"))).toBe(true);
+    expect(isLocal(arriving("192.168.1.21:8888", "192.168.1.20"))).toBe(false);
+    expect(isLocal(arriving("my-box.lan:8888", "192.168.1.20"))).toBe(false);
   });
 
   it("answers /_headers and /_redirects with 404, however the path is spelled, which the emulation alone serves", async () => {
