@@ -4,7 +4,6 @@ import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
-import { adminHeaders } from "./netlify/admin-headers.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
 
 // The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
@@ -46,7 +45,6 @@ export default defineConfig({
         );
       },
     }),
-    adminHeaders(process.env.ADMIN_PATH),
     adminAppBundle(),
     localDatabase(),
   ],

@@ -6,6 +6,7 @@ import type { ClientInfo } from "../../src/api/api-handler.ts";
 import { answerApiReference } from "./api-reference.ts";
 import { createImageCache } from "./image-cache.ts";
 import { answerInbox } from "./inbox.ts";
+import { localHostCheck, misdirected } from "./local-hosts.ts";
 import type { MailCatcher } from "./mail-catcher.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
 import { siteRedirects } from "./site-redirects.ts";
@@ -28,11 +29,12 @@ export interface LocalSite {
 
 /**
  * The `npm start` server: `/api/*` in-process, the build hook, the API reference, the local inbox,
- * then Netlify's static handling.
+ * then Netlify's static handling. Only to the hosts of this machine and SITE_URL (local-hosts.ts).
  * It listens before the site is ready (so a taken port fails at once, before the database opens)
  * and answers 503 until `site()` returns the site.
  */
-export function createLocalServer(site: () => LocalSite | undefined): Server {
+export function createLocalServer(site: () => LocalSite | undefined, { siteUrl }: { siteUrl: string }): Server {
+  const isLocalHost = localHostCheck(siteUrl);
   let redirects: { publishDir: string; answer: ReturnType<typeof siteRedirects> } | undefined;
   const redirectsOf = (publishDir: string) => {
     if (redirects?.publishDir !== publishDir)
@@ -41,7 +43,11 @@ export function createLocalServer(site: () => LocalSite | undefined): Server {
   };
   return createServer((req, res) => {
     const ready = site();
-    const answer = ready ? respond(ready, req, redirectsOf(ready.publishDir)) : Promise.resolve(starting());
+    const answer = !isLocalHost(req)
+      ? Promise.resolve(misdirected(req.headers.host, siteUrl, isApiPath(pathOf(req))))
+      : ready
+        ? respond(ready, req, redirectsOf(ready.publishDir))
+        : Promise.resolve(starting());
     answer
       .then((response) => sendWebResponse(res, response, req.method, req.headers["accept-encoding"]))
       .catch((error: unknown) => {
@@ -64,9 +70,16 @@ function starting(): Response {
   });
 }
 
+/** The request's path as sent: `//_headers` is a path here, not a URL with the host `_headers`. */
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? "/";
+  return new URL(target.startsWith("/") ? `http://localhost${target}` : target, "http://localhost").pathname;
+}
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
 async function respond(options: LocalSite, req: IncomingMessage, redirect: ReturnType<typeof siteRedirects>): Promise<Response> {
-  const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
-  if (pathname === "/api" || pathname.startsWith("/api/")) {
+  const pathname = pathOf(req);
+  if (isApiPath(pathname)) {
     return options.api(toWebRequest(req), { ip: req.socket.remoteAddress ?? "127.0.0.1" });
   }
   if (pathname === options.buildHookPath) {
@@ -78,6 +91,8 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
   if (reference) return reference;
   const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
   if (inbox) return inbox;
+  // Netlify reads these from the build and serves neither; the static emulation would send them as files.
+  if (isNetlifyRulesFile(pathname)) return notFoundPage(options.publishDir);
   const redirected = await redirect(pathname);
   if (redirected) return redirected;
   // The Image CDN's emulation (`/.netlify/images`) fetches each source image back from this server.
@@ -95,6 +110,18 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
     !(await builtPageExists(options.publishDir, pathname));
   if (ruledMiss) return new Response(match.response.body, { status: 404, headers: match.response.headers });
   return match.response;
+}
+
+/** `/_headers` or `/_redirects`, however the path spells it (`/%5Fheaders`, `//_redirects/`, any case). */
+function isNetlifyRulesFile(pathname: string): boolean {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // Not a valid escape: the path as it came.
+  }
+  const name = path.posix.normalize(decoded.replaceAll("\\", "/")).replace(/\/+$/, "").toLowerCase();
+  return name === "/_headers" || name === "/_redirects";
 }
 
 /** This server's address as the request reached it (loopback, whatever HOST it listens on). */

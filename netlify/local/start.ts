@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole site on one machine, with no account and no cloud. Netlify's local
- * emulation provides the database, Blobs, static files, headers and redirects; `/api/*` is answered
+ * emulation provides the database, static files, headers and redirects; Blobs run on loopback
+ * (local-blobs.ts); `/api/*` is answered
  * by one warm in-process app, put together by `createApp` as the function entry does. Email goes to
  * an embedded SMTP catcher shown in the local inbox page, unless SMTP_URL sends it out.
  */
@@ -16,6 +17,7 @@ import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
 import { databaseUrl } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
+import { startLocalBlobs } from "./local-blobs.ts";
 import { fixLocalDatabase, type LocalDatabaseEmulation } from "./local-database-fixes.ts";
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
@@ -52,7 +54,7 @@ const buildHookUrl = env.BUILD_HOOK_URL ?? `http://localhost:${String(env.PORT)}
 
 // Listen first: a taken port fails here, before the database folder is opened a second time.
 const ready: { site?: LocalSite } = {};
-const server = createLocalServer(() => ready.site);
+const server = createLocalServer(() => ready.site, { siteUrl });
 await new Promise<void>((resolve) => {
   server.once("error", (error) => {
     console.error(`[no-filter] Cannot listen on ${env.HOST}:${String(env.PORT)}: ${error.message} (set PORT to another port)`);
@@ -78,6 +80,8 @@ if (!env.SMTP_URL) {
 const netlifyDev = new NetlifyDev({
   projectRoot: siteRoot,
   aiGateway: { enabled: false },
+  // Its Blobs server listens on every interface; ours, started below, on 127.0.0.1 only.
+  blobs: { enabled: false },
   edgeFunctions: { enabled: false },
   environmentVariables: { enabled: false },
   functions: { enabled: false },
@@ -89,8 +93,9 @@ const netlifyDev = new NetlifyDev({
 });
 await netlifyDev.start();
 fixLocalDatabase(netlifyDev.db as unknown as LocalDatabaseEmulation | undefined);
+const blobs = await startLocalBlobs(stateDir);
 
-// The emulation has put its database URL and Blobs context into this process's environment. The
+// The emulations have put the database URL and Blobs context into this process's environment. The
 // app and the site builds get that environment plus the local settings; nothing is written back.
 const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOOK_URL: buildHookUrl };
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
@@ -186,6 +191,7 @@ const stop = async () => {
   await app.close().catch(() => undefined);
   await mailCatcher?.close().catch(() => undefined);
   await netlifyDev.stop();
+  await blobs.close();
   process.exit(0);
 };
 process.on("SIGINT", () => void stop());

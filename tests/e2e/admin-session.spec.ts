@@ -30,12 +30,17 @@ test("the dashboard page is kept out of search engines and ships no dashboard ma
   const { adminPath } = await adminLogin();
   const response = await request.get(adminPath);
   expect(response.status()).toBe(200);
-  expect(response.headers()["x-robots-tag"]).toBe("noindex, nofollow");
   const html = await response.text();
   expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
   // Client-only: no form, no tab, nothing about the dashboard is in the built page.
   expect(html).not.toContain("Blog Posts");
   expect(html).not.toContain("<form");
+  // No public file names the path: Netlify's rule files are not served, and no header rule holds it.
+  for (const file of ["/_headers", "/_redirects"]) {
+    const rules = await request.get(file);
+    expect(rules.status(), file).toBe(404);
+    expect(await rules.text(), file).not.toContain(adminPath.replace(/^\//, ""));
+  }
 });
 
 test("login: required fields, wrong password, then the right one; a reload keeps the session", async ({ page }) => {
