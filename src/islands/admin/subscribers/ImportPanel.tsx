@@ -11,7 +11,10 @@ import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 
 const formId = "subscriber-import";
-/** A long list of refused rows is cut here; the owner fixes the file and imports it again. */
+/**
+ * A long list of refused rows is cut here (the server lists at most 100 and counts the rest); the
+ * owner fixes the file and imports it again.
+ */
 const shownInvalid = 50;
 
 const summary = (result: SubscriberImportResult) =>
@@ -48,6 +51,7 @@ export function ImportPanel() {
   };
 
   const result = importer.data;
+  const listed = result?.invalid.slice(0, shownInvalid) ?? [];
   return (
     <section aria-labelledby="import-title" className="mt-4 border-3 border-ink bg-paper p-4">
       <h3 id="import-title" className="font-bold uppercase tracking-wide">
@@ -86,18 +90,18 @@ export function ImportPanel() {
         {result && (
           <>
             <p className="font-bold">{summary(result)}</p>
-            {result.invalid.length > 0 && (
+            {result.invalidCount > 0 && (
               <>
                 <p className="mt-2">
-                  {result.invalid.length.toLocaleString("en-US")} {result.invalid.length === 1 ? "row was" : "rows were"} not imported:
+                  {result.invalidCount.toLocaleString("en-US")} {result.invalidCount === 1 ? "row was" : "rows were"} not imported:
                 </p>
                 <ul className="mt-1 list-disc pl-5">
-                  {result.invalid.slice(0, shownInvalid).map((row) => (
+                  {listed.map((row) => (
                     <li key={row.line}>
                       Line {row.line}: {row.reason}
                     </li>
                   ))}
-                  {result.invalid.length > shownInvalid && <li>…and {(result.invalid.length - shownInvalid).toLocaleString("en-US")} more</li>}
+                  {result.invalidCount > listed.length && <li>…and {(result.invalidCount - listed.length).toLocaleString("en-US")} more</li>}
                 </ul>
               </>
             )}
