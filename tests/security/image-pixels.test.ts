@@ -37,7 +37,7 @@ function blankPng(width: number, height: number): Buffer {
 }
 
 async function upload(bytes: Uint8Array, name: string): Promise<Response> {
-  const { body, contentType } = await multipartBody({ image: new File([bytes], name) });
+  const { body, contentType } = await multipartBody({ image: new File([new Uint8Array(bytes)], name) });
   return app.call("/api/blog-posts/upload-image", {
     method: "POST",
     headers: { ...(await app.adminHeaders()), "content-type": contentType },
@@ -71,7 +71,7 @@ describe("issue 26 finding 5: image pixels are capped before decoding, and every
     const png = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: "#e8a33d" } })
       .png()
       .toBuffer();
-    const response = await upload(new Uint8Array(png), "wide.png");
+    const response = await upload(png, "wide.png");
     expect(response.status).toBe(200);
     const stored = await storedSize(response);
     expect(stored).toMatchObject({ width: 2560, height: 1707 });
@@ -80,7 +80,7 @@ describe("issue 26 finding 5: image pixels are capped before decoding, and every
 
   it("turns a sideways 3,000 × 2,000 phone photo upright, then shrinks it to 1,707 × 2,560 without its EXIF", async () => {
     const photo = await phonePhoto({ width: 3000, height: 2000 });
-    const response = await upload(new Uint8Array(photo), "IMG_0043.jpg");
+    const response = await upload(photo, "IMG_0043.jpg");
     expect(response.status).toBe(200);
     const stored = await storedSize(response);
     expect(stored).toMatchObject({ width: 1707, height: 2560 });
