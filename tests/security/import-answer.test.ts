@@ -1,4 +1,8 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SubscriberImportResult } from "../../src/core/subscribers/subscriber-import.schema.ts";
+import { ImportResult } from "../../src/islands/admin/subscribers/ImportResult.tsx";
 import { multipartBody } from "../support/multipart.ts";
 import { createTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -24,11 +28,17 @@ describe("issue 26 finding 4: the subscriber import answers a bounded list of re
     const text = await response.text();
     // 20,000 rows echoed would be about 1 MB; 100 are a few kilobytes.
     expect(text.length).toBeLessThan(10_000);
-    const result = JSON.parse(text) as { imported: number; invalid: { line: number; reason: string }[]; invalidCount: number };
+    const result = JSON.parse(text) as SubscriberImportResult;
     expect(result.imported).toBe(1);
     expect(result.invalidCount).toBe(20_000);
     expect(result.invalid).toHaveLength(100);
     expect(result.invalid[0]).toEqual({ line: 3, reason: 'Invalid email address: "not-an-address-0"' });
     expect(result.invalid[99]?.line).toBe(102);
+
+    // The dashboard counts them all and lists the first 50.
+    const shown = renderToStaticMarkup(createElement(ImportResult, { result }));
+    expect(shown).toContain("20,000 rows were not imported:");
+    expect(shown.match(/<li>/g)).toHaveLength(51);
+    expect(shown).toContain("<li>…and 19,950 more</li>");
   });
 });
