@@ -40,7 +40,15 @@ export default defineConfig({
         const path = new URL(page).pathname.replace(/\/$/, "");
         const adminPath = process.env.ADMIN_PATH;
         return (
-          !["/subscribed", "/subscribe-failed", "/download-failed", "/blog/post-not-found", "/404"].includes(path) &&
+          ![
+            "/subscribed",
+            "/subscribe-failed",
+            "/subscribe-failed/try-later",
+            "/download-failed",
+            "/download-failed/try-later",
+            "/blog/post-not-found",
+            "/404",
+          ].includes(path) &&
           (!adminPath || path !== `/${adminPath}`)
         );
       },

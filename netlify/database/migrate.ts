@@ -7,7 +7,8 @@ import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts
 export async function migrateDatabase(): Promise<void> {
   const url = databaseUrl(readServerEnv(process.env));
   if (!url) throw new InvalidEnvironmentError(["DATABASE_URL: not set (nor NETLIFY_DB_URL): no database to migrate"]);
-  const db = await connectDatabase(url);
+  // No statement timeout: a migration may rightly wait on another's lock or build an index.
+  const db = await connectDatabase(url, { timeouts: { statementMs: 0 } });
   try {
     const applied = await applyMigrations(db, await readMigrations());
     console.log(applied.length > 0 ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date.");

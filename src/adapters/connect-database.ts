@@ -1,12 +1,31 @@
 /**
  * The `pg` and Neon drivers behind the `SqlExecutor` seam (an adapter, see blobs-file-store.ts), with
- * their connection failures turned into `DatabaseUnavailableError`.
+ * their connection failures and timeouts turned into `DatabaseUnavailableError`.
  */
 import type { SqlExecutor, SqlQueryable } from "../core/db/sql-executor.ts";
 import { withUnavailableErrors } from "./database-unavailable.ts";
 
 /** `pg` for any TCP Postgres (the local emulation, a test server); Neon's driver for Neon. */
 export type DatabaseDriver = "pg" | "neon";
+
+/**
+ * How long a call may wait on the database before it fails (a 503 with `Retry-After`) instead of
+ * hanging. Figures and why: docs/decisions/0024-bounded-waits-and-answers.md.
+ */
+export interface DatabaseTimeouts {
+  /** To open a connection: TCP (or Neon's WebSocket), TLS and sign-in. */
+  connectMs: number;
+  /** For one statement's answer; 0 for none (migrations, which may rightly wait on a lock or build an index). */
+  statementMs: number;
+}
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectMs: 5_000, statementMs: 15_000 };
+
+/**
+ * With `pg` the server stops a statement at `statementMs` (`statement_timeout`, the connection
+ * stays usable); the client gives up this much later if even that answer never comes.
+ */
+const clientBackstopMs = 1_000;
 
 export interface ConnectOptions {
   /** Overrides the driver picked from the URL's host. */
@@ -23,6 +42,8 @@ export interface ConnectOptions {
    * stand-in. Production uses Neon's own endpoint.
    */
   neonHttpEndpoint?: string;
+  /** Overrides `defaultDatabaseTimeouts` (tests make them short; migrations turn the statement's off). */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
 
 /** Neon's hosts use its serverless driver; everything else speaks the plain wire protocol. */
@@ -55,7 +76,8 @@ interface PoolClientLike {
 export async function connectDatabase(rawUrl: string, options: ConnectOptions = {}): Promise<SqlExecutor> {
   const url = withUser(rawUrl);
   const driver = options.driver ?? pickDriver(url);
-  const pool = driver === "neon" ? await neonPool(url, options) : await pgPool(url, options);
+  const timeouts = { ...defaultDatabaseTimeouts, ...options.timeouts };
+  const pool = driver === "neon" ? await neonPool(url, options, timeouts) : await pgPool(url, options, timeouts);
   // An idle client that loses its connection emits on the pool; unhandled, that would crash the
   // process (seen with Neon through a proxy). The next query reconnects.
   pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
@@ -63,34 +85,42 @@ export async function connectDatabase(rawUrl: string, options: ConnectOptions = 
   if (driver !== "neon") return withUnavailableErrors(executor);
   // On Neon a single statement goes over HTTP — one round trip, no WebSocket to open on a cold
   // start; multi-statement scripts and transactions keep the WebSocket pool.
-  const http = await neonHttpQuery(url, options);
+  const http = await neonHttpQuery(url, options, timeouts);
   return withUnavailableErrors({ ...executor, query: http });
 }
 
-async function neonHttpQuery(url: string, options: ConnectOptions): Promise<SqlQueryable["query"]> {
+async function neonHttpQuery(url: string, options: ConnectOptions, timeouts: DatabaseTimeouts): Promise<SqlQueryable["query"]> {
   const { neon, neonConfig } = await import("@neondatabase/serverless");
   if (options.neonHttpEndpoint) {
     const endpoint = options.neonHttpEndpoint;
     neonConfig.fetchEndpoint = () => endpoint;
   }
   const sql = neon(url);
+  // One fetch is the connection and the statement together; its signal bounds both.
+  const limitMs = timeouts.statementMs > 0 ? timeouts.connectMs + timeouts.statementMs : 0;
   return async <Row>(text: string, params: readonly unknown[] = []) => {
-    const rows = await sql.query(text, [...params]);
+    const fetchOptions = limitMs > 0 ? { signal: AbortSignal.timeout(limitMs) } : {};
+    const rows = await sql.query(text, [...params], { fetchOptions });
     return { rows: rows as Row[] };
   };
 }
 
-async function pgPool(url: string, options: ConnectOptions): Promise<PoolLike> {
+async function pgPool(url: string, options: ConnectOptions, timeouts: DatabaseTimeouts): Promise<PoolLike> {
   const { default: pg } = await import("pg");
   return new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 5,
+    connectionTimeoutMillis: timeouts.connectMs,
+    ...(timeouts.statementMs > 0 && {
+      statement_timeout: timeouts.statementMs,
+      query_timeout: timeouts.statementMs + clientBackstopMs,
+    }),
     // Lets build scripts and tests exit without an explicit close.
     allowExitOnIdle: true,
   });
 }
 
-async function neonPool(url: string, options: ConnectOptions): Promise<PoolLike> {
+async function neonPool(url: string, options: ConnectOptions, timeouts: DatabaseTimeouts): Promise<PoolLike> {
   const { Pool, neonConfig } = await import("@neondatabase/serverless");
   if (typeof WebSocket === "undefined") {
     const { default: ws } = await import("ws");
@@ -104,7 +134,13 @@ async function neonPool(url: string, options: ConnectOptions): Promise<PoolLike>
     neonConfig.pipelineConnect = false;
     neonConfig.pipelineTLS = false;
   }
-  return new Pool({ connectionString: url, max: options.maxConnections ?? 5 });
+  return new Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 5,
+    connectionTimeoutMillis: timeouts.connectMs,
+    // Client-side only: a `statement_timeout` startup parameter may be refused by Neon's pooler.
+    ...(timeouts.statementMs > 0 && { query_timeout: timeouts.statementMs }),
+  });
 }
 
 function queryable(target: Pick<PoolLike, "query">): SqlQueryable {

@@ -91,4 +91,12 @@ describe("database unavailability", () => {
     expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error("x"), { code: "ECONNREFUSED" })]))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
   });
+
+  it("knows a timeout: the server's statement_timeout, pg's own, and a fetch aborted by its signal", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Query read timeout"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated due to connection timeout"))).toBe(true);
+    expect(isDatabaseUnavailable(new DOMException("The operation was aborted due to timeout", "TimeoutError"))).toBe(true);
+  });
 });

@@ -7,15 +7,17 @@ const unavailableCodes = new Set([
   "ENOTFOUND",
   "ETIMEDOUT",
   "EAI_AGAIN",
+  "57014", // query_canceled: our statement_timeout ran out
   "57P01", // admin_shutdown
   "57P03", // cannot_connect_now
   "53300", // too_many_connections
 ]);
 
 /**
- * True when a driver error says the database could not be reached or refused the connection for
- * now (not that the query was wrong): a network error code, a Postgres "try later" code, a dropped
- * connection, Neon's HTTP driver failing to fetch or getting a 5xx answer, or its WebSocket failing.
+ * True when a driver error says the database could not be reached, refused the connection for now
+ * or did not answer in time (not that the query was wrong): a network error code, a Postgres "try
+ * later" code, a dropped connection, a connection or statement timeout, Neon's HTTP driver failing
+ * to fetch, timing out or getting a 5xx answer, or its WebSocket failing.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   // Neon's WebSocket pool (transactions) rejects with the socket's error event when it can't connect.
@@ -24,13 +26,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && unavailableCodes.has(code)) return true;
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  // `AbortSignal.timeout` on Neon's HTTP fetch, when it fires while the answer is being read.
+  if (error.name === "TimeoutError") return true;
   // By name: importing Neon's class here would load its driver where `pg` is in use.
   if (error.name === "NeonDbError") {
     const { sourceError } = error as { sourceError?: unknown };
     if (sourceError !== undefined) return true; // the fetch itself failed
     if (/^Server error \(HTTP status 5\d\d\)/.test(error.message)) return true;
   }
-  return /Connection terminated|connect ECONNREFUSED/.test(error.message);
+  // pg's own wording: a dropped or timed-out connection, no free client in time, no answer in time.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout/.test(error.message);
 }
 
 /** Runs a driver call; unavailability comes out as `DatabaseUnavailableError` (original as `cause`). */

@@ -73,25 +73,19 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       const params = parseParams(route, match.params);
       const query = parseQuery(route, url.searchParams);
       const answer = async () => {
-        try {
-          type Context = HandlerContext<RouteDeclaration>;
-          const context: Context = {
-            params: params as Context["params"],
-            query: query as Context["query"],
-            body: (await readBody(route, request, Boolean(formPost))) as Context["body"],
-            request,
-            deps,
-            clientIp: client.ip,
-            session: findOnce,
-          };
-          const result = await route.handle(context);
-          if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
-          return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
-        } catch (error) {
-          // A visitor's form without JavaScript lands on a page that says what happened.
-          if (formPost && error instanceof AppError && error.status < 500) return seeOther(formPost.failure);
-          throw error;
-        }
+        type Context = HandlerContext<RouteDeclaration>;
+        const context: Context = {
+          params: params as Context["params"],
+          query: query as Context["query"],
+          body: (await readBody(route, request, Boolean(formPost))) as Context["body"],
+          request,
+          deps,
+          clientIp: client.ip,
+          session: findOnce,
+        };
+        const result = await route.handle(context);
+        if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
+        return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
       };
       if (route.shared && request.method === "GET" && readSessionToken(request) === undefined) {
         // Keyed by what the route reads, so a query it ignores makes no new entry.
@@ -104,9 +98,21 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       response.headers.set("x-content-type-options", "nosniff");
       return response;
     } catch (error) {
-      return errorToResponse(error, request);
+      const response = errorToResponse(error, request);
+      // A visitor's form without JavaScript lands on a page that says what happened, whatever
+      // failed (a refusal, a cross-site 403, our own 500): never on raw JSON.
+      return formPost ? seeOther(failurePage(formPost.failure, response.status)) : response;
     }
   };
+}
+
+/**
+ * Where a form posted without JavaScript lands when it failed: its failure page, or for a 503 (the
+ * database is away for a moment) the page beside it, `<failure>try-later/`, that says to try again
+ * in a minute rather than to check what was typed.
+ */
+export function failurePage(failure: string, status: number): string {
+  return status === 503 ? `${failure.replace(/\/?$/, "/")}try-later/` : failure;
 }
 
 /** Path parameters that fail their schema name nothing: 404 with the schema's message. */

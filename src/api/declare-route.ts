@@ -35,8 +35,8 @@ export interface RouteDeclaration {
   /**
    * The body: JSON, or a multipart form (text fields as strings, files as `File`s). `form` adds a
    * browser's own form post (no JavaScript): it is answered with a redirect to `form.success` (a
-   * path, or one made from the handler's answer), or to `form.failure` when the request was
-   * refused for the visitor's reason (a 4xx).
+   * path, or one made from the handler's answer), or to `form.failure` when it failed in any way
+   * (4xx or 5xx; a 503 goes to the page beside it, `failurePage` in api-handler.ts).
    */
   body?: { type: "json" | "multipart"; schema: z.ZodType; form?: { success: string | ((answer: unknown) => string); failure: string } };
   /**

@@ -35,7 +35,12 @@ describe("POST /api/newsletter/subscribers/import", () => {
       consent: "true",
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ imported: 1, skipped: 2, invalid: [{ line: 4, reason: 'Invalid email address: "broken"' }] });
+    expect(await response.json()).toEqual({
+      imported: 1,
+      skipped: 2,
+      invalid: [{ line: 4, reason: 'Invalid email address: "broken"' }],
+      invalidCount: 1,
+    });
     const { rows } = await app.deps.db.query(
       "SELECT status, source FROM subscribers WHERE email IN ('first@example.com', 'left@example.com') ORDER BY email",
     );
@@ -65,7 +70,7 @@ describe("POST /api/newsletter/subscribers/import", () => {
     const response = await importForm({ file: csvFile(lines.join("\r\n")), consent: "true" });
     const result = (await response.json()) as { imported: number; skipped: number };
     console.info(`[import] 10,000 rows through POST /api/newsletter/subscribers/import: ${(performance.now() - started).toFixed(0)} ms`);
-    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [] });
+    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [], invalidCount: 0 });
   });
 
   it("refuses a file over 4 MB with 413", async () => {

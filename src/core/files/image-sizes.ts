@@ -8,6 +8,21 @@
 /** The longest edge an uploaded image keeps: sharper than any screen the site lays it out for. */
 export const maxImageEdge = 2560;
 
+/**
+ * The most pixels an uploaded image may have (all frames of an animation together), checked from
+ * its header before it is decoded: a 31 KB PNG can say 16,000 × 16,000 and take 1.5 GiB to open.
+ * Why 50 MP: docs/decisions/0024-bounded-waits-and-answers.md.
+ */
+export const maxImagePixels = 50_000_000;
+
+/** Why an image over `maxImagePixels` was refused, in its own figures. */
+export function imagePixelsMessage({ width, height }: ImageSize, frames = 1): string {
+  const count = (value: number) => value.toLocaleString("en-US");
+  const megapixels = Math.round((width * height * frames) / 1_000_000);
+  const inFrames = frames > 1 ? ` in ${count(frames)} frames` : "";
+  return `This image is ${count(width)} × ${count(height)} pixels${inFrames} (${count(megapixels)} MP); the limit is ${count(maxImagePixels / 1_000_000)} megapixels.`;
+}
+
 /** What the owner may choose in the dashboard: a photo straight from a phone. */
 export const maxChosenImageBytes = 25 * 1024 * 1024;
 

@@ -18,11 +18,18 @@ export const subscriberImportFormSchema = z.object({
 
 export type SubscriberImportFormInput = z.input<typeof subscriberImportFormSchema>;
 
-/** What an import did: new addresses, addresses already there (or repeated), and rows refused. */
+/** The refused rows an import answer lists; the rest are only counted (`invalidCount`). */
+export const listedInvalidRows = 100;
+
+/**
+ * What an import did: new addresses, addresses already there (or repeated), and rows refused —
+ * the first `listedInvalidRows` of them with their line, and how many there were in all.
+ */
 export const subscriberImportResultSchema = z.object({
   imported: z.number().int(),
   skipped: z.number().int(),
-  invalid: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+  invalid: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(listedInvalidRows),
+  invalidCount: z.number().int(),
 });
 
 export type SubscriberImportResult = z.output<typeof subscriberImportResultSchema>;

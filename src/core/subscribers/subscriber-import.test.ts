@@ -36,7 +36,7 @@ describe.each(databaseTargets)("subscriber import on $name", (target) => {
         '"Roe, ""Rick""",rick@example.com,,substack\r\n' +
         "Sam,sam@example.com,2024-05-06 07:08:09+02:00,\r\n",
     );
-    expect(result).toEqual({ imported: 3, skipped: 0, invalid: [] });
+    expect(result).toEqual({ imported: 3, skipped: 0, invalid: [], invalidCount: 0 });
     expect(await row("jane@example.com")).toEqual({
       status: "active",
       source: "import",
@@ -59,7 +59,7 @@ describe.each(databaseTargets)("subscriber import on $name", (target) => {
     const result = await importCsv(
       "email\nactive@example.com\nPENDING@example.com\ngone@example.com\nnew@example.com\nNew@Example.com\nnew@example.com\n",
     );
-    expect(result).toEqual({ imported: 1, skipped: 5, invalid: [] });
+    expect(result).toEqual({ imported: 1, skipped: 5, invalid: [], invalidCount: 0 });
     expect((await row("active@example.com"))?.source).toBe("newsletter");
     expect(await row("pending@example.com")).toMatchObject({ status: "pending", source: "download", consents: 0 });
     expect(await row("gone@example.com")).toMatchObject({ status: "unsubscribed", consents: 0 });
@@ -102,11 +102,11 @@ describe.each(databaseTargets)("subscriber import on $name", (target) => {
     const result = await importCsv(csv);
     const ms = performance.now() - started;
     console.info(`[import] 10,000 rows (${String(Math.round(csv.length / 1024))} KB) on ${target.name}: ${ms.toFixed(0)} ms`);
-    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [] });
+    expect(result).toEqual({ imported: 10_000, skipped: 0, invalid: [], invalidCount: 0 });
     const { rows } = await testDb.db.query<{ subscribers: number; consents: number }>(
       "SELECT (SELECT count(*)::int FROM subscribers WHERE email LIKE 'bulk%') AS subscribers, (SELECT count(*)::int FROM subscriber_consents c JOIN subscribers s ON s.id = c.subscriber_id WHERE s.email LIKE 'bulk%') AS consents",
     );
     expect(rows[0]).toEqual({ subscribers: 10_000, consents: 10_000 });
-    expect(await importCsv(csv)).toEqual({ imported: 0, skipped: 10_000, invalid: [] });
+    expect(await importCsv(csv)).toEqual({ imported: 0, skipped: 10_000, invalid: [], invalidCount: 0 });
   });
 });

@@ -3,7 +3,7 @@ import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { fileTooLargeMessage } from "../messages.ts";
 import { parseCsvRecords, type CsvRecord } from "./csv-records.ts";
-import type { SubscriberImportResult } from "./subscriber-import.schema.ts";
+import { listedInvalidRows, type SubscriberImportResult } from "./subscriber-import.schema.ts";
 import { emailSchema } from "./subscriber.schema.ts";
 
 export const missingEmailColumnMessage = 'The file needs an "email" column (a header row naming its columns).';
@@ -20,7 +20,8 @@ interface Row {
  * Imports a CSV of people who already agreed to the newsletter elsewhere (the owner says so, in
  * `wording`). New addresses become `active` with source `import` and a consent record; addresses
  * already here — whatever their status, so an unsubscribed person is never re-activated — and
- * repeats within the file are skipped; rows with a bad address or date are reported by line.
+ * repeats within the file are skipped; rows with a bad address or date are counted, and the first
+ * `listedInvalidRows` reported by line (a file of bad rows once made a 118 MB answer: issue 26).
  * All or nothing: one transaction.
  */
 export async function importSubscribers(
@@ -29,17 +30,22 @@ export async function importSubscribers(
 ): Promise<SubscriberImportResult> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const now = deps.now();
-  const { rows, duplicates, invalid } = readRows(parseCsvRecords(await input.file.text()), now);
+  const { rows, duplicates, invalid, invalidCount } = readRows(parseCsvRecords(await input.file.text()), now);
   let imported = 0;
   await deps.db.transaction(async (tx) => {
     for (let start = 0; start < rows.length; start += batchSize) {
       imported += await insertBatch(tx, rows.slice(start, start + batchSize), input.wording, now);
     }
   });
-  return { imported, skipped: rows.length - imported + duplicates, invalid };
+  return { imported, skipped: rows.length - imported + duplicates, invalid, invalidCount };
 }
 
-function readRows(records: CsvRecord[], now: Date): { rows: Row[]; duplicates: number; invalid: SubscriberImportResult["invalid"] } {
+interface ReadRows extends Pick<SubscriberImportResult, "invalid" | "invalidCount"> {
+  rows: Row[];
+  duplicates: number;
+}
+
+function readRows(records: CsvRecord[], now: Date): ReadRows {
   const [header, ...body] = records;
   const columns = (header?.fields ?? []).map((name) => name.trim().toLowerCase().replace(/\s+/g, "_"));
   const emailAt = columns.indexOf("email");
@@ -48,17 +54,22 @@ function readRows(records: CsvRecord[], now: Date): { rows: Row[]; duplicates: n
   const seen = new Set<string>();
   const rows: Row[] = [];
   const invalid: SubscriberImportResult["invalid"] = [];
+  let invalidCount = 0;
+  const refuse = (line: number, reason: () => string) => {
+    invalidCount++;
+    if (invalid.length < listedInvalidRows) invalid.push({ line, reason: reason() });
+  };
   let duplicates = 0;
   for (const { line, fields } of body) {
     const email = emailSchema.safeParse(fields[emailAt] ?? "");
     if (!email.success) {
-      invalid.push({ line, reason: `Invalid email address: "${truncate(fields[emailAt] ?? "")}"` });
+      refuse(line, () => `Invalid email address: "${truncate(fields[emailAt] ?? "")}"`);
       continue;
     }
     const dateText = dateAt < 0 ? "" : (fields[dateAt] ?? "").trim();
     const subscribedAt = dateText === "" ? null : parseDate(dateText);
     if (subscribedAt === undefined || (subscribedAt && subscribedAt > now)) {
-      invalid.push({ line, reason: `Invalid subscribed_at date: "${truncate(dateText)}"` });
+      refuse(line, () => `Invalid subscribed_at date: "${truncate(dateText)}"`);
       continue;
     }
     if (seen.has(email.data)) {
@@ -68,7 +79,7 @@ function readRows(records: CsvRecord[], now: Date): { rows: Row[]; duplicates: n
     seen.add(email.data);
     rows.push({ email: email.data, subscribedAt });
   }
-  return { rows, duplicates, invalid };
+  return { rows, duplicates, invalid, invalidCount };
 }
 
 // ISO 8601 as other tools export it: a date, or a date and time with `T` or a space; UTC unless an offset is given.

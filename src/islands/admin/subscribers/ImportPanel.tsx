@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
-import { importConsentWording, subscriberImportFormSchema, type SubscriberImportResult } from "../../../core/subscribers/subscriber-import.schema.ts";
+import { importConsentWording, subscriberImportFormSchema } from "../../../core/subscribers/subscriber-import.schema.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { fileTooLargeMessage } from "../../../core/messages.ts";
 import { callApi } from "../api-client.ts";
@@ -9,13 +9,9 @@ import { focusFirstInvalid, validateForm, type FieldErrors } from "../form-error
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
+import { ImportResult, importSummary } from "./ImportResult.tsx";
 
 const formId = "subscriber-import";
-/** A long list of refused rows is cut here; the owner fixes the file and imports it again. */
-const shownInvalid = 50;
-
-const summary = (result: SubscriberImportResult) =>
-  `Imported ${result.imported.toLocaleString("en-US")}, skipped ${result.skipped.toLocaleString("en-US")}.`;
 
 /** Import a CSV from another tool, once the owner confirms these people agreed to the newsletter. */
 export function ImportPanel() {
@@ -25,7 +21,7 @@ export function ImportPanel() {
     mutationFn: (input: { file: File; form: HTMLFormElement }) => callApi(newsletterRoutes.import, { body: { file: input.file, consent: "true" } }),
     onSuccess: async (result, { form }) => {
       form.reset();
-      showToast({ title: "Import Complete", description: summary(result) });
+      showToast({ title: "Import Complete", description: importSummary(result) });
       await queryClient.invalidateQueries({ queryKey: queries.subscribers.queryKey });
     },
     onError: (error) => showErrorToast(error.message, "Import Failed"),
@@ -83,26 +79,7 @@ export function ImportPanel() {
         </button>
       </form>
       <div role="status" className="mt-3 text-sm">
-        {result && (
-          <>
-            <p className="font-bold">{summary(result)}</p>
-            {result.invalid.length > 0 && (
-              <>
-                <p className="mt-2">
-                  {result.invalid.length.toLocaleString("en-US")} {result.invalid.length === 1 ? "row was" : "rows were"} not imported:
-                </p>
-                <ul className="mt-1 list-disc pl-5">
-                  {result.invalid.slice(0, shownInvalid).map((row) => (
-                    <li key={row.line}>
-                      Line {row.line}: {row.reason}
-                    </li>
-                  ))}
-                  {result.invalid.length > shownInvalid && <li>…and {(result.invalid.length - shownInvalid).toLocaleString("en-US")} more</li>}
-                </ul>
-              </>
-            )}
-          </>
-        )}
+        {result && <ImportResult result={result} />}
       </div>
     </section>
   );
