@@ -12,6 +12,7 @@ import {
 import type { AppDeps } from "../app-deps.ts";
 import { takeRateLimit } from "../rate-limit.ts";
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
+import { trustedDevice } from "./device-cookies.ts";
 import { consumeChallenge, storeChallenge } from "./passkey-challenges.ts";
 import type { Passkey } from "./passkey.schema.ts";
 import { relyingParty } from "./relying-party.ts";
@@ -146,10 +147,15 @@ export async function deletePasskey(deps: Pick<AppDeps, "db">, id: number): Prom
   });
 }
 
-/** Options for signing in with a passkey alone: any discoverable credential of this site, verified user. */
-export async function passkeyLoginOptions(deps: Deps, clientIp: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  // Anyone may ask, and each answer stores a challenge: a generous per-client limit bounds the table.
-  await takeRateLimit(deps, passkeyOptionsLimit, clientIp);
+/**
+ * Options for signing in with a passkey alone: any discoverable credential of this site, verified
+ * user. Anyone may ask, and each answer stores a challenge: a generous per-client limit bounds the
+ * table. A browser with a valid device cookie (device-cookies.ts) is counted under that cookie, so
+ * no one else at its address can use its allowance up.
+ */
+export async function passkeyLoginOptions(deps: Deps, clientIp: string, deviceCookie?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const device = trustedDevice(deps, deviceCookie, deps.admin.username);
+  await takeRateLimit(deps, passkeyOptionsLimit, device ? `device:${device}` : clientIp);
   const options = await generateAuthenticationOptions({ rpID: relyingParty(deps.env).id, userVerification: "required" });
   await storeChallenge(deps, options.challenge, "login");
   return options;
