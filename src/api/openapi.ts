@@ -7,7 +7,9 @@ type JsonSchema = Record<string, unknown>;
 const errorMeanings: Record<number, string> = {
   400: "Invalid input: `error` says what to fix",
   401: "No live admin session (or, for the login, a wrong username or password)",
-  403: "A cross-site request, a download link that is invalid or expired, or a security change without a sign-in in the last 5 minutes (`code: recent_sign_in_required`)",
+  403:
+    "A cross-site request, a download link that is invalid or expired, a security change without a sign-in in the last 5 minutes " +
+    "(`code: recent_sign_in_required`), or a failed confirmation of it (`code: sign_in_failed`)",
   404: "No such route, or no such item",
   413: "The body is too large",
   415: "The file's type is not allowed",
