@@ -182,6 +182,7 @@ export function errorToResponse(error: unknown, request: Request): Response {
   if (error instanceof RateLimitedError) {
     return errorResponse(error.status, error.message, { "retry-after": String(error.retryAfterSeconds) });
   }
+  if (error instanceof AppError && error.code) return json({ error: error.message, code: error.code }, { status: error.status });
   if (error instanceof AppError) return errorResponse(error.status, error.message);
   if (error instanceof ZodError) return errorResponse(400, firstIssueMessage(error));
   console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed:`, error);

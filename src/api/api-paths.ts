@@ -9,6 +9,7 @@ export const apiPaths = {
   login: "/api/auth/login",
   logout: "/api/auth/logout",
   session: "/api/auth/session",
+  reauthenticate: "/api/auth/reauthenticate",
   recoveryCodeLogin: "/api/auth/login/recovery-code",
   passkeyLoginOptions: "/api/auth/passkeys/login/options",
   passkeyLogin: "/api/auth/passkeys/login/verify",

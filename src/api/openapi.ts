@@ -7,7 +7,9 @@ type JsonSchema = Record<string, unknown>;
 const errorMeanings: Record<number, string> = {
   400: "Invalid input: `error` says what to fix",
   401: "No live admin session (or, for the login, a wrong username or password)",
-  403: "A cross-site request, or a download link that is invalid or expired",
+  403:
+    "A cross-site request, a download link that is invalid or expired, a security change without a sign-in in the last 5 minutes " +
+    "(`code: recent_sign_in_required`), or a failed confirmation of it (`code: sign_in_failed`)",
   404: "No such route, or no such item",
   413: "The body is too large",
   415: "The file's type is not allowed",
@@ -17,15 +19,22 @@ const errorMeanings: Record<number, string> = {
 
 const errorSchema: JsonSchema = {
   type: "object",
-  properties: { error: { type: "string" } },
+  properties: {
+    error: { type: "string" },
+    code: { type: "string", description: "A machine-readable reason, on the errors a client acts on (e.g. `recent_sign_in_required`)" },
+  },
   required: ["error"],
 };
 
 /**
  * The OpenAPI 3.1 document of the declared routes (its JSON Schemas are draft 2020-12, as 3.1
- * expects): request schemas as the API takes them, answers as it gives them.
+ * expects): request schemas as the API takes them, answers as it gives them. `sessionCookie` is the
+ * session cookie's name as the asking browser gets it (`__Host-nf_session` over https).
  */
-export function buildOpenApiDocument(contract: Record<string, Record<string, RouteDeclaration>>): Record<string, unknown> {
+export function buildOpenApiDocument(
+  contract: Record<string, Record<string, RouteDeclaration>>,
+  sessionCookie = "nf_session",
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [tag, routes] of Object.entries(contract)) {
     for (const [name, route] of Object.entries(routes)) {
@@ -45,7 +54,7 @@ export function buildOpenApiDocument(contract: Record<string, Record<string, Rou
     },
     paths,
     components: {
-      securitySchemes: { session: { type: "apiKey", in: "cookie", name: "nf_session" } },
+      securitySchemes: { session: { type: "apiKey", in: "cookie", name: sessionCookie } },
       schemas: { Error: errorSchema },
     },
   };

@@ -1,6 +1,7 @@
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { ServedRoute } from "./route-handler.ts";
 import { serve } from "./route-handler.ts";
+import { sessionCookieName } from "./session-cookie.ts";
 import { authHandlers } from "./routes/auth.handlers.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { blogPostsHandlers } from "./routes/blog-posts.handlers.ts";
@@ -39,14 +40,19 @@ export const apiContract = {
   subscriptions: subscriptionsRoutes,
 };
 
-let openApiDocument: Record<string, unknown> | undefined;
+/** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
+const openApiDocuments = new Map<string, Record<string, unknown>>();
+
+function openApiDocument(request: Request): Record<string, unknown> {
+  const name = sessionCookieName(request);
+  let document = openApiDocuments.get(name);
+  if (!document) openApiDocuments.set(name, (document = buildOpenApiDocument(apiContract, name)));
+  return document;
+}
 
 /** Every API route with its handler, wired in one place. */
 export const apiRoutes: ServedRoute[] = [
-  ...serve(
-    healthRoutes,
-    healthHandlers(() => (openApiDocument ??= buildOpenApiDocument(apiContract))),
-  ),
+  ...serve(healthRoutes, healthHandlers(openApiDocument)),
   ...serve(authRoutes, authHandlers),
   ...serve(passkeysRoutes, passkeysHandlers),
   ...serve(blogPostsRoutes, blogPostsHandlers),

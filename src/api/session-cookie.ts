@@ -1,4 +1,5 @@
 import { parseCookie, stringifySetCookie } from "cookie";
+import { deviceCookieLifetimeMs } from "../core/auth/device-cookies.ts";
 import { pendingLoginTtlMs } from "../core/auth/pending-logins.ts";
 import { sessionMaxMs } from "../core/auth/sessions.ts";
 
@@ -29,6 +30,13 @@ function setCookie(request: Request, name: string, value: string, maxAgeMs: numb
 const session = "nf_session";
 /** A right password waiting for its passkey or recovery code (pending-logins.ts). */
 const pendingLogin = "nf_login_step";
+/** A browser that signed in before (device-cookies.ts): its login attempts have a budget of their own. */
+const device = "nf_device";
+
+/** The session cookie's name as the browser of `request` gets it (`__Host-nf_session` over https). */
+export function sessionCookieName(request: Request): string {
+  return cookieName(request, session);
+}
 
 export function readSessionToken(request: Request): string | undefined {
   return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request, session)];
@@ -52,4 +60,13 @@ export function pendingLoginCookie(request: Request, token: string): string {
 
 export function clearedPendingLoginCookie(request: Request): string {
   return setCookie(request, pendingLogin, "", 0);
+}
+
+export function readDeviceCookie(request: Request): string | undefined {
+  return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request, device)];
+}
+
+/** Kept for a year, and left in place at logout: it is what lets the owner's browser in when strangers are locked out. */
+export function deviceCookie(request: Request, value: string): string {
+  return setCookie(request, device, value, deviceCookieLifetimeMs);
 }

@@ -4,10 +4,13 @@
  */
 export class AppError extends Error {
   readonly status: number;
-  constructor(message: string, status: number, options?: { cause?: unknown }) {
+  /** A machine-readable reason beside the message, for clients that act on it (sent as `code`). */
+  readonly code: string | undefined;
+  constructor(message: string, status: number, options?: { cause?: unknown; code?: string }) {
     super(message, options);
     this.name = new.target.name;
     this.status = status;
+    this.code = options?.code;
   }
 }
 

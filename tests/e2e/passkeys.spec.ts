@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
@@ -156,6 +157,60 @@ test("Require a passkey: the password then a passkey; a recovery code works once
   await openSecurity(page);
   await page.getByRole("checkbox", { name: "Require a passkey" }).uncheck();
   await expect(toast(page, "Setting Updated")).toContainText("A password alone signs you in again.");
+});
+
+/**
+ * Moves this browser's last sign-in 6 minutes back, as if that long had passed: the server runs on
+ * real time, and a test must not wait for it.
+ */
+async function signedInLongAgo(page: Page): Promise<void> {
+  const session = (await page.context().cookies()).find((cookie) => /^(__Host-)?nf_session$/.test(cookie.name));
+  const tokenHash = createHash("sha256")
+    .update(session?.value ?? "")
+    .digest("hex");
+  const moved = await database((db) =>
+    db.query("UPDATE admin_sessions SET signed_in_at = now() - interval '6 minutes' WHERE token_hash = $1", [tokenHash]),
+  );
+  expect(moved.rowCount).toBe(1);
+}
+
+test("a security change long after the login asks “Confirm It's You” in place, by password or passkey, then goes ahead", async ({ page }) => {
+  await addVirtualAuthenticator(page);
+  await logIn(page);
+  await openSecurity(page);
+  await addPasskey(page, "Confirming key");
+  const confirm = page.getByRole("alertdialog", { name: "Confirm It's You" });
+
+  await signedInLongAgo(page);
+  await page.getByRole("button", { name: /(Generate|Replace) Recovery Codes/ }).click();
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByLabel("Password")).toBeFocused();
+  expect(await seriousViolations(page)).toEqual([]);
+  await confirm.getByLabel("Password").fill("not the password");
+  await confirm.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(confirm).toContainText("Wrong password. Please try again.");
+  await confirm.getByLabel("Password").fill((await adminLogin()).password);
+  await confirm.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(confirm).toHaveCount(0);
+  // The change the owner asked for went ahead without a second click.
+  await expect(page.getByRole("region", { name: "New recovery codes" }).getByRole("listitem")).toHaveCount(10);
+
+  await signedInLongAgo(page);
+  const item = page.getByRole("list", { name: "Passkeys" }).getByRole("listitem").filter({ hasText: "Confirming key" });
+  await item.getByRole("button", { name: "Remove Confirming key" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove Passkey" }).click();
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(toast(page, "Passkey Removed")).toBeVisible();
+  await expect(item).toHaveCount(0);
+
+  // Cancelled: nothing changes, and the owner is told so.
+  await signedInLongAgo(page);
+  await page.locator(".nf-toast").getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Replace Recovery Codes" }).click();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.locator(".nf-toast")).toContainText("Nothing was changed: please confirm it's you to change your security settings.");
 });
 
 test("the Security area is reachable from the keyboard, and axe finds no serious problem on it or on the second step", async ({ page }) => {

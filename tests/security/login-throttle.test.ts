@@ -6,6 +6,7 @@ import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts
 import { RateLimitedError, UnauthorizedError } from "../../src/core/errors.ts";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
+import { keyRing } from "../../src/core/shared/signer.ts";
 
 const password = "the right password";
 
@@ -52,7 +53,7 @@ describe.each(databaseTargets)("login throttle on $name", (target) => {
   afterAll(async () => {
     await testDb.drop();
   });
-  const deps = (admin: AdminCredentials) => ({ db: testDb.db, admin, now: () => clock.now() });
+  const deps = (admin: AdminCredentials) => ({ db: testDb.db, admin, now: () => clock.now(), signer: keyRing(["s".repeat(48)]) });
 
   it("lets at most 5 of 40 concurrent wrong logins from one address reach the password check", async () => {
     clock = createFakeClock(new Date("2026-02-01T09:00:00Z"));

@@ -1,4 +1,5 @@
-import { loginAnswerSchema, loginSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
+import { loginAnswerSchema, loginSchema, reauthenticationAnswerSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
+import { reauthenticationSchema } from "../../core/auth/passkey.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
@@ -7,7 +8,7 @@ export const authRoutes = {
     method: "POST",
     path: apiPaths.login,
     access: "public",
-    summary: "Logs the owner in: sets the session cookie",
+    summary: "Logs the owner in: sets the session cookie, and a device cookie that gives this browser login attempts of its own",
     body: { type: "json", schema: loginSchema },
     answers: {
       200: jsonAnswer(
@@ -23,6 +24,16 @@ export const authRoutes = {
     access: "public",
     summary: "Ends the session of the request's cookie, if any",
     answers: { 200: jsonAnswer(sessionStateSchema, "Logged out; the cookie is cleared") },
+  }),
+  reauthenticate: declareRoute({
+    method: "POST",
+    path: apiPaths.reauthenticate,
+    access: "admin",
+    summary:
+      "Confirms it is the owner (the password, or a passkey's answer to a login challenge): security changes need this or a login from the last 5 minutes",
+    body: { type: "json", schema: reauthenticationSchema },
+    answers: { 200: jsonAnswer(reauthenticationAnswerSchema, "Confirmed: security changes are allowed for 5 minutes") },
+    errors: [429],
   }),
   session: declareRoute({
     method: "GET",

@@ -2,14 +2,22 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { RateLimitedError } from "../errors.ts";
 
 /**
- * Per client address (an IPv6 address by its /64, whatever username it tries): 5 attempts that
- * were not successful logins per 15 minutes. Per account, from any address: 10 failures in a row are
- * free, then each further failure locks the account for 1 s, 2 s, 4 s… up to 15 minutes. Failures
- * are forgotten a day after the last one, or at the next successful login.
+ * A stranger's attempts (no device cookie, see device-cookies.ts) are counted twice. Per client
+ * address (an IPv6 address by its /64, whatever username it tries): 5 attempts that were not
+ * successful logins per 15 minutes. Per account, from any address: 10 failures in a row are free,
+ * then each further failure locks the account for 1 s, 2 s, 4 s… up to 15 minutes. Failures are
+ * forgotten a day after the last one, or at the next successful login of a stranger.
+ *
+ * A browser that signed in before brings its device cookie and is counted under that cookie alone:
+ * 10 attempts that were not successful logins per hour, whatever strangers did to the account or
+ * the address. Once those are spent the cookie counts for nothing (OWASP's lockout list) and its
+ * attempts are a stranger's until the hour is over.
  */
 export const loginThrottle = {
   maxFailures: 5,
   windowMs: 15 * 60 * 1000,
+  deviceMaxFailures: 10,
+  deviceWindowMs: 60 * 60 * 1000,
   accountFreeFailures: 10,
   accountBaseLockMs: 1000,
   accountMaxLockMs: 15 * 60 * 1000,
@@ -21,32 +29,26 @@ export interface ThrottleDeps {
   now: () => Date;
 }
 
-/** What a reservation holds, to release on success. */
-export interface LoginReservation {
-  addressKey: string;
-  accountKey: string;
-}
+/** What a reservation holds, to release on success: a trusted device's key, or a stranger's two. */
+export type LoginReservation = { deviceKey: string } | { addressKey: string; accountKey: string };
 
 /**
- * Reserves one attempt for the address and the account before the password is checked, each in
- * one statement (an upsert that counts only while under the limit), so concurrent guesses cannot
- * all pass a count taken before any of them was recorded. Throws 429 with the wait when refused.
+ * Reserves one attempt before the password is checked: against the device cookie's own budget when
+ * `device` (the nonce of a valid device cookie for this username) is given and not spent, else
+ * against the address and the account. Each count is one statement (an upsert that counts only
+ * while under the limit), so concurrent guesses cannot all pass a count taken before any of them
+ * was recorded. Throws 429 with the wait when refused.
  */
-export async function reserveLoginAttempt(deps: ThrottleDeps, address: string, username: string): Promise<LoginReservation> {
+export async function reserveLoginAttempt(deps: ThrottleDeps, address: string, username: string, device?: string | null): Promise<LoginReservation> {
+  const t = loginThrottle;
+  if (device) {
+    const deviceKey = `device:${device}`;
+    if (await countInWindow(deps, deviceKey, t.deviceMaxFailures, t.deviceWindowMs)) return { deviceKey };
+  }
   const reservation = { addressKey: `address:${address}`, accountKey: `account:${username.toLowerCase()}` };
   const now = deps.now();
-  const t = loginThrottle;
-  const addressCounted = await deps.db.query(
-    `INSERT INTO login_throttle AS t (key, attempts, window_start, expires_at) VALUES ($1, 1, $2, $5)
-     ON CONFLICT (key) DO UPDATE SET
-       attempts = CASE WHEN t.window_start <= $3 THEN 1 ELSE t.attempts + 1 END,
-       window_start = CASE WHEN t.window_start <= $3 THEN $2 ELSE t.window_start END,
-       expires_at = CASE WHEN t.window_start <= $3 THEN $5 ELSE t.expires_at END
-     WHERE t.window_start <= $3 OR t.attempts < $4
-     RETURNING attempts`,
-    [reservation.addressKey, now, new Date(now.getTime() - t.windowMs), t.maxFailures, new Date(now.getTime() + t.windowMs)],
-  );
-  if (addressCounted.rows.length === 0) throw await refusal(deps, reservation.addressKey, "expires_at");
+  if (!(await countInWindow(deps, reservation.addressKey, t.maxFailures, t.windowMs)))
+    throw await refusal(deps, reservation.addressKey, "expires_at");
 
   const accountCounted = await deps.db.query(
     `INSERT INTO login_throttle AS t (key, attempts, window_start, expires_at) VALUES ($1, 1, $2, $7)
@@ -76,8 +78,16 @@ export async function reserveLoginAttempt(deps: ThrottleDeps, address: string, u
   return reservation;
 }
 
-/** A successful login: its address attempt is given back and the account's failures are forgotten. */
+/**
+ * A successful login. A trusted device's failures are forgotten (the account's are not: the
+ * owner's browser signing in says nothing about the strangers). A stranger's address attempt is
+ * given back and the account's failures are forgotten.
+ */
 export async function releaseLoginAttempt(deps: ThrottleDeps, reservation: LoginReservation): Promise<void> {
+  if ("deviceKey" in reservation) {
+    await deps.db.query("DELETE FROM login_throttle WHERE key = $1", [reservation.deviceKey]);
+    return;
+  }
   await releaseAddress(deps, reservation.addressKey);
   await deps.db.query("DELETE FROM login_throttle WHERE key = $1", [reservation.accountKey]);
 }
@@ -89,6 +99,22 @@ export async function deleteExpiredLoginAttempts(deps: ThrottleDeps): Promise<vo
        SELECT key FROM login_throttle WHERE expires_at <= $1 LIMIT 100 FOR UPDATE SKIP LOCKED)`,
     [deps.now()],
   );
+}
+
+/** Counts one attempt in a fixed window of `windowMs` under `key`; false when `max` were counted already. */
+async function countInWindow(deps: ThrottleDeps, key: string, max: number, windowMs: number): Promise<boolean> {
+  const now = deps.now();
+  const counted = await deps.db.query(
+    `INSERT INTO login_throttle AS t (key, attempts, window_start, expires_at) VALUES ($1, 1, $2, $5)
+     ON CONFLICT (key) DO UPDATE SET
+       attempts = CASE WHEN t.window_start <= $3 THEN 1 ELSE t.attempts + 1 END,
+       window_start = CASE WHEN t.window_start <= $3 THEN $2 ELSE t.window_start END,
+       expires_at = CASE WHEN t.window_start <= $3 THEN $5 ELSE t.expires_at END
+     WHERE t.window_start <= $3 OR t.attempts < $4
+     RETURNING attempts`,
+    [key, now, new Date(now.getTime() - windowMs), max, new Date(now.getTime() + windowMs)],
+  );
+  return counted.rows.length > 0;
 }
 
 async function releaseAddress(deps: ThrottleDeps, addressKey: string): Promise<void> {

@@ -16,3 +16,9 @@ export const sessionStateSchema = z.object({ authenticated: z.boolean() });
  * was right and `secondStep` asks for a passkey or a recovery code.
  */
 export const loginAnswerSchema = sessionStateSchema.extend({ secondStep: z.literal("passkey").optional() });
+
+/** The `code` of the 403 a security change gets without a sign-in in the last 5 minutes (recent-sign-in.ts). */
+export const recentSignInRequiredCode = "recent_sign_in_required";
+
+/** A fresh sign-in inside a live session, before a security change (recent-sign-in.ts): when it was recorded. */
+export const reauthenticationAnswerSchema = z.object({ signedInAt: z.iso.datetime() });

@@ -37,6 +37,12 @@ export const passkeyLoginSchema = z.object({
   response: z.custom<AuthenticationResponseJSON>(credentialShape, "Not a passkey answer"),
 });
 
+/** "Confirm it's you" (recent-sign-in.ts): the password, or a passkey's signature over a login challenge. */
+export const reauthenticationSchema = z.union([
+  z.object({ password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000) }),
+  passkeyLoginSchema,
+]);
+
 export const passkeyRenameSchema = z.object({ name: passkeyNameSchema });
 
 /** A registered passkey as the dashboard shows it. */

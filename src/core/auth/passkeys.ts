@@ -11,20 +11,23 @@ import {
 } from "@simplewebauthn/server";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import type { Clock } from "../shared/clock.ts";
+import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import type { AdminCredentials } from "./admin-credentials.ts";
 import { takeRateLimit } from "../rate-limit.ts";
 import { AppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
+import { trustedDevice } from "./device-cookies.ts";
 import { consumeChallenge, storeChallenge } from "./passkey-challenges.ts";
 import type { Passkey } from "./passkey.schema.ts";
 import { relyingParty } from "./relying-party.ts";
 
-/** What passkeys need: the database, the clock, the owner's login and the site they are bound to. */
+/** What passkeys need: the database, the clock, the owner's login, the site they are bound to, and the signer (device cookies). */
 export interface PasskeyDeps {
   db: SqlExecutor;
   now: Clock["now"];
   admin: AdminCredentials;
   site: Site;
+  signer: Signer;
 }
 type Deps = PasskeyDeps;
 
@@ -156,10 +159,15 @@ export async function deletePasskey(deps: Pick<Deps, "db">, id: number): Promise
   });
 }
 
-/** Options for signing in with a passkey alone: any discoverable credential of this site, verified user. */
-export async function passkeyLoginOptions(deps: Deps, clientIp: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  // Anyone may ask, and each answer stores a challenge: a generous per-client limit bounds the table.
-  await takeRateLimit(deps, passkeyOptionsLimit, clientIp);
+/**
+ * Options for signing in with a passkey alone: any discoverable credential of this site, verified
+ * user. Anyone may ask, and each answer stores a challenge: a generous per-client limit bounds the
+ * table. A browser with a valid device cookie (device-cookies.ts) is counted under that cookie, so
+ * no one else at its address can use its allowance up.
+ */
+export async function passkeyLoginOptions(deps: Deps, clientIp: string, deviceCookie?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const device = trustedDevice(deps, deviceCookie, deps.admin.username);
+  await takeRateLimit(deps, passkeyOptionsLimit, device ? `device:${device}` : clientIp);
   const options = await generateAuthenticationOptions({ rpID: relyingParty(deps.site).id, userVerification: "required" });
   await storeChallenge(deps, options.challenge, "login");
   return options;

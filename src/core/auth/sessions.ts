@@ -27,6 +27,8 @@ const pruneSessions = `pruned AS (
 export interface Session {
   createdAt: Date;
   expiresAt: Date;
+  /** When the owner last proved who they are in this session: its login, or a later re-authentication. */
+  signedInAt: Date;
 }
 
 /** Only this hash is stored: a leaked database row can't be turned back into a cookie. */
@@ -41,25 +43,33 @@ export async function createSession(deps: SessionDeps): Promise<{ token: string;
   const expiresAt = new Date(createdAt.getTime() + sessionMaxMs);
   await deps.db.query(
     `WITH ${pruneSessions}
-     INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at, credentials_fingerprint) VALUES ($1, $2, $2, $5, $4)`,
+     INSERT INTO admin_sessions (token_hash, created_at, last_seen_at, expires_at, credentials_fingerprint, signed_in_at)
+     VALUES ($1, $2, $2, $5, $4, $2)`,
     [hashToken(token), createdAt, new Date(createdAt.getTime() - sessionIdleMs), await deps.admin.fingerprint(), expiresAt],
   );
-  return { token, session: { createdAt, expiresAt } };
+  return { token, session: { createdAt, expiresAt, signedInAt: createdAt } };
 }
 
 /** The live session for a cookie token (and marks it used), or null when unknown, expired or of other credentials. */
 export async function findSession(deps: SessionDeps, token: string | undefined): Promise<Session | null> {
   if (!token) return null;
   const now = deps.now();
-  const { rows } = await deps.db.query<{ created_at: Date; expires_at: Date }>(
+  const { rows } = await deps.db.query<{ created_at: Date; expires_at: Date; signed_in_at: Date }>(
     `WITH ${pruneSessions}
      UPDATE admin_sessions SET last_seen_at = $2
       WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3 AND credentials_fingerprint = $4
-      RETURNING created_at, expires_at`,
+      RETURNING created_at, expires_at, signed_in_at`,
     [hashToken(token), now, new Date(now.getTime() - sessionIdleMs), await deps.admin.fingerprint()],
   );
   const row = rows[0];
-  return row ? { createdAt: row.created_at, expiresAt: row.expires_at } : null;
+  return row ? { createdAt: row.created_at, expiresAt: row.expires_at, signedInAt: row.signed_in_at } : null;
+}
+
+/** Records a fresh proof of identity (a password or passkey) in a live session; returns its time. */
+export async function markSessionSignedIn(deps: Pick<SessionDeps, "db" | "now">, token: string): Promise<Date> {
+  const now = deps.now();
+  await deps.db.query("UPDATE admin_sessions SET signed_in_at = $2 WHERE token_hash = $1", [hashToken(token), now]);
+  return now;
 }
 
 /** Ends a session on the server (logout); unknown tokens are ignored. */

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * What a signature is for. Each purpose signs with a key of its own, so a signature made for one
  * can never pass as another's.
  */
-export type SigningPurpose = "download-link" | "subscription-token" | "background-run";
+export type SigningPurpose = "download-link" | "subscription-token" | "background-run" | "device-cookie";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -16,12 +16,13 @@ export interface Signer {
 /**
  * Each purpose's key, from a secret. The first three are the keys these signatures had before the
  * key ring existed (the raw secret, and the subscription tokens' derived key), kept so every link
- * already sent still verifies; a new purpose derives its key as `HMAC(secret, "no-filter <purpose> v1")`.
+ * already sent still verifies; a new purpose derives its key as `HMAC(secret, "no-filter <purpose> v1")` (as device cookies do).
  */
 const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> = {
   "download-link": (secret) => secret,
   "background-run": (secret) => secret,
   "subscription-token": (secret) => createHmac("sha256", secret).update("no-filter subscription tokens v1").digest(),
+  "device-cookie": (secret) => createHmac("sha256", secret).update("no-filter device cookies v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {

@@ -14,21 +14,26 @@ export class ApiError extends Error {
   readonly sentAt: number;
   /** A 401 from a route that needs a session: the session has ended. */
   readonly endsSession: boolean;
+  /** The server's machine-readable reason, when it sent one (e.g. `recent_sign_in_required`). */
+  readonly code: string | undefined;
 
-  constructor(status: number, message: string, details: { sentAt?: number; endsSession?: boolean } = {}) {
+  constructor(status: number, message: string, details: { sentAt?: number; endsSession?: boolean; code?: string } = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.sentAt = details.sentAt ?? Date.now();
     this.endsSession = details.endsSession ?? false;
+    this.code = details.code;
   }
 }
 
 /** Turns an answer's status and body into the error the user sees. */
 export function apiErrorFrom(status: number, statusText: string, bodyText: string, details?: ConstructorParameters<typeof ApiError>[2]): ApiError {
   try {
-    const body = JSON.parse(bodyText) as { error?: unknown };
-    if (typeof body.error === "string" && body.error) return new ApiError(status, body.error, details);
+    const body = JSON.parse(bodyText) as { error?: unknown; code?: unknown };
+    if (typeof body.error === "string" && body.error) {
+      return new ApiError(status, body.error, { ...details, ...(typeof body.code === "string" && { code: body.code }) });
+    }
   } catch {
     // Not JSON: fall through to the raw text.
   }

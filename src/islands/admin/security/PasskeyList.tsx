@@ -7,6 +7,7 @@ import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
+import { useRecentSignIn } from "./ConfirmIdentity.tsx";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" }) : "Never");
 
@@ -25,8 +26,9 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
     },
     onError: (failure) => showErrorToast(failure.message),
   });
+  const withRecentSignIn = useRecentSignIn();
   const remove = useMutation({
-    mutationFn: () => callApi(passkeysRoutes.remove, { params: { id: passkey.id } }),
+    mutationFn: () => withRecentSignIn(() => callApi(passkeysRoutes.remove, { params: { id: passkey.id } })),
     onSuccess: async () => {
       showToast({ title: "Passkey Removed", description: `“${passkey.name}” can no longer sign in.` });
       await refresh();

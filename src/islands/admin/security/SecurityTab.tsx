@@ -7,6 +7,7 @@ import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { RecentSignInProvider, useRecentSignIn } from "./ConfirmIdentity.tsx";
 import { ceremonyFailure, createPasskey } from "./passkey-ceremony.ts";
 import PasskeyList from "./PasskeyList.tsx";
 
@@ -14,30 +15,35 @@ import PasskeyList from "./PasskeyList.tsx";
 export default function SecurityTab() {
   const security = useQuery(queries.security);
   return (
-    <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <section aria-labelledby="passkeys-title" className="card p-5">
-        <h2 id="passkeys-title" className="section-title text-2xl">
-          Passkeys
-        </h2>
-        <p className="mt-2 text-sm">A passkey signs you in with your device's screen lock, fingerprint or face: nothing to type, nothing to phish.</p>
-        <ListState loading={security.isPending} error={security.error} empty={false} emptyText="" />
-        {security.data && <PasskeyList passkeys={security.data.passkeys} />}
-        <AddPasskeyForm />
-      </section>
-      <div className="space-y-8">
-        {security.data && <RequirementSetting required={security.data.passkeyRequired} />}
-        {security.data && <RecoveryCodes left={security.data.recoveryCodesLeft} />}
+    <RecentSignInProvider>
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <section aria-labelledby="passkeys-title" className="card p-5">
+          <h2 id="passkeys-title" className="section-title text-2xl">
+            Passkeys
+          </h2>
+          <p className="mt-2 text-sm">
+            A passkey signs you in with your device's screen lock, fingerprint or face: nothing to type, nothing to phish.
+          </p>
+          <ListState loading={security.isPending} error={security.error} empty={false} emptyText="" />
+          {security.data && <PasskeyList passkeys={security.data.passkeys} />}
+          <AddPasskeyForm />
+        </section>
+        <div className="space-y-8">
+          {security.data && <RequirementSetting required={security.data.passkeyRequired} />}
+          {security.data && <RecoveryCodes left={security.data.recoveryCodesLeft} />}
+        </div>
       </div>
-    </div>
+    </RecentSignInProvider>
   );
 }
 
 function AddPasskeyForm() {
   const queryClient = useQueryClient();
+  const withRecentSignIn = useRecentSignIn();
   const [error, setError] = useState<string | undefined>();
   const add = useMutation({
-    mutationFn: async ({ name }: { name: string; form: HTMLFormElement }) =>
-      callApi(passkeysRoutes.register, { body: { name, response: await createPasskey() } }),
+    mutationFn: ({ name }: { name: string; form: HTMLFormElement }) =>
+      withRecentSignIn(async () => callApi(passkeysRoutes.register, { body: { name, response: await createPasskey() } })),
     onSuccess: async (passkey, { form }) => {
       form.reset();
       showToast({ title: "Passkey Added", description: `“${passkey.name}” can now sign you in.` });
@@ -72,8 +78,9 @@ function RequirementSetting({ required }: { required: boolean }) {
   // What the owner asked for, shown at once while the server saves it; then what was saved (a
   // refusal turns the box back).
   const [wanted, setWanted] = useState<boolean | null>(null);
+  const withRecentSignIn = useRecentSignIn();
   const save = useMutation({
-    mutationFn: (value: boolean) => callApi(passkeysRoutes.requirement, { body: { required: value } }),
+    mutationFn: (value: boolean) => withRecentSignIn(() => callApi(passkeysRoutes.requirement, { body: { required: value } })),
     onSuccess: async ({ required: saved }) => {
       showToast({
         title: "Setting Updated",
@@ -113,8 +120,9 @@ function RequirementSetting({ required }: { required: boolean }) {
 function RecoveryCodes({ left }: { left: number }) {
   const queryClient = useQueryClient();
   const [codes, setCodes] = useState<string[] | null>(null);
+  const withRecentSignIn = useRecentSignIn();
   const generate = useMutation({
-    mutationFn: () => callApi(passkeysRoutes.recoveryCodes),
+    mutationFn: () => withRecentSignIn(() => callApi(passkeysRoutes.recoveryCodes)),
     onSuccess: async (answer) => {
       setCodes(answer.codes);
       showToast({ title: "Recovery Codes Generated", description: "Save them now: they are shown only once." });
