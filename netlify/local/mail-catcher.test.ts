@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import type { Mailer } from "../../src/core/mail/mailer.ts";
 import { answerInbox, emailFrameSandbox, emailHtmlPolicy, inboxJsonPath, inboxPath } from "./inbox.ts";
-import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
+import { refusedOnceReply, startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 
 const from = "No Filter <hello@localhost>";
 let dir: string;
@@ -151,6 +151,23 @@ describe("the mail catcher and the local inbox", () => {
     const { catcher, mailer } = await start();
     await Promise.all(Array.from({ length: 20 }, (_, n) => mailer.send({ ...confirmation, subject: `Parallel ${String(n)}`, messageId: undefined })));
     expect(new Set(catcher.list().map((mail) => mail.subject)).size).toBe(20);
+  });
+
+  it("refuses each refuse-once address with 550 5.1.1 the first time, then takes it; other addresses are taken the first time", async () => {
+    const { catcher, mailer } = await start();
+    const refusing = "Refuse-Once+retry-1@example.com";
+    await expect(mailer.send({ ...confirmation, to: refusing, subject: "First try" })).rejects.toMatchObject({
+      responseCode: 550,
+      response: `550 ${refusedOnceReply}`,
+    });
+    await mailer.send({ ...confirmation, to: "refuse-once-not@example.com", subject: "Not the pattern" });
+    expect(catcher.list().map((mail) => mail.subject)).toEqual(["Not the pattern"]);
+
+    await mailer.send({ ...confirmation, to: refusing.toLowerCase(), subject: "Retried" });
+    await expect(mailer.send({ ...confirmation, to: "refuse-once+retry-2@example.com", subject: "Its own first try" })).rejects.toMatchObject({
+      responseCode: 550,
+    });
+    expect(catcher.list().map((mail) => mail.subject)).toEqual(["Retried", "Not the pattern"]);
   });
 
   it("answers unknown messages, other methods and other paths as it should", async () => {

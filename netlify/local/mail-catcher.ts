@@ -53,6 +53,15 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
+/**
+ * Recipients the catcher refuses the first time it is asked to take them, and accepts after: a
+ * failed send and its retry can then be tried for real (`refuse-once+<anything>@<any domain>`).
+ */
+export const refusedOncePattern = /^refuse-once(\+[^@]*)?@/i;
+
+/** The reply a refused-once recipient gets at RCPT TO, as a mail server with no such mailbox answers. */
+export const refusedOnceReply = "5.1.1 Mailbox unavailable (refused once by the local mail catcher)";
+
 const indexFile = "index.json";
 const idPattern = /^[0-9a-z]+-[0-9a-f]{8}$/;
 const maxMessageBytes = 10 * 1024 * 1024;
@@ -60,7 +69,8 @@ const maxMessageBytes = 10 * 1024 * 1024;
 /**
  * A local SMTP server that keeps what it is sent, like Mailpit: `npm start` hands its URL to the
  * mailer when no SMTP_URL is set, so signing up works with no account and the email shows in the
- * local inbox page. Mail is kept on disk so it survives a restart.
+ * local inbox page. Mail is kept on disk so it survives a restart. It refuses one kind of address
+ * once (`refusedOncePattern`), for the browser tests of a failed send.
  */
 export async function startMailCatcher(options: MailCatcherOptions): Promise<MailCatcher> {
   const keep = options.keep ?? 500;
@@ -103,6 +113,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
     options.onMessage?.(summary);
   };
 
+  const refused = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
@@ -110,6 +121,15 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
     logger: false,
     // Stopping `npm start` should not wait for an idle pooled connection.
     closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      const recipient = address.address.toLowerCase();
+      if (!refusedOncePattern.test(recipient) || refused.has(recipient)) {
+        callback();
+        return;
+      }
+      refused.add(recipient);
+      callback(Object.assign(new Error(refusedOnceReply), { responseCode: 550 }));
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

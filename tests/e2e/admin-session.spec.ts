@@ -4,6 +4,7 @@ import pg from "pg";
 import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
+import { recordRequests } from "./page-requests.ts";
 
 /** Forgets failed logins: they count per client address, and every test here is the same address. */
 async function forgetLoginFailures() {
@@ -99,19 +100,27 @@ test("a network failure during login says so", async ({ page }) => {
   await expect(toast(page, "Login Failed")).toContainText("Login failed. Please try again.");
 });
 
-test("logout ends the session on the server: the old cookie is refused", async ({ page }) => {
+test("logout ends the session on the server: the old cookie is refused; the form never calls it an expired session", async ({ page }) => {
+  await page.clock.install();
   await logIn(page);
   const cookies = await page.context().cookies();
   const cookieHeader = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
   const before = await page.request.get("/api/newsletter/subscribers", { headers: { cookie: cookieHeader } });
   expect(before.status()).toBe(200);
 
+  const calls = recordRequests(page, (request) => new URL(request.url()).pathname.startsWith("/api/"));
   await page.getByRole("button", { name: "Logout" }).click();
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
   await expect(page.getByRole("tab", { name: "Blog Posts" })).toHaveCount(0);
-  // A chosen logout is not an expired session: the form says nothing of one, now or a moment later.
-  await page.waitForTimeout(500);
+  // A chosen logout is not an expired session: the form says nothing of one, now or after every
+  // timer the page had set has run, and no call since the logout was refused for want of a session.
+  await page.clock.fastForward("05:00");
+  const answered = await Promise.all(
+    (await calls.soFar()).map(async (call) => `${call.method()} ${new URL(call.url()).pathname} ${String((await call.response())?.status())}`),
+  );
+  expect(answered.filter((answer) => answer.endsWith(" 401"))).toEqual([]);
   await expect(page.getByText("Your session has expired")).toHaveCount(0);
+  calls.stop();
 
   const after = await page.request.get("/api/newsletter/subscribers", { headers: { cookie: cookieHeader } });
   expect(after.status()).toBe(401);

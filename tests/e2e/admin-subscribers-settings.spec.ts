@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { eventually, logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
+import { apiCall, recordRequests } from "./page-requests.ts";
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -133,24 +134,28 @@ test("a changed hero title reaches the home page; a bad URL is refused with the 
   const heroTitle = page.getByRole("textbox", { name: "Hero title" });
   const original = await heroTitle.inputValue();
   const title = unique("Built in public");
-  const heroSaves: string[] = [];
-  page.on("request", (sent) => {
-    if (sent.method() === "PUT" && sent.url().endsWith("/api/site-settings/hero_title")) heroSaves.push(sent.postData() ?? "");
-  });
-  // The list's refetch after a save arrives late, as on a slow connection.
+  const heroSaves = recordRequests(page, apiCall("PUT", "/api/site-settings/hero_title"));
+  // The list's refetch after a save is held back until the field has been left, as on a slow connection.
+  const refetchHeld = Promise.withResolvers<void>();
+  const refetchReleased = Promise.withResolvers<void>();
   await page.route("**/api/site-settings", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    refetchHeld.resolve();
+    await refetchReleased.promise;
     await route.continue();
   });
   await heroTitle.fill(title);
   await heroTitle.press("Enter");
   await expect(toast(page, "Setting Updated")).toBeVisible();
+  await refetchHeld.promise;
   // Leaving the field right after Enter saves nothing more: the value is already saved.
   await page.getByRole("textbox", { name: "Hero subtitle" }).focus();
+  expect((await heroSaves.soFar()).map((save) => save.postDataJSON() as unknown)).toEqual([{ value: title }]);
   await expect(page.getByText(`Current: ${title}`)).toBeVisible();
-  await page.waitForTimeout(2000);
-  expect(heroSaves).toHaveLength(1);
+  const refetched = page.waitForResponse((response) => apiCall("GET", "/api/site-settings")(response.request()));
+  refetchReleased.resolve();
+  await refetched;
   await page.unroute("**/api/site-settings");
+  heroSaves.stop();
   await eventually(request, "/", (html) => html.includes(title));
 
   // Saved on leaving the field too; an empty value brings the default back.
