@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../tests/support/test-databases.ts";
-import { applyMigrations, readMigrations } from "./db/migrations.ts";
 import { RateLimitedError } from "./errors.ts";
 import { retryAfterSeconds, takeRateLimit, type RateLimit } from "./rate-limit.ts";
 
@@ -12,8 +11,7 @@ const windowStart = Math.ceil(Date.UTC(2026, 0, 1) / limit.windowMs) * limit.win
 describe.each(databaseTargets)("rate limit on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
   });
   afterAll(async () => {
     await testDb.drop();

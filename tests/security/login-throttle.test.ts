@@ -2,7 +2,6 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { logIn } from "../../src/core/auth/login.ts";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { RateLimitedError, UnauthorizedError } from "../../src/core/errors.ts";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
@@ -47,8 +46,7 @@ describe.each(databaseTargets)("login throttle on $name", (target) => {
   let testDb: TestDatabase;
   let clock: FakeClock;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
   });
   afterAll(async () => {
     await testDb.drop();

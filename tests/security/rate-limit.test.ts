@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { takeRateLimit, type RateLimit } from "../../src/core/rate-limit.ts";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
@@ -10,8 +9,7 @@ const windowStart = Date.UTC(2026, 2, 1, 9, 0);
 describe.each(databaseTargets)("public rate limits on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
   });
   afterAll(async () => {
     await testDb.drop();

@@ -2,7 +2,6 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createSession, findSession, sessionIdleMs, sessionMaxMs } from "../../src/core/auth/sessions.ts";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { createFakeClock } from "../support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
 
@@ -15,8 +14,7 @@ function cheapHash(plain: string): string {
 describe.each(databaseTargets)("admin sessions on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
   });
   afterAll(async () => {
     await testDb.drop();

@@ -18,8 +18,10 @@ export interface TestDatabase {
 
 export interface DatabaseTarget {
   name: string;
-  /** Opens a fresh, empty database (no migrations applied). */
+  /** Opens a fresh, empty database (no migrations applied: the migration tests start here). */
   create(): Promise<TestDatabase>;
+  /** Opens a fresh database with every migration applied: every other suite's set-up. */
+  createMigrated(): Promise<TestDatabase>;
 }
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -29,21 +31,32 @@ const serverUrl = process.env.TEST_DATABASE_URL;
  * `TEST_DATABASE_URL`, also that PostgreSQL through `pg`, and through Neon's production driver
  * behind a WebSocket-to-TCP proxy.
  */
+const pglite = target("pglite", async () => {
+  const db = await createPgliteExecutor();
+  return { db, drop: () => db.close() };
+});
+
 export const databaseTargets: DatabaseTarget[] = [
-  {
-    name: "pglite",
-    async create() {
-      const db = await createPgliteExecutor();
-      return { db, drop: () => db.close() };
-    },
-  },
+  pglite,
   ...(serverUrl
     ? [
-        { name: "postgresql (pg)", create: () => createServerDatabase(serverUrl, "pg") },
-        { name: "postgresql (neon driver: HTTP queries, WebSocket transactions)", create: () => createServerDatabase(serverUrl, "neon") },
+        target("postgresql (pg)", () => createServerDatabase(serverUrl, "pg")),
+        target("postgresql (neon driver: HTTP queries, WebSocket transactions)", () => createServerDatabase(serverUrl, "neon")),
       ]
     : []),
 ];
+
+function target(name: string, create: () => Promise<TestDatabase>): DatabaseTarget {
+  return {
+    name,
+    create,
+    async createMigrated() {
+      const testDb = await create();
+      await applyMigrations(testDb.db, await readMigrations());
+      return testDb;
+    },
+  };
+}
 
 async function createServerDatabase(url: string, driver: "pg" | "neon"): Promise<TestDatabase> {
   const admin = await connectDatabase(url, { driver: "pg", maxConnections: 1 });
@@ -89,7 +102,5 @@ async function connectionsGone(admin: SqlExecutor, name: string, timeoutMs = 2_0
 
 /** An embedded database with every migration applied: the default for domain and handler tests. */
 export async function createMigratedDatabase(): Promise<SqlExecutor> {
-  const db = await createPgliteExecutor();
-  await applyMigrations(db, await readMigrations());
-  return db;
+  return (await pglite.createMigrated()).db;
 }

@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import { hashPassword } from "../../src/core/auth/password.ts";
 import { runRequestHeader, signRunRequest } from "../../src/adapters/background-run.ts";
 import { keyRing } from "../../src/core/shared/signer.ts";
@@ -28,8 +27,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
   let productionEnv: Record<string, string>;
 
   beforeAll(async () => {
-    testDb = await (postgres as NonNullable<typeof postgres>).create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await (postgres as NonNullable<typeof postgres>).createMigrated();
     outDir = await mkdtemp(path.join(tmpdir(), "nf-bundles-"));
     bundles = await zipFunctions([path.join(projectRoot, "netlify/functions")], outDir, {
       archiveFormat: "none",

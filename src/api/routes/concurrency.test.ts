@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { readFile } from "node:fs/promises";
-import { applyMigrations, readMigrations } from "../../core/db/migrations.ts";
 import { createDownload } from "../../core/downloads/downloads.service.ts";
 
 // Races only show on a server with real parallel connections: run on PostgreSQL when configured.
@@ -20,8 +19,7 @@ describe.each(serverTargets)("concurrent calls on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
     app = await createTestApp({ db: testDb.db });
   });
   afterAll(async () => {

@@ -4,7 +4,6 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testMailFrom, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { smtpMailer } from "../../adapters/smtp-mailer.ts";
-import { applyMigrations, readMigrations } from "../../core/db/migrations.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "../../core/subscribers/consent-wording.ts";
 import { subscribe as subscribeService } from "../../core/subscribers/subscribers.service.ts";
 
@@ -422,8 +421,7 @@ describe.each(databaseTargets.filter((target) => target.name !== "pglite"))("the
   let testDb: TestDatabase;
   let serverApp: TestApp;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
     serverApp = await createTestApp({ db: testDb.db });
   });
   afterAll(async () => {

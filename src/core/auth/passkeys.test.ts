@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { createTestApp, testAdminPassword, type TestApp } from "../../../tests/support/test-app.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
-import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { DatabaseUnavailableError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { passkeyRequired, securityState, setPasskeyRequired } from "./admin-security.ts";
 import { logIn } from "./login.ts";
@@ -31,8 +30,7 @@ const freshIp = () => `198.51.100.${String(nextIp++)}`;
 describe.each(databaseTargets)("on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
     app = await createTestApp({ db: testDb.db, now: () => clock.now() });
   });
   afterAll(async () => {

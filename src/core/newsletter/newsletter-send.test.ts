@@ -3,7 +3,6 @@ import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
-import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
 import { claimBatch, dueSends, markRetry, markSent, renewLease } from "./newsletter-queue.ts";
@@ -61,8 +60,7 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
   let app: TestApp;
   let postNumber = 0;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
     app = await createTestApp({ db: testDb.db, clock, smtp: { reject: (address) => refusals.get(address) } });
   });
   afterAll(async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
-import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { importSubscribers, missingEmailColumnMessage } from "./subscriber-import.ts";
@@ -11,8 +10,7 @@ const now = new Date("2026-11-23T12:00:00.000Z");
 describe.each(databaseTargets)("subscriber import on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
-    testDb = await target.create();
-    await applyMigrations(testDb.db, await readMigrations());
+    testDb = await target.createMigrated();
   });
   afterAll(async () => {
     await testDb.drop();
