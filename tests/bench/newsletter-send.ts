@@ -23,7 +23,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startCountingSink } from "./counting-smtp-sink.ts";
+import { startSmtpSink } from "../support/smtp-sink.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { adminCookie } from "./admin-session.ts";
 import { seedSubscribers } from "./bulk-seed.ts";
@@ -78,7 +78,7 @@ interface SendStatus {
 }
 
 export async function measureNewsletterSend(siteUrl: string, recipients = 10_000, options: { crash?: boolean } = {}): Promise<NewsletterSendFigures> {
-  const sink = await startCountingSink();
+  const sink = await startSmtpSink({ keep: "counts" });
   const stateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-send-"));
   const env = { RATE_LIMIT_MULTIPLIER: "1000000", SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: String(benchSmtpConnections) };
   let site: LocalSite | undefined;
@@ -154,7 +154,7 @@ export async function measureNewsletterSend(siteUrl: string, recipients = 10_000
     if (options.crash === false) return uninterrupted;
 
     // 2. Another post to the same list, kill -9 about half-way, restart on the same state folder.
-    sink.reset();
+    sink.clear();
     const crashStarted = performance.now();
     const crashSend = await api(cookie, "/api/newsletter/sends", { postId: second.id });
     const atKill = await pollUntil(cookie, crashSend.id, (status) => status.sent >= recipients / 2 || status.status === "sent");

@@ -15,13 +15,13 @@ import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { sendStatus, startSend } from "../../src/core/newsletter/newsletter-sends.ts";
 import { runSendWorker } from "../../src/core/newsletter/newsletter-worker.ts";
-import { startCountingSink } from "./counting-smtp-sink.ts";
+import { startSmtpSink } from "../support/smtp-sink.ts";
 
 const recipients = Number(process.env.N ?? 10_000);
 const pool = Number(process.env.POOL ?? 5);
 const batchSize = Number(process.env.BATCH ?? 100);
 
-const sink = await startCountingSink();
+const sink = await startSmtpSink({ keep: "counts" });
 const smtpUrl = sink.url;
 
 const db = process.env.DB_URL ? await connectDatabase(process.env.DB_URL, { driver: "pg" }) : await createPgliteExecutor();

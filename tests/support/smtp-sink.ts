@@ -22,6 +22,8 @@ export interface SmtpSink {
   messages: CaughtMail[];
   /** Messages sent to `address`. */
   to(address: string): CaughtMail[];
+  /** How many messages arrived, how many distinct Message-IDs, and how many IDs came more than once. */
+  counts(): { received: number; distinct: number; duplicates: number };
   /** Resolves once `count` messages in all have arrived (fails after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<CaughtMail[]>;
   clear(): void;
@@ -34,12 +36,24 @@ export interface SmtpSinkOptions {
    * mailbox busy), 5xx a permanent one (no such mailbox). Undefined accepts it (the default for all).
    */
   reject?: (address: string) => 450 | 451 | 550 | 553 | undefined;
+  /**
+   * `messages` (the default) parses and keeps every message; `counts` only counts them and their
+   * Message-IDs, without parsing or keeping a body (the benchmark's hundreds of thousands).
+   */
+  keep?: "messages" | "counts";
 }
 
 /** A real SMTP server on a free local port that keeps what it is sent: tests read the mail a user would. */
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<() => void>();
+  const seen = new Map<string, number>();
+  let received = 0;
+  const count = (head: string) => {
+    received += 1;
+    const id = /^Message-ID:\s*(\S+)/im.exec(head)?.[1] ?? `(none ${String(received)})`;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -50,12 +64,24 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       callback(Object.assign(new Error(`${String(code)} refused by the test sink: ${address.address}`), { responseCode: code }));
     },
     onData(stream, _session, callback) {
+      if (options.keep === "counts") {
+        let head = "";
+        stream.on("data", (chunk: Buffer) => {
+          if (head.length < 4000) head += chunk.toString();
+        });
+        stream.on("end", () => {
+          count(head);
+          callback();
+        });
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         simpleParser(raw)
           .then((parsed) => {
+            count(raw);
             messages.push(toCaught(parsed, raw));
             for (const wake of waiters) wake();
             callback();
@@ -70,6 +96,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     url: `smtp://127.0.0.1:${String(port)}`,
     messages,
     to: (address) => messages.filter((message) => message.to.includes(address.toLowerCase())),
+    counts: () => ({ received, distinct: seen.size, duplicates: [...seen.values()].filter((times) => times > 1).length }),
     waitFor(count, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -88,6 +115,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
     clear() {
       messages.length = 0;
+      received = 0;
+      seen.clear();
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
