@@ -3,7 +3,8 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
-import { deliver, sendConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import { startDelivery } from "../mail/outbox.ts";
+import { queueConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
 import type { Subscriber, SubscriberCounts, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
@@ -74,24 +75,18 @@ export async function recordConsentAsk(db: SqlQueryable, subscriberId: number, s
 export const confirmationIntervalMs = 10 * 60 * 1000;
 
 /**
- * Takes the right to send a confirmation now: none went out in the last `confirmationIntervalMs`.
- * Stamped at once (two concurrent signups send one email); answers the stamp it replaced, so a
- * failed send can put it back, or `undefined` when a confirmation went out too recently.
+ * Takes the right to send a confirmation now: none was queued in the last `confirmationIntervalMs`.
+ * Stamped in the signup's transaction, with the email queued beside it: two concurrent signups
+ * queue one email, and a queued email is delivered however long the SMTP server is down.
  */
-async function claimConfirmation(db: SqlQueryable, subscriberId: number, now: Date): Promise<{ previous: Date | null } | undefined> {
-  const { rows } = await db.query<{ previous: Date | null }>(
-    `UPDATE subscribers AS s SET confirmation_sent_at = $2
-       FROM (SELECT id, confirmation_sent_at AS previous FROM subscribers WHERE id = $1 FOR UPDATE) AS old
-      WHERE s.id = old.id AND (old.previous IS NULL OR old.previous <= $3)
-      RETURNING old.previous`,
+async function claimConfirmation(db: SqlQueryable, subscriberId: number, now: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE subscribers SET confirmation_sent_at = $2
+      WHERE id = $1 AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= $3)
+      RETURNING id`,
     [subscriberId, now, new Date(now.getTime() - confirmationIntervalMs)],
   );
-  return rows[0];
-}
-
-/** A confirmation that could not be sent does not count: the next signup may send one at once. */
-async function releaseConfirmation(db: SqlQueryable, subscriberId: number, claimedAt: Date, previous: Date | null): Promise<void> {
-  await db.query("UPDATE subscribers SET confirmation_sent_at = $3 WHERE id = $1 AND confirmation_sent_at = $2", [subscriberId, claimedAt, previous]);
+  return rows.length > 0;
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */
@@ -107,30 +102,25 @@ export interface SubscribeInput {
 /**
  * A visitor signs an address up on the site's form: one hit on `limit` for their client address
  * (429 when over it); then a new, pending or unsubscribed address becomes `pending`, its consent
- * record keeps the form's wording, and it gets a confirmation email — at most one per
- * `confirmationIntervalMs`. An active address gets nothing. The caller can't tell which happened,
- * so nobody learns who is subscribed; a failed send is logged, not thrown.
+ * record keeps the form's wording, and a confirmation email is queued in the same transaction — at
+ * most one per `confirmationIntervalMs`. An active address gets nothing. The answer waits for the
+ * database only, never for the SMTP server (the outbox delivers after it), so the caller can't tell
+ * which happened, by its content or its time, and nobody learns who is subscribed.
  */
 export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<void> {
   await takeRateLimit(deps, limit, input.clientIp);
   const now = deps.now();
   // One transaction: the upsert locks the address's row, so concurrent signups of one address take
-  // turns — one consent record, one claim — and the email goes out after the commit.
-  const asked = await deps.db.transaction(async (tx) => {
+  // turns — one consent record, one claim, one queued email.
+  const queued = await deps.db.transaction(async (tx) => {
     const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
-    if (subscriber.status === "active") return undefined;
+    if (subscriber.status === "active") return false;
     const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now);
-    const claim = await claimConfirmation(tx, subscriber.id, now);
-    return claim && { subscriber, consentId, previous: claim.previous };
+    if (!(await claimConfirmation(tx, subscriber.id, now))) return false;
+    await queueConfirmationEmail(tx, deps, subscriber, consentId);
+    return true;
   });
-  if (!asked) return;
-  const { subscriber, consentId, previous } = asked;
-  await deliver(
-    deps,
-    `confirmation to subscriber ${String(subscriber.id)}`,
-    () => sendConfirmationEmail(deps, subscriber, consentId),
-    () => releaseConfirmation(deps.db, subscriber.id, now, previous),
-  );
+  if (queued) startDelivery(deps);
 }
 
 /**
