@@ -63,17 +63,38 @@ export function startDelivery(deps: DeliveryStart): void {
 }
 
 /**
- * Queues one message on `db` (the caller's transaction): answers its Message-ID, random and opaque
- * (no row number or subscriber id in it), fixed here for every retry.
+ * A condition the queueing statement checks itself, so the check and the write are one statement
+ * (one round trip, whatever the outcome): `where` over the condition's own `$1…` parameters,
+ * optionally after a `with` clause (a claim's UPDATE … RETURNING, say).
  */
-export async function enqueueMail(db: SqlQueryable, deps: { site: Site; now: Clock["now"] }, mail: QueuedMail): Promise<string> {
+export interface EnqueueCondition {
+  with?: string;
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * Queues one message on `db` (the caller's transaction), if `onlyIf` holds: answers its
+ * Message-ID, random and opaque (no row number or subscriber id in it) and fixed here for every
+ * hand-over, or undefined when the condition kept it out.
+ */
+export async function enqueueMail(
+  db: SqlQueryable,
+  deps: { site: Site; now: Clock["now"] },
+  mail: QueuedMail,
+  onlyIf?: EnqueueCondition,
+): Promise<string | undefined> {
   const messageId = deps.site.messageId(randomBytes(18).toString("base64url"));
-  await db.query(
-    `INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [mail.kind, mail.subscriberId, mail.to, mail.consentId ?? null, mail.downloadId ?? null, mail.postId ?? null, messageId, deps.now()],
+  const values = [mail.kind, mail.subscriberId, mail.to, mail.consentId ?? null, mail.downloadId ?? null, mail.postId ?? null, messageId, deps.now()];
+  const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
+  const { rows } = await db.query<{ message_id: string }>(
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz
+     ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
+     RETURNING message_id`,
+    [...values, ...(onlyIf?.params ?? [])],
   );
-  return messageId;
+  return rows[0]?.message_id;
 }
 
 interface OutboxRow {

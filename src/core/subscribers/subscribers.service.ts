@@ -53,40 +53,31 @@ export type ConsentSource = "newsletter" | "download" | "import";
 /**
  * Keeps that a subscriber was asked to join, with the words they were shown: their open
  * (unconfirmed) record of this source is brought up to date, or a new one is made. Answers its id,
- * which a confirmation link carries.
+ * which a confirmation link carries. With `asking` false the statement still runs and changes
+ * nothing (answering undefined), so a signup costs the same whoever signs up.
  */
-export async function recordConsentAsk(db: SqlQueryable, subscriberId: number, source: ConsentSource, wording: string, now: Date): Promise<number> {
+export async function recordConsentAsk(
+  db: SqlQueryable,
+  subscriberId: number,
+  source: ConsentSource,
+  wording: string,
+  now: Date,
+  asking = true,
+): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>(
     `WITH open AS (
        UPDATE subscriber_consents SET wording = $3, asked_at = $4
-        WHERE id = (SELECT id FROM subscriber_consents WHERE subscriber_id = $1 AND source = $2 AND confirmed_at IS NULL ORDER BY id DESC LIMIT 1)
+        WHERE $5::boolean
+          AND id = (SELECT id FROM subscriber_consents WHERE subscriber_id = $1 AND source = $2 AND confirmed_at IS NULL ORDER BY id DESC LIMIT 1)
         RETURNING id),
      added AS (
        INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at)
-       SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM open)
+       SELECT $1, $2, $3, $4 WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM open)
        RETURNING id)
      SELECT id FROM open UNION ALL SELECT id FROM added`,
-    [subscriberId, source, wording, now],
+    [subscriberId, source, wording, now, asking],
   );
-  return (rows[0] as { id: number }).id;
-}
-
-/** At most one confirmation email per address in this time, so the form cannot bomb an inbox. */
-export const confirmationIntervalMs = 10 * 60 * 1000;
-
-/**
- * Takes the right to send a confirmation now: none was queued in the last `confirmationIntervalMs`.
- * Stamped in the signup's transaction, with the email queued beside it: two concurrent signups
- * queue one email, and a queued email is delivered however long the SMTP server is down.
- */
-async function claimConfirmation(db: SqlQueryable, subscriberId: number, now: Date): Promise<boolean> {
-  const { rows } = await db.query(
-    `UPDATE subscribers SET confirmation_sent_at = $2
-      WHERE id = $1 AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= $3)
-      RETURNING id`,
-    [subscriberId, now, new Date(now.getTime() - confirmationIntervalMs)],
-  );
-  return rows.length > 0;
+  return rows[0]?.id;
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */
@@ -103,7 +94,7 @@ export interface SubscribeInput {
  * A visitor signs an address up on the site's form: one hit on `limit` for their client address
  * (429 when over it); then a new, pending or unsubscribed address becomes `pending`, its consent
  * record keeps the form's wording, and a confirmation email is queued in the same transaction — at
- * most one per `confirmationIntervalMs`. An active address gets nothing. The answer waits for the
+ * most one per `confirmationIntervalMs` (subscription-emails.ts). An active address gets nothing. The answer waits for the
  * database only, never for the SMTP server (the outbox delivers after it), so the caller can't tell
  * which happened, by its content or its time, and nobody learns who is subscribed.
  */
@@ -111,14 +102,14 @@ export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: Ra
   await takeRateLimit(deps, limit, input.clientIp);
   const now = deps.now();
   // One transaction: the upsert locks the address's row, so concurrent signups of one address take
-  // turns — one consent record, one claim, one queued email.
+  // turns — one consent record, one claim, one queued email. The same three statements run for a
+  // new, pending or active address (the last two change nothing for an active one): the answer's
+  // time does not tell them apart.
   const queued = await deps.db.transaction(async (tx) => {
     const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
-    if (subscriber.status === "active") return false;
-    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now);
-    if (!(await claimConfirmation(tx, subscriber.id, now))) return false;
-    await queueConfirmationEmail(tx, deps, subscriber, consentId);
-    return true;
+    const asking = subscriber.status !== "active";
+    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
+    return queueConfirmationEmail(tx, deps, subscriber, consentId, asking);
   });
   if (queued) startDelivery(deps);
 }
@@ -137,7 +128,7 @@ export async function recordDownloadRequester(
   const subscriber = await recordAddress(db, email, "download", now, false);
   const recipient = { id: subscriber.id, email: subscriber.email };
   if (subscriber.status === "active") return { recipient, consentId: null };
-  return { recipient, consentId: await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now) };
+  return { recipient, consentId: (await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now)) ?? null };
 }
 
 /** Every subscriber newest first, or one page of them; all, or those of one status. */

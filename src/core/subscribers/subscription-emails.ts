@@ -58,12 +58,38 @@ function oneClickHeaders(unsubscribe: string): Record<string, string> {
 
 type QueueDeps = Pick<MailDeps, "site" | "now">;
 
+/** At most one confirmation email per address in this time, so the form cannot bomb an inbox. */
+export const confirmationIntervalMs = 10 * 60 * 1000;
+
 /**
- * Queues the double opt-in email for one consent record, on `tx` (the signup's transaction). It
- * carries no unsubscribe (they are not subscribed yet); its link is signed when it is delivered.
+ * Queues the double opt-in email for one consent record, on `tx` (the signup's transaction), when
+ * `asking` and none was queued in the last `confirmationIntervalMs`: the claim (the subscriber's
+ * `confirmation_sent_at`) and the queueing are one statement, which runs whatever the outcome, so a
+ * signup takes the same round trips for a new, pending or active address. Answers whether it was
+ * queued. It carries no unsubscribe (they are not subscribed yet); its link is signed at delivery.
  */
-export async function queueConfirmationEmail(tx: SqlQueryable, deps: QueueDeps, recipient: Recipient, consentId: number): Promise<void> {
-  await enqueueMail(tx, deps, { kind: "confirmation", subscriberId: recipient.id, to: recipient.email, consentId });
+export async function queueConfirmationEmail(
+  tx: SqlQueryable,
+  deps: QueueDeps,
+  recipient: Recipient,
+  consentId: number | undefined,
+  asking: boolean,
+): Promise<boolean> {
+  const now = deps.now();
+  const queued = await enqueueMail(
+    tx,
+    deps,
+    { kind: "confirmation", subscriberId: recipient.id, to: recipient.email, consentId: consentId ?? null },
+    {
+      with: `claim AS (
+        UPDATE subscribers SET confirmation_sent_at = $2
+         WHERE id = $1 AND $4::boolean AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= $3)
+        RETURNING id)`,
+      where: "EXISTS (SELECT 1 FROM claim)",
+      params: [recipient.id, now, new Date(now.getTime() - confirmationIntervalMs), asking],
+    },
+  );
+  return queued !== undefined;
 }
 
 /** Queues the welcome, on `tx` (the confirmation's transaction). */
@@ -88,22 +114,17 @@ export async function queueDownloadEmail(
   recipient: Recipient,
   input: { downloadId: number; consentId: number | null },
 ): Promise<boolean> {
-  const now = deps.now();
-  const { rows } = await tx.query(
-    `SELECT 1 FROM outbox
-      WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND status <> 'failed' AND created_at > $3
-      LIMIT 1`,
-    [recipient.id, input.downloadId, new Date(now.getTime() - downloadEmailIntervalMs)],
+  const queued = await enqueueMail(
+    tx,
+    deps,
+    { kind: "download", subscriberId: recipient.id, to: recipient.email, downloadId: input.downloadId, consentId: input.consentId },
+    {
+      where: `NOT EXISTS (SELECT 1 FROM outbox
+                           WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND status <> 'failed' AND created_at > $3)`,
+      params: [recipient.id, input.downloadId, new Date(deps.now().getTime() - downloadEmailIntervalMs)],
+    },
   );
-  if (rows.length > 0) return false;
-  await enqueueMail(tx, deps, {
-    kind: "download",
-    subscriberId: recipient.id,
-    to: recipient.email,
-    downloadId: input.downloadId,
-    consentId: input.consentId,
-  });
-  return true;
+  return queued !== undefined;
 }
 
 /**
