@@ -5,7 +5,7 @@ import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { createDownload } from "../downloads/downloads.service.ts";
-import { outboxRetryForMs } from "./outbox.ts";
+import { claimOutbox, outboxRetryForMs } from "./outbox.ts";
 
 // The outbox (issue 27): every transactional email is queued with the change that causes it, and
 // delivered by a worker that rides out an SMTP outage — driven here by a fake clock, never a sleep.
@@ -155,6 +155,23 @@ describe("failures", () => {
     expect(tries).toBe(row?.attempts);
     expect(tries).toBeGreaterThan(40);
     refusals.delete(email);
+  });
+});
+
+describe("a worker that dies mid-run", () => {
+  it("leaves its rows leased; once the lease runs out another run sends them, with the same Message-ID", async () => {
+    const email = "crash@example.com";
+    refusals.set(email, 451);
+    await subscribe(email);
+    refusals.delete(email);
+    clock.advance(60_000);
+    // A run claims the row and is killed before handing it over.
+    const [claimed] = await claimOutbox(app.deps, 5, 120_000);
+    expect(claimed).toMatchObject({ to: email, attempts: 2 });
+    expect(await app.deliverMail()).toEqual({ sent: 0, failed: 0, retried: 0 });
+    clock.advance(120_000);
+    expect(await app.deliverMail()).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(app.mail.to(email).map((mail) => mail.messageId)).toEqual([claimed?.messageId]);
   });
 });
 
