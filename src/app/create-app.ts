@@ -7,6 +7,7 @@ import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
+import { deliverQueuedMail } from "../core/mail/outbox-delivery.ts";
 import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
@@ -74,6 +75,12 @@ export function createApp(parts: AppParts): App {
     mail,
     site: siteAt(env.SITE_URL),
     signer: signerFor(env),
+    // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the
+    // timer (`npm start`) and the Scheduled Function deliver whatever this leaves.
+    deliverMail: () =>
+      deliverQueuedMail(deps, { concurrency: env.SMTP_MAX_CONNECTIONS, stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch(
+        (error: unknown) => console.error("[mail] Delivering the outbox failed; the next run retries:", error),
+      ),
   };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
   return {
@@ -85,6 +92,9 @@ export function createApp(parts: AppParts): App {
     },
   };
 }
+
+/** How long a request's own delivery run may claim mail after its answer (a function has seconds, not minutes). */
+const afterAnswerBudgetMs = 10_000;
 
 /** Where no SMTP server is configured (a site build, a bare `npm run dev`): sending says what to set. */
 const noMailer: Mailer = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError } from "./env-errors.ts";
-import { databaseUrl, readServerEnv } from "./server-env.ts";
+import { databaseUrl, previousSessionSecrets, readServerEnv } from "./server-env.ts";
 
 describe("server environment", () => {
   it("names each bad variable and the value it got", () => {
@@ -72,6 +72,17 @@ describe("production environment", () => {
     expect(badUrl).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
     expect(badUrl).not.toThrow(/s3cret-key/);
     expect(() => readServerEnv({ ...production, MAIL_FROM: "hello@nofilter.example" })).toThrow(/MAIL_FROM: must be Name <address@domain>/);
+  });
+
+  it("reads SESSION_SECRET_PREVIOUS as comma-separated secrets of at least 32 characters, never printing them", () => {
+    const [older, oldest] = ["o".repeat(40), "p".repeat(32)];
+    const env = readServerEnv({ ...production, SESSION_SECRET_PREVIOUS: ` ${older}, ${oldest} ,` });
+    expect(previousSessionSecrets(env)).toEqual([older, oldest]);
+    expect(previousSessionSecrets(readServerEnv(production))).toEqual([]);
+    const short = () => readServerEnv({ ...production, SESSION_SECRET_PREVIOUS: `${older},too-short-secret` });
+    expect(short).toThrow(/SESSION_SECRET_PREVIOUS: must be the previous SESSION_SECRET values, comma-separated, each at least 32 characters/);
+    expect(short).not.toThrow(/too-short-secret/);
+    expect(() => readServerEnv({ ...production, SESSION_SECRET_PREVIOUS: " , " })).toThrow(/SESSION_SECRET_PREVIOUS/);
   });
 
   it("never prints a bad secret's value", () => {

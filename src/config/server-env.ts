@@ -29,6 +29,17 @@ const passwordHash = z
     if (problem) ctx.addIssue({ code: "custom", message: `${problem}: make a new one with \`npm run admin:hash\`` });
   });
 
+const splitSecrets = (value: string) =>
+  value
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter((secret) => secret !== "");
+
+/** The previous session secrets SESSION_SECRET_PREVIOUS lists, newest first (none when unset). */
+export function previousSessionSecrets(env: Pick<ServerEnv, "SESSION_SECRET_PREVIOUS">): string[] {
+  return env.SESSION_SECRET_PREVIOUS ? splitSecrets(env.SESSION_SECRET_PREVIOUS) : [];
+}
+
 /** Environment every server-side part reads: functions, the site build and the local server. */
 export const serverEnvSchema = z.object({
   DATABASE_URL: optional(postgresUrl),
@@ -41,6 +52,18 @@ export const serverEnvSchema = z.object({
   ADMIN_PASSWORD_HASH: optional(passwordHash),
   ADMIN_PATH: optional(z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, '-' or '_' (no slashes)")),
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
+  /**
+   * The secrets SESSION_SECRET had before, comma-separated, newest first: links they signed stay
+   * valid (an unsubscribe link for ever, confirm and download links until their own expiry).
+   */
+  SESSION_SECRET_PREVIOUS: optional(
+    z
+      .string()
+      .refine(
+        (value) => splitSecrets(value).length > 0 && splitSecrets(value).every((secret) => secret.length >= 32),
+        "must be the previous SESSION_SECRET values, comma-separated, each at least 32 characters",
+      ),
+  ),
   SITE_URL: optional(httpUrl),
   BUILD_HOOK_URL: optional(httpUrl),
   /** Where email goes: `smtp://` or `smtps://`, credentials in the URL (any provider's SMTP). */

@@ -9,6 +9,8 @@ import { startSmtpSink, type SmtpSink, type SmtpSinkOptions } from "./smtp-sink.
 import { startTestFileStore } from "./test-file-store.ts";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { systemClock } from "../../src/core/shared/clock.ts";
+import { deliverQueuedMail } from "../../src/core/mail/outbox-delivery.ts";
+import type { OutboxRun } from "../../src/core/mail/outbox.ts";
 
 export interface TestApp {
   deps: AppDeps;
@@ -21,6 +23,11 @@ export interface TestApp {
   kicks: { count: number };
   /** The real SMTP server the app's mail goes to: what each address received. */
   mail: SmtpSink;
+  /**
+   * One run over the outbox, as the timer and the Scheduled Function do (after moving a fake clock
+   * past a retry's time, say). A call's own run, started after its answer, is awaited by `handler`.
+   */
+  deliverMail(): Promise<OutboxRun>;
   /** Headers of a logged-in admin on the site's own origin (for admin and state-changing calls). */
   adminHeaders(): Promise<Record<string, string>>;
   close(): Promise<void>;
@@ -34,9 +41,11 @@ export const testMailFrom = "No Filter <hello@nofilter.test>";
  * The real API, put together by `createApp` as in production, over an embedded, migrated database
  * (or the one in `overrides.db`, which the caller owns) and a real Blobs server on a temp folder.
  * `overrides.now` is the clock (a fake one lets a test move time on); `overrides.smtp` makes the
- * sink refuse some recipients.
+ * sink refuse some recipients; `overrides.env` adds variables (a SESSION_SECRET to rotate).
  */
-export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
   const rebuilds = { count: 0 };
@@ -48,8 +57,9 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     DATABASE_URL: "postgres://unused@localhost/unused",
     ADMIN_USERNAME: "admin",
     ADMIN_PASSWORD: testAdminPassword,
+    ...overrides.env,
   });
-  const { deps, handleApi: handler } = createApp({
+  const { deps, handleApi } = createApp({
     env,
     db,
     files: store.files,
@@ -63,9 +73,19 @@ export async function createTestApp(overrides: Partial<Pick<AppDeps, "db" | "now
     ...(overrides.clock ? { clock: overrides.clock } : overrides.now && { clock: { now: overrides.now, sleep: systemClock.sleep } }),
     checkAnswers: true,
   });
+  // As on Netlify, work a call starts after its answer (a rebuild, the outbox's delivery) is handed
+  // to `waitUntil`; here the call returns once that work is done too, so a test reads the mail a call
+  // sent right after it (an outage leaves it queued, for `deliverMail` to retry).
+  const handler: ApiHandler = async (request, client) => {
+    const after: Promise<unknown>[] = [];
+    const response = await handleApi(request, { waitUntil: (promise) => after.push(promise), ...client });
+    await Promise.all(after);
+    return response;
+  };
   return {
     deps,
     handler,
+    deliverMail: () => deliverQueuedMail(deps, { concurrency: 1 }),
     rebuilds,
     kicks,
     mail,

@@ -219,6 +219,7 @@ describe("POST /api/downloads/:id/request and the signed link", () => {
     );
     expect(rows).toEqual([{ email: "reader.one@example.com", source: "download", status: "pending" }]);
     // One email for the two requests: the same resource goes to an address at most once per 10 minutes.
+    await app.deliverMail();
     expect(app.mail.to("reader.one@example.com").map((mail) => mail.subject)).toEqual(["Your download: Investor Pitch Checklist"]);
     const listed = ((await (await call("/api/downloads")).json()) as Download[]).find((item) => item.id === created.id);
     expect(listed?.downloadCount).toBe(2);

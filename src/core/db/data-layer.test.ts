@@ -30,6 +30,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "login_throttle",
       "newsletter_recipients",
       "newsletter_sends",
+      "outbox",
       "passkey_challenges",
       "pending_logins",
       "post_slug_redirects",

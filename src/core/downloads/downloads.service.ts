@@ -6,7 +6,8 @@ import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey, type CleanImage } from "../files/image-cleaning.ts";
 import { checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
-import { deliver, downloadEmailedRecently, sendDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
+import { startDelivery } from "../mail/outbox.ts";
+import { queueDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
@@ -191,8 +192,8 @@ export interface DownloadRequestInput {
  * subscriber (`recordDownloadRequester`: pending if new, never made active here), and they get a
  * signed link valid for 24 hours — in the answer at once, and by email, with an invitation to the
  * newsletter unless they are on it (one email per address and resource per 10 minutes, so the form
- * cannot bomb an inbox). The email is sent after the transaction commits and waited for
- * at most `mailWaitMs`; a failed send is logged, never an error: they have their link already.
+ * cannot bomb an inbox). The email is queued in the same transaction and delivered after the
+ * answer: a mail outage delays it, never fails the answer or loses it.
  */
 export async function requestDownload(
   deps: MailDeps,
@@ -200,26 +201,18 @@ export async function requestDownload(
   limit: RateLimit = downloadRequestLimit,
 ): Promise<{ downloadUrl: string }> {
   const now = deps.now();
-  const { title, requester } = await deps.db.transaction(async (tx) => {
+  const queued = await deps.db.transaction(async (tx) => {
     // Row-locked increment: exact under concurrency; rolled back with the signup if either fails.
     const { rows } = await tx.query<{ title: string }>("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING title", [
       input.id,
     ]);
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
-    return { title: rows[0].title, requester: await recordDownloadRequester(tx, input.email, now) };
+    const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now);
+    return queueDownloadEmail(tx, deps, recipient, { downloadId: input.id, consentId });
   });
-  const downloadUrl = deps.urls.downloadFile(input.id, signDownloadLink(deps.signer, input.id, now));
-  if (await downloadEmailedRecently(deps, requester.recipient.id, input.id)) return { downloadUrl };
-  await deliver(deps, `download email to subscriber ${String(requester.recipient.id)}`, () =>
-    sendDownloadEmail(deps, requester.recipient, {
-      downloadId: input.id,
-      resourceTitle: title,
-      downloadPath: downloadUrl,
-      consentId: requester.consentId,
-    }),
-  );
-  return { downloadUrl };
+  if (queued) startDelivery(deps);
+  return { downloadUrl: deps.urls.downloadFile(input.id, signDownloadLink(deps.signer, input.id, now)) };
 }
 
 /** The stored file of a resource, with the name it is offered under. */

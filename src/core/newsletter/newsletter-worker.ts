@@ -1,5 +1,6 @@
 import type { EmailContent } from "../mail/email-content.ts";
-import { classifyDeliveryFailure, personalMessage } from "./newsletter-message.ts";
+import { classifyDeliveryFailure, retryDelayMs } from "../mail/delivery-failure.ts";
+import { personalMessage } from "./newsletter-message.ts";
 import {
   claimBatch,
   finishIfSettled,
@@ -37,11 +38,6 @@ export interface WorkerRun {
   retried: number;
   /** True once no row of the send is pending. */
   finished: boolean;
-}
-
-/** Waits before a transient failure is tried again: 1, 2, 4, 8… minutes, at most 30. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000);
 }
 
 /** The email a send stores (rendered once at its start); null when the send is gone (its post was deleted). */

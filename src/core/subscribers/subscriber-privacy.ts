@@ -80,7 +80,8 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record, so the address is left nowhere. 404 for an id that names nobody.
+ * send record and every email of theirs in the outbox, sent or still queued, so the address is left
+ * nowhere. 404 for an id that names nobody.
  */
 export async function eraseSubscriber(deps: { db: SqlQueryable }, id: number): Promise<void> {
   const { rows } = await deps.db.query("DELETE FROM subscribers WHERE id = $1 RETURNING id", [id]);

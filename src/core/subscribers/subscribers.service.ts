@@ -3,7 +3,8 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
-import { deliver, sendConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import { startDelivery } from "../mail/outbox.ts";
+import { queueConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
 import type { Subscriber, SubscriberCounts, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
@@ -52,46 +53,31 @@ export type ConsentSource = "newsletter" | "download" | "import";
 /**
  * Keeps that a subscriber was asked to join, with the words they were shown: their open
  * (unconfirmed) record of this source is brought up to date, or a new one is made. Answers its id,
- * which a confirmation link carries.
+ * which a confirmation link carries. With `asking` false the statement still runs and changes
+ * nothing (answering undefined), so a signup costs the same whoever signs up.
  */
-export async function recordConsentAsk(db: SqlQueryable, subscriberId: number, source: ConsentSource, wording: string, now: Date): Promise<number> {
+export async function recordConsentAsk(
+  db: SqlQueryable,
+  subscriberId: number,
+  source: ConsentSource,
+  wording: string,
+  now: Date,
+  asking = true,
+): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>(
     `WITH open AS (
        UPDATE subscriber_consents SET wording = $3, asked_at = $4
-        WHERE id = (SELECT id FROM subscriber_consents WHERE subscriber_id = $1 AND source = $2 AND confirmed_at IS NULL ORDER BY id DESC LIMIT 1)
+        WHERE $5::boolean
+          AND id = (SELECT id FROM subscriber_consents WHERE subscriber_id = $1 AND source = $2 AND confirmed_at IS NULL ORDER BY id DESC LIMIT 1)
         RETURNING id),
      added AS (
        INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at)
-       SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM open)
+       SELECT $1, $2, $3, $4 WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM open)
        RETURNING id)
      SELECT id FROM open UNION ALL SELECT id FROM added`,
-    [subscriberId, source, wording, now],
+    [subscriberId, source, wording, now, asking],
   );
-  return (rows[0] as { id: number }).id;
-}
-
-/** At most one confirmation email per address in this time, so the form cannot bomb an inbox. */
-export const confirmationIntervalMs = 10 * 60 * 1000;
-
-/**
- * Takes the right to send a confirmation now: none went out in the last `confirmationIntervalMs`.
- * Stamped at once (two concurrent signups send one email); answers the stamp it replaced, so a
- * failed send can put it back, or `undefined` when a confirmation went out too recently.
- */
-async function claimConfirmation(db: SqlQueryable, subscriberId: number, now: Date): Promise<{ previous: Date | null } | undefined> {
-  const { rows } = await db.query<{ previous: Date | null }>(
-    `UPDATE subscribers AS s SET confirmation_sent_at = $2
-       FROM (SELECT id, confirmation_sent_at AS previous FROM subscribers WHERE id = $1 FOR UPDATE) AS old
-      WHERE s.id = old.id AND (old.previous IS NULL OR old.previous <= $3)
-      RETURNING old.previous`,
-    [subscriberId, now, new Date(now.getTime() - confirmationIntervalMs)],
-  );
-  return rows[0];
-}
-
-/** A confirmation that could not be sent does not count: the next signup may send one at once. */
-async function releaseConfirmation(db: SqlQueryable, subscriberId: number, claimedAt: Date, previous: Date | null): Promise<void> {
-  await db.query("UPDATE subscribers SET confirmation_sent_at = $3 WHERE id = $1 AND confirmation_sent_at = $2", [subscriberId, claimedAt, previous]);
+  return rows[0]?.id;
 }
 
 /** Per client address: plenty for a person, little for a script filling the list. */
@@ -107,30 +93,25 @@ export interface SubscribeInput {
 /**
  * A visitor signs an address up on the site's form: one hit on `limit` for their client address
  * (429 when over it); then a new, pending or unsubscribed address becomes `pending`, its consent
- * record keeps the form's wording, and it gets a confirmation email — at most one per
- * `confirmationIntervalMs`. An active address gets nothing. The caller can't tell which happened,
- * so nobody learns who is subscribed; a failed send is logged, not thrown.
+ * record keeps the form's wording, and a confirmation email is queued in the same transaction — at
+ * most one per `confirmationIntervalMs` (subscription-emails.ts). An active address gets nothing. The answer waits for the
+ * database only, never for the SMTP server (the outbox delivers after it), so the caller can't tell
+ * which happened, by its content or its time, and nobody learns who is subscribed.
  */
 export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<void> {
   await takeRateLimit(deps, limit, input.clientIp);
   const now = deps.now();
   // One transaction: the upsert locks the address's row, so concurrent signups of one address take
-  // turns — one consent record, one claim — and the email goes out after the commit.
-  const asked = await deps.db.transaction(async (tx) => {
+  // turns — one consent record, one claim, one queued email. The same three statements run for a
+  // new, pending or active address (the last two change nothing for an active one): the answer's
+  // time does not tell them apart.
+  const queued = await deps.db.transaction(async (tx) => {
     const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
-    if (subscriber.status === "active") return undefined;
-    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now);
-    const claim = await claimConfirmation(tx, subscriber.id, now);
-    return claim && { subscriber, consentId, previous: claim.previous };
+    const asking = subscriber.status !== "active";
+    const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
+    return queueConfirmationEmail(tx, deps, subscriber, consentId, asking);
   });
-  if (!asked) return;
-  const { subscriber, consentId, previous } = asked;
-  await deliver(
-    deps,
-    `confirmation to subscriber ${String(subscriber.id)}`,
-    () => sendConfirmationEmail(deps, subscriber, consentId),
-    () => releaseConfirmation(deps.db, subscriber.id, now, previous),
-  );
+  if (queued) startDelivery(deps);
 }
 
 /**
@@ -147,7 +128,7 @@ export async function recordDownloadRequester(
   const subscriber = await recordAddress(db, email, "download", now, false);
   const recipient = { id: subscriber.id, email: subscriber.email };
   if (subscriber.status === "active") return { recipient, consentId: null };
-  return { recipient, consentId: await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now) };
+  return { recipient, consentId: (await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now)) ?? null };
 }
 
 /** Every subscriber newest first, or one page of them; all, or those of one status. */

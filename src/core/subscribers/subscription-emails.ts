@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
-import type { SqlExecutor } from "../db/sql-executor.ts";
-import type { EmailContent } from "../mail/emails.ts";
+import { signDownloadLink } from "../downloads/download-link.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import { NotFoundError } from "../errors.ts";
 import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail } from "../mail/emails.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
+import { resourceGoneMessage } from "../messages.ts";
 import { siteSettingValues } from "../settings/settings.service.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { ApiUrls } from "../shared/links.ts";
@@ -18,10 +20,13 @@ export interface MailDeps {
   urls: ApiUrls;
   site: Site;
   signer: Signer;
-  /** Keeps the platform running for a send that outlives the answer (Netlify's `context.waitUntil`). */
+  /** Keeps the platform running for work that outlives the answer (Netlify's `context.waitUntil`). */
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** Delivers the outbox now, in a bounded run (started after an answer through `waitUntil`; see `startDelivery`). */
+  deliverMail?: (() => Promise<unknown>) | undefined;
 }
 
+/** The kinds of a subscriber's email, as `subscriber_emails` (their personal export) records them. */
 export type SubscriberEmailKind = "confirmation" | "welcome" | "download" | "newsletter";
 
 /** Who an email goes to. */
@@ -29,12 +34,6 @@ export interface Recipient {
   id: number;
   email: string;
 }
-
-/**
- * How long an answer waits for the SMTP server. A healthy provider accepts a message in well under
- * a second; past this the answer goes out and the send goes on (kept alive by `waitUntil`).
- */
-export const mailWaitMs = 5000;
 
 /** The confirmation link for one consent record, absolute, valid 7 days. */
 export function confirmUrl(deps: Pick<MailDeps, "site" | "signer" | "now" | "urls">, recipient: Recipient, consentId: number): string {
@@ -52,92 +51,107 @@ export async function siteIdentity(deps: Pick<MailDeps, "db" | "site">) {
   return { siteName: deps.site.name, siteUrl: deps.site.url, mailingAddress: settings.mailing_address };
 }
 
-/**
- * Sends one email to a subscriber and records it (kind, subject, Message-ID, time) for their
- * personal export. With `unsubscribe`, it carries RFC 8058's one-click headers.
- */
-async function sendAndRecord(
-  deps: MailDeps,
-  recipient: Recipient,
-  kind: SubscriberEmailKind,
-  content: EmailContent,
-  unsubscribe: string | null,
-  downloadId: number | null = null,
-): Promise<void> {
-  const messageId = deps.site.messageId(`${kind}.${String(recipient.id)}.${randomBytes(12).toString("base64url")}`);
-  const headers = unsubscribe ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : undefined;
-  const sent = await deps.mail.send({ to: recipient.email, ...content, ...(headers && { headers }), messageId });
-  await deps.db.query(
-    "INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at, download_id) VALUES ($1, $2, $3, $4, $5, $6)",
-    [recipient.id, kind, content.subject, sent.messageId, deps.now(), downloadId],
-  );
+/** The one-click headers (RFC 8058) of a message that carries an unsubscribe link. */
+function oneClickHeaders(unsubscribe: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
+type QueueDeps = Pick<MailDeps, "site" | "now">;
+
+/** At most one confirmation email per address in this time, so the form cannot bomb an inbox. */
+export const confirmationIntervalMs = 10 * 60 * 1000;
+
 /**
- * Runs a send, waiting at most `mailWaitMs` for it. A failure is logged ("[mail] …") and handed to
- * `onFailure`, never thrown: the person already has their answer (a link, or "check your inbox"),
- * and a mail outage must not turn it into an error.
+ * Queues the double opt-in email for one consent record, on `tx` (the signup's transaction), when
+ * `asking` and none was queued in the last `confirmationIntervalMs`: the claim (the subscriber's
+ * `confirmation_sent_at`) and the queueing are one statement, which runs whatever the outcome, so a
+ * signup takes the same round trips for a new, pending or active address. Answers whether it was
+ * queued. It carries no unsubscribe (they are not subscribed yet); its link is signed at delivery.
  */
-export async function deliver(deps: Partial<Pick<MailDeps, "waitUntil">>, label: string, send: () => Promise<void>, onFailure?: () => Promise<void>) {
-  const delivery = send().then(
-    () => "sent" as const,
-    async (error: unknown) => {
-      console.error(`[mail] ${label} failed:`, error);
-      await onFailure?.().catch((cleanupError: unknown) => console.error(`[mail] ${label}: cleanup after the failure failed:`, cleanupError));
-      return "failed" as const;
+export async function queueConfirmationEmail(
+  tx: SqlQueryable,
+  deps: QueueDeps,
+  recipient: Recipient,
+  consentId: number | undefined,
+  asking: boolean,
+): Promise<boolean> {
+  const now = deps.now();
+  const queued = await enqueueMail(
+    tx,
+    deps,
+    { kind: "confirmation", subscriberId: recipient.id, to: recipient.email, consentId: consentId ?? null },
+    {
+      with: `claim AS (
+        UPDATE subscribers SET confirmation_sent_at = $2
+         WHERE id = $1 AND $4::boolean AND (confirmation_sent_at IS NULL OR confirmation_sent_at <= $3)
+        RETURNING id)`,
+      where: "EXISTS (SELECT 1 FROM claim)",
+      params: [recipient.id, now, new Date(now.getTime() - confirmationIntervalMs), asking],
     },
   );
-  deps.waitUntil?.(delivery);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), mailWaitMs);
-  });
-  const outcome = await Promise.race([delivery, late]);
-  clearTimeout(timer);
-  if (outcome === "late") console.warn(`[mail] ${label}: the SMTP server is slow; answering without waiting for it`);
+  return queued !== undefined;
 }
 
-/** The double opt-in email for one consent record: no unsubscribe (they are not subscribed yet). */
-export async function sendConfirmationEmail(deps: MailDeps, recipient: Recipient, consentId: number): Promise<void> {
-  const content = await renderConfirmationEmail({ ...(await siteIdentity(deps)), confirmUrl: confirmUrl(deps, recipient, consentId) });
-  await sendAndRecord(deps, recipient, "confirmation", content, null);
-}
-
-/** Sent once a subscription is confirmed. */
-export async function sendWelcomeEmail(deps: MailDeps, recipient: Recipient): Promise<void> {
-  const unsubscribe = unsubscribeUrl(deps, recipient);
-  const content = await renderWelcomeEmail({ ...(await siteIdentity(deps)), unsubscribeUrl: unsubscribe });
-  await sendAndRecord(deps, recipient, "welcome", content, unsubscribe);
+/** Queues the welcome, on `tx` (the confirmation's transaction). */
+export async function queueWelcomeEmail(tx: SqlQueryable, deps: QueueDeps, recipient: Recipient): Promise<void> {
+  await enqueueMail(tx, deps, { kind: "welcome", subscriberId: recipient.id, to: recipient.email });
 }
 
 /** The same resource is emailed to an address at most once in this time. */
 export const downloadEmailIntervalMs = 10 * 60 * 1000;
 
 /**
- * True when this resource was emailed to this subscriber within `downloadEmailIntervalMs`: the
- * download form cannot bomb an inbox, and whoever asked again has the link in the answer.
+ * Queues a requested resource's email (with the newsletter invitation when `consentId` is given)
+ * unless this resource was queued for this subscriber within `downloadEmailIntervalMs` and has not
+ * failed: the download form cannot bomb an inbox, and whoever asked again has the link in the
+ * answer. Answers whether it was queued. Atomic when `tx` holds the subscriber's row lock (taken by
+ * `recordDownloadRequester`'s upsert): concurrent requests for one address take turns, and each
+ * sees the row the one before it committed — 10 parallel requests queue one email.
  */
-export async function downloadEmailedRecently(deps: Pick<MailDeps, "db" | "now">, subscriberId: number, downloadId: number): Promise<boolean> {
-  const { rows } = await deps.db.query(
-    "SELECT 1 FROM subscriber_emails WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND sent_at > $3 LIMIT 1",
-    [subscriberId, downloadId, new Date(deps.now().getTime() - downloadEmailIntervalMs)],
+export async function queueDownloadEmail(
+  tx: SqlQueryable,
+  deps: QueueDeps,
+  recipient: Recipient,
+  input: { downloadId: number; consentId: number | null },
+): Promise<boolean> {
+  const queued = await enqueueMail(
+    tx,
+    deps,
+    { kind: "download", subscriberId: recipient.id, to: recipient.email, downloadId: input.downloadId, consentId: input.consentId },
+    {
+      where: `NOT EXISTS (SELECT 1 FROM outbox
+                           WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND status <> 'failed' AND created_at > $3)`,
+      params: [recipient.id, input.downloadId, new Date(deps.now().getTime() - downloadEmailIntervalMs)],
+    },
   );
-  return rows.length > 0;
+  return queued !== undefined;
 }
 
-/** A requested resource's link, with the newsletter invitation when `consentId` is given. */
-export async function sendDownloadEmail(
-  deps: MailDeps,
-  recipient: Recipient,
-  input: { downloadId: number; resourceTitle: string; downloadPath: string; consentId: number | null },
-): Promise<void> {
+/**
+ * Makes a queued subscriber email, at delivery: links are signed now, so a message held back by an
+ * outage arrives with a confirmation link valid 7 days and a download link valid 24 hours from
+ * then, and the footer shows the settings of the day it is sent.
+ */
+export async function renderSubscriberEmail(deps: Omit<MailDeps, "mail">, message: OutboxMessage): Promise<RenderedMail> {
+  const recipient = { id: message.subscriberId as number, email: message.to };
+  const identity = await siteIdentity(deps);
+  if (message.kind === "confirmation") {
+    return renderConfirmationEmail({ ...identity, confirmUrl: confirmUrl(deps, recipient, message.consentId as number) });
+  }
   const unsubscribe = unsubscribeUrl(deps, recipient);
+  if (message.kind === "welcome") {
+    return { ...(await renderWelcomeEmail({ ...identity, unsubscribeUrl: unsubscribe })), headers: oneClickHeaders(unsubscribe) };
+  }
+  const downloadId = message.downloadId;
+  const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
+  const resource = rows[0];
+  if (downloadId === null || !resource) throw new NotFoundError(resourceGoneMessage);
   const content = await renderDownloadEmail({
-    ...(await siteIdentity(deps)),
-    resourceTitle: input.resourceTitle,
-    downloadUrl: deps.site.absolute(input.downloadPath),
-    confirmUrl: input.consentId === null ? null : confirmUrl(deps, recipient, input.consentId),
+    ...identity,
+    resourceTitle: resource.title,
+    downloadUrl: deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now()))),
+    confirmUrl: message.consentId === null ? null : confirmUrl(deps, recipient, message.consentId),
     unsubscribeUrl: unsubscribe,
   });
-  await sendAndRecord(deps, recipient, "download", content, unsubscribe, input.downloadId);
+  return { ...content, headers: oneClickHeaders(unsubscribe) };
 }

@@ -1,6 +1,7 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
-import { deliver, sendWelcomeEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import { startDelivery } from "../mail/outbox.ts";
+import { queueWelcomeEmail, type MailDeps } from "./subscription-emails.ts";
 import { verifyConfirmToken, verifyUnsubscribeToken } from "./subscription-tokens.ts";
 
 /**
@@ -50,25 +51,25 @@ export async function checkConfirmation(deps: LifecycleDeps, rawToken: string | 
 
 /**
  * The person pressed "Confirm subscription": they become active, the consent record the link names
- * gets its confirmation time, and they are sent the welcome email (a failed send is logged only:
- * the confirmation stands).
+ * gets its confirmation time, and the welcome email is queued in the same transaction (delivered
+ * after the answer, and retried through an outage).
  */
 export async function confirmSubscription(deps: MailDeps, rawToken: string | undefined): Promise<ConfirmState> {
   const check = verifyConfirmToken(deps.signer, rawToken, deps.now());
   if (!check.ok) return check.reason;
   const { subscriberId, consentId } = check.token;
   const now = deps.now();
-  const outcome = await deps.db.transaction(async (tx): Promise<{ state: ConfirmState; recipient?: Recipient }> => {
+  const state = await deps.db.transaction(async (tx): Promise<ConfirmState> => {
     const row = await findConsent(tx, subscriberId, consentId, true);
-    const state = confirmStateOf(row);
-    if (state !== "ready" || !row) return { state };
+    const current = confirmStateOf(row);
+    if (current !== "ready" || !row) return current;
     await tx.query("UPDATE subscriber_consents SET confirmed_at = $2 WHERE id = $1", [consentId, now]);
     await tx.query("UPDATE subscribers SET status = 'active', confirmed_at = $2 WHERE id = $1", [subscriberId, now]);
-    return { state: "confirmed", recipient: { id: row.id, email: row.email } };
+    await queueWelcomeEmail(tx, deps, { id: row.id, email: row.email });
+    return "confirmed";
   });
-  const { recipient } = outcome;
-  if (recipient) await deliver(deps, `welcome to subscriber ${String(recipient.id)}`, () => sendWelcomeEmail(deps, recipient));
-  return outcome.state;
+  if (state === "confirmed") startDelivery(deps);
+  return state;
 }
 
 async function findStatus(db: SqlQueryable, subscriberId: number): Promise<SubscriberStatus | undefined> {

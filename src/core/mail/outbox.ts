@@ -1,0 +1,243 @@
+import { randomBytes } from "node:crypto";
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import { AppError } from "../errors.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Site } from "../shared/site.ts";
+import { classifyDeliveryFailure, retryDelayMs } from "./delivery-failure.ts";
+import type { EmailContent } from "./email-content.ts";
+import type { Mailer } from "./mailer.ts";
+
+/**
+ * The outbox (docs/decisions/0026-transactional-outbox.md): every transactional email is a row,
+ * written in the transaction of the change that causes it, and delivered by `deliverOutbox` with
+ * the newsletter queue's pattern (decision 0015): claimed under a lease with `FOR UPDATE SKIP
+ * LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
+ */
+export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test";
+
+/** A message to queue: who it goes to and what it is rendered from at delivery. */
+export interface QueuedMail {
+  kind: OutboxKind;
+  /** Whose message it is (an erase deletes it); null for a test send. */
+  subscriberId: number | null;
+  to: string;
+  consentId?: number | null;
+  downloadId?: number | null;
+  postId?: number | null;
+}
+
+/** A claimed row, handed to the renderer and then to the SMTP server. */
+export interface OutboxMessage {
+  id: number;
+  kind: OutboxKind;
+  subscriberId: number | null;
+  to: string;
+  consentId: number | null;
+  downloadId: number | null;
+  postId: number | null;
+  messageId: string;
+  /** How many times the row was handed over, this time included. */
+  attempts: number;
+  createdAt: Date;
+}
+
+/** A queued message made ready to send: its content and any headers (List-Unsubscribe). */
+export type RenderedMail = EmailContent & { headers?: Record<string, string> };
+
+/** Makes a claimed row's message (from `kind` and the ids it names), at delivery. */
+export type RenderQueued = (message: OutboxMessage) => Promise<RenderedMail>;
+
+/**
+ * Starts delivering what a request queued, once it has answered: the `deliverMail` port (a bounded
+ * `deliverOutbox` run, built by the app) kept alive by Netlify's `waitUntil`. Without `waitUntil`
+ * (`npm start`, a service called directly) nothing starts here: a timer drains the outbox.
+ */
+export interface DeliveryStart {
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** One bounded round of outbox delivery; never throws. */
+  deliverMail?: (() => Promise<unknown>) | undefined;
+}
+
+export function startDelivery(deps: DeliveryStart): void {
+  if (deps.waitUntil && deps.deliverMail) deps.waitUntil(deps.deliverMail());
+}
+
+/**
+ * A condition the queueing statement checks itself, so the check and the write are one statement
+ * (one round trip, whatever the outcome): `where` over the condition's own `$1…` parameters,
+ * optionally after a `with` clause (a claim's UPDATE … RETURNING, say).
+ */
+export interface EnqueueCondition {
+  with?: string;
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * Queues one message on `db` (the caller's transaction), if `onlyIf` holds: answers its
+ * Message-ID, random and opaque (no row number or subscriber id in it) and fixed here for every
+ * hand-over, or undefined when the condition kept it out.
+ */
+export async function enqueueMail(
+  db: SqlQueryable,
+  deps: { site: Site; now: Clock["now"] },
+  mail: QueuedMail,
+  onlyIf?: EnqueueCondition,
+): Promise<string | undefined> {
+  const messageId = deps.site.messageId(randomBytes(18).toString("base64url"));
+  const values = [mail.kind, mail.subscriberId, mail.to, mail.consentId ?? null, mail.downloadId ?? null, mail.postId ?? null, messageId, deps.now()];
+  const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
+  const { rows } = await db.query<{ message_id: string }>(
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz
+     ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
+     RETURNING message_id`,
+    [...values, ...(onlyIf?.params ?? [])],
+  );
+  return rows[0]?.message_id;
+}
+
+interface OutboxRow {
+  id: number | string;
+  kind: OutboxKind;
+  subscriber_id: number | null;
+  to_address: string;
+  consent_id: number | null;
+  download_id: number | null;
+  post_id: number | null;
+  message_id: string;
+  attempts: number;
+  created_at: Date;
+}
+
+/**
+ * Hands up to `size` pending rows to the caller for `leaseMs`: rows another worker is claiming are
+ * passed over (SKIP LOCKED), rows under a live lease or waiting for a retry are left alone, rows
+ * whose lease ran out (a dead worker) are claimable again.
+ */
+export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] }, size: number, leaseMs: number): Promise<OutboxMessage[]> {
+  const now = deps.now();
+  const { rows } = await deps.db.query<OutboxRow>(
+    `WITH picked AS (
+       SELECT id FROM outbox
+        WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)
+        ORDER BY id LIMIT $2
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE outbox o SET lease_until = $3, attempts = o.attempts + 1 FROM picked WHERE o.id = picked.id
+     RETURNING o.id, o.kind, o.subscriber_id, o.to_address, o.consent_id, o.download_id, o.post_id, o.message_id, o.attempts, o.created_at`,
+    [now, size, new Date(now.getTime() + leaseMs)],
+  );
+  return rows
+    .map((row) => ({
+      id: Number(row.id),
+      kind: row.kind,
+      subscriberId: row.subscriber_id,
+      to: row.to_address,
+      consentId: row.consent_id,
+      downloadId: row.download_id,
+      postId: row.post_id,
+      messageId: row.message_id,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+    }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Marks a row sent — only once the SMTP server accepted it — and, for a subscriber's message,
+ * records it for their personal export (kind, subject, Message-ID, time), in one statement.
+ */
+export async function markOutboxSent(deps: { db: SqlQueryable; now: Clock["now"] }, id: number, subject: string): Promise<void> {
+  await deps.db.query(
+    `WITH done AS (
+       UPDATE outbox SET status = 'sent', sent_at = $2, lease_until = NULL, last_error = NULL
+        WHERE id = $1 AND status = 'pending'
+       RETURNING subscriber_id, kind, message_id, download_id
+     )
+     INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at, download_id)
+     SELECT subscriber_id, kind, $3, message_id, $2, download_id FROM done WHERE subscriber_id IS NOT NULL AND kind <> 'newsletter-test'`,
+    [id, deps.now(), subject],
+  );
+}
+
+/** Given up: a permanent refusal, or transient ones for longer than the retry window; the reply is kept. */
+export async function markOutboxFailed(db: SqlQueryable, id: number, reason: string): Promise<void> {
+  await db.query("UPDATE outbox SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1 AND status = 'pending'", [id, reason]);
+}
+
+/** A transient failure: the row stays pending, leased until `retryAt`, when any worker may try again. */
+export async function markOutboxRetry(db: SqlQueryable, id: number, reason: string, retryAt: Date): Promise<void> {
+  await db.query("UPDATE outbox SET lease_until = $2, last_error = $3 WHERE id = $1 AND status = 'pending'", [id, retryAt, reason]);
+}
+
+/** What delivering the outbox needs: the database, a mailer and the clock. */
+export interface OutboxDeps {
+  db: SqlQueryable;
+  mail: Mailer;
+  now: Clock["now"];
+}
+
+export interface OutboxOptions {
+  /** Messages handed to the SMTP server at once (the transport's pool size). Default 5. */
+  concurrency?: number;
+  /**
+   * How long a claimed row is the worker's. Default 2 minutes: a worker claims only as many rows
+   * as it sends at once, so a lease covers one hand-over (nodemailer's own timeouts end a hung one).
+   */
+  leaseMs?: number;
+  /** Transient failures are retried until a message is this old, then it fails. Default 24 hours. */
+  retryForMs?: number;
+  /** Stop claiming once this time has passed (a function's budget). */
+  stopClaimingAt?: Date;
+}
+
+export const outboxRetryForMs = 24 * 60 * 60 * 1000;
+
+export interface OutboxRun {
+  sent: number;
+  failed: number;
+  retried: number;
+}
+
+type Outcome = keyof OutboxRun;
+
+async function deliverOne(deps: OutboxDeps, render: RenderQueued, message: OutboxMessage, retryForMs: number): Promise<Outcome> {
+  let subject: string;
+  try {
+    const mail = await render(message);
+    subject = mail.subject;
+    await deps.mail.send({ to: message.to, ...mail, messageId: message.messageId });
+  } catch (error) {
+    // A render that refuses (the post was unpublished, the resource deleted) will refuse again.
+    const failure = error instanceof AppError ? { kind: "permanent" as const, reason: error.message } : classifyDeliveryFailure(error);
+    const now = deps.now();
+    if (failure.kind === "permanent" || now.getTime() - message.createdAt.getTime() >= retryForMs) {
+      await markOutboxFailed(deps.db, message.id, failure.reason);
+      return "failed";
+    }
+    await markOutboxRetry(deps.db, message.id, failure.reason, new Date(now.getTime() + retryDelayMs(message.attempts)));
+    return "retried";
+  }
+  await markOutboxSent(deps, message.id, subject);
+  return "sent";
+}
+
+/**
+ * One bounded run over the outbox: claims and delivers until nothing is claimable now (rows
+ * waiting for a retry or leased by another worker are left for a later run) or `stopClaimingAt`
+ * passes. Any number of runs may overlap (requests' own runs, the timer, the Scheduled Function):
+ * each row goes to one of them, and a settled row is never sent again.
+ */
+export async function deliverOutbox(deps: OutboxDeps, render: RenderQueued, options: OutboxOptions = {}): Promise<OutboxRun> {
+  const concurrency = Math.max(1, options.concurrency ?? 5);
+  const leaseMs = options.leaseMs ?? 120_000;
+  const retryForMs = options.retryForMs ?? outboxRetryForMs;
+  const run: OutboxRun = { sent: 0, failed: 0, retried: 0 };
+  while (!options.stopClaimingAt || deps.now() < options.stopClaimingAt) {
+    const batch = await claimOutbox(deps, concurrency, leaseMs);
+    if (batch.length === 0) break;
+    for (const outcome of await Promise.all(batch.map((message) => deliverOne(deps, render, message, retryForMs)))) run[outcome] += 1;
+  }
+  return run;
+}
