@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
@@ -58,7 +58,8 @@ const oneClick = (url: string) =>
   call(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
 
 async function mailsTo(address: string, count: number): Promise<CaughtMail[]> {
-  await vi.waitFor(() => expect(app.mail.to(address).length).toBeGreaterThanOrEqual(count));
+  await mailSettled();
+  expect(app.mail.to(address).length).toBeGreaterThanOrEqual(count);
   return app.mail.to(address);
 }
 
