@@ -38,7 +38,7 @@ describe("shared (database) rebuilder", () => {
       (i % 2 ? a : b)({ waitUntil });
     }
     // Every request of the burst now waits for the window to end; none has called.
-    await vi.waitFor(() => expect(clock.sleeping()).toBe(5));
+    await vi.waitFor(() => expect(clock.sleeping()).toBe(5), { timeout: 10_000 });
     expect(calls).toBe(1);
     clock.advance(300);
     await Promise.all(pending);

@@ -327,12 +327,12 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
         await app.deps.db.query<{ lease_until: Date }>("SELECT lease_until FROM newsletter_recipients WHERE send_id = $1", [send.id])
       ).rows[0]?.lease_until.getTime();
     const run = runSendWorker(hangingDeps, send.id, { batchSize: 10, concurrency: 1, leaseMs });
-    await vi.waitFor(() => expect(handedOver).toBe(true));
+    await vi.waitFor(() => expect(handedOver).toBe(true), { timeout: 10_000 });
     const claimed = (await leaseUntil()) ?? 0;
     // Half the lease passes on the app's (fake) clock while the message hangs: the keeper renews.
     clock.advance(leaseMs / 4);
     clock.advance(leaseMs / 4);
-    await vi.waitFor(async () => expect(await leaseUntil()).toBeGreaterThan(claimed));
+    await vi.waitFor(async () => expect(await leaseUntil()).toBeGreaterThan(claimed), { timeout: 10_000 });
     // Past the first lease: nobody else may claim the row still in flight.
     clock.advance(leaseMs / 2 + 1000);
     expect(await claimBatch(app.deps, send.id, 10, leaseMs)).toEqual([]);
