@@ -130,6 +130,24 @@ describe("download email", () => {
   });
 });
 
+const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+describe("buttons", () => {
+  it("carry their address once in each part: no repeated 'paste this' link for filters to count", async () => {
+    const emails = [
+      [await renderConfirmationEmail({ ...site, confirmUrl }), [confirmUrl]],
+      [await renderDownloadEmail({ ...site, resourceTitle: "Kit", downloadUrl, confirmUrl, unsubscribeUrl: null }), [downloadUrl, confirmUrl]],
+    ] as const;
+    for (const [email, urls] of emails) {
+      expect(email.html).not.toMatch(/paste this/i);
+      for (const url of urls) {
+        expect(occurrences(decodeEntities(email.html), url)).toBe(1);
+        expect(occurrences(email.text, url)).toBe(1);
+      }
+    }
+  });
+});
+
 describe("links", () => {
   it("must be absolute http(s) URLs: a path or another scheme is a caller's mistake, named", async () => {
     await expect(
