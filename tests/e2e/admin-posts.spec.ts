@@ -261,6 +261,41 @@ test("a failed image upload in the editor is shown, not only logged", async ({ p
   await expect(toast(page, "Image Upload Failed")).toContainText("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
 });
 
+test("an inserted image's alt text starts empty, is written in its field, and can be changed when the image is clicked", async ({ page }) => {
+  await logIn(page);
+  const title = unique("Alt text");
+  await form(page).getByLabel("Title").fill(title);
+  // The featured image is not the editor's: choosing it opens no alt field.
+  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
+  await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
+  const alt = form(page).getByLabel("Alt text");
+  await expect(alt).toHaveCount(0);
+
+  await editor(page).click();
+  await page.keyboard.type("Our runway, month by month:");
+  await page.keyboard.press("Enter");
+  await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
+  const image = editor(page).locator('img[src^="/api/files/images/"]');
+  await expect(image).toBeVisible();
+  // Not the file's name ("cover-runway-math"): empty until described, and the field is ready for it.
+  await expect(image).toHaveAttribute("alt", "");
+  await expect(alt).toBeFocused();
+  await expect(alt).toHaveValue("");
+  await alt.fill("Runway in months, falling to six weeks");
+  await expect(image).toHaveAttribute("alt", "Runway in months, falling to six weeks");
+  await alt.press("Enter");
+  await expect(alt).toHaveCount(0);
+
+  await image.click();
+  await expect(alt).toHaveValue("Runway in months, falling to six weeks");
+  await alt.fill("Runway: six weeks left");
+  await expect(image).toHaveAttribute("alt", "Runway: six weeks left");
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  const saved = (await (await page.request.get(`/api/blog-posts/${String(await postId(page, title))}`)).json()) as { content: string };
+  expect(saved.content).toMatch(/<img [^>]*alt="Runway: six weeks left"/);
+});
+
 test("the other toolbar buttons format the text and show when they apply", async ({ page }) => {
   await logIn(page);
   await editor(page).click();

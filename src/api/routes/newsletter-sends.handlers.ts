@@ -8,6 +8,7 @@ import {
   sendStatus,
   startSend,
 } from "../../core/newsletter/newsletter-sends.ts";
+import { gmailClipWarning, htmlBytes } from "../../core/newsletter/newsletter-size.ts";
 import { sendTestEmail } from "../../core/newsletter/newsletter-test-send.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
@@ -30,7 +31,9 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
     const email = await renderPostNewsletter(deps, await publishedPost(deps, query.postId));
     // Nobody's subscription: the unsubscribe link gets a token that matches no one, as in "Send test".
     const preview = (value: string) => value.replaceAll(recipientTokenPlaceholder, "preview");
-    return { subject: email.subject, html: preview(email.html), text: preview(email.text) };
+    const html = preview(email.html);
+    const bytes = htmlBytes(html);
+    return { subject: email.subject, html, text: preview(email.text), htmlBytes: bytes, clipWarning: gmailClipWarning(bytes) };
   },
   get: ({ params, deps }) => sendStatus(deps, params.id),
   failed: ({ params, deps }) => failedRecipients(deps, params.id),

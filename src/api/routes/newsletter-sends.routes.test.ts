@@ -110,13 +110,28 @@ describe("the newsletter send API", () => {
     const postId = await addPost(true);
     const answer = await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`, { headers: admin });
     expect(answer.status).toBe(200);
-    const preview = (await answer.json()) as { subject: string; html: string; text: string };
+    const preview = (await answer.json()) as { subject: string; html: string; text: string; htmlBytes: number; clipWarning: string | null };
     expect(preview.subject).toBe("Runway math");
+    expect(preview.htmlBytes).toBe(new TextEncoder().encode(preview.html).byteLength);
+    expect(preview.clipWarning).toBeNull();
     expect(preview.html).toContain("Count the months.");
     expect(preview.html).not.toContain("__RECIPIENT_TOKEN__");
     expect(preview.text).toContain(await pageOf(postId));
     expect(app.mail.messages).toHaveLength(0);
     expect((await app.call(`/api/newsletter/sends/preview?postId=${String(await addPost(false))}`, { headers: admin })).status).toBe(400);
     expect((await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`)).status).toBe(401);
+  });
+
+  it("warns in the preview when the email's HTML is over Gmail's 102 KB clip", async () => {
+    // ~1,200 styled paragraphs: well over 102 KB once every paragraph carries its inline style.
+    const long = Array.from({ length: 1200 }, (_, i) => `<p>Month ${String(i)}: count it.</p>`).join("");
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, published, published_at) VALUES ('The long runway', $1, true, $2) RETURNING id",
+      [long, clock.now()],
+    );
+    const answer = await app.call(`/api/newsletter/sends/preview?postId=${String((rows[0] as { id: number }).id)}`, { headers: admin });
+    const preview = (await answer.json()) as { htmlBytes: number; clipWarning: string | null };
+    expect(preview.htmlBytes).toBeGreaterThan(102 * 1024);
+    expect(preview.clipWarning).toMatch(/^Gmail clips messages over 102 KB, and this email is \d+ KB/);
   });
 });

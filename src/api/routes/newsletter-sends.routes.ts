@@ -13,7 +13,13 @@ import { rowIdParams } from "../params.schema.ts";
 const sendId = rowIdParams("Send not found");
 
 /** The email a post would be sent as: what the dashboard shows before "Send test" and the send itself. */
-export const newsletterPreviewSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+export const newsletterPreviewSchema = z.object({
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+  htmlBytes: z.number().int().meta({ description: "The HTML's size in bytes (UTF-8)" }),
+  clipWarning: z.string().nullable().meta({ description: "Set when the HTML is over Gmail's 102 KB clip: what it means and what to do" }),
+});
 
 export const newsletterSendsRoutes = {
   start: declareRoute({

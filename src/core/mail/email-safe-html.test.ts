@@ -4,7 +4,7 @@ import { emailImageWidth, emailSafeHtml } from "./email-safe-html.ts";
 describe("emailSafeHtml", () => {
   const site = "https://nofilter.example/";
 
-  it("makes links and image sources absolute on the site, and sizes images to the column", () => {
+  it("makes links and image sources absolute on the site", () => {
     const html = emailSafeHtml(
       '<p><a href="/blog/3" target="_blank" rel="noopener noreferrer">more</a></p><img src="/api/files/images/a.png">',
       site,
@@ -12,9 +12,36 @@ describe("emailSafeHtml", () => {
     expect(html).toContain('href="https://nofilter.example/blog/3"');
     expect(html).not.toContain("target=");
     expect(html).toContain('src="https://nofilter.example/api/files/images/a.png"');
-    expect(html).toContain(`width="${String(emailImageWidth)}"`);
     expect(html).toContain('alt=""');
-    expect(html).toMatch(/<img[^>]*style="[^"]*max-width:100%/);
+  });
+
+  const imageStyle = (html: string) => /<img[^>]*style="([^"]*)"/.exec(html)?.[1] ?? "";
+  const imageWidthAttribute = (html: string) => /<img[^>]*\swidth="([^"]*)"/.exec(html)?.[1];
+
+  it("makes a wide image fluid up to the column: width 100%, a max-width, height auto", () => {
+    const html = emailSafeHtml('<img src="/api/files/images/abc_1600x900.webp" alt="Cover">', site);
+    expect(imageStyle(html)).toContain("width:100%");
+    expect(imageStyle(html)).toContain(`max-width:${String(emailImageWidth)}px`);
+    expect(imageStyle(html)).toContain("height:auto");
+    expect(imageWidthAttribute(html)).toBe(String(emailImageWidth));
+    expect(html).toContain('alt="Cover"');
+  });
+
+  it("never stretches a small image: its max-width and width are its own", () => {
+    const named = emailSafeHtml('<img src="/api/files/images/abc_120x80.png">', site);
+    expect(imageStyle(named)).toContain("max-width:120px");
+    expect(imageWidthAttribute(named)).toBe("120");
+    const given = emailSafeHtml('<img src="/api/files/images/a.png" width="200">', site);
+    expect(imageStyle(given)).toContain("max-width:200px");
+    expect(imageWidthAttribute(given)).toBe("200");
+  });
+
+  it("only shrinks an image of unknown size: no forced width, no width attribute", () => {
+    const html = emailSafeHtml('<img src="/api/files/images/a.png">', site);
+    expect(imageStyle(html)).toMatch(/(^|;)max-width:100%/);
+    expect(imageStyle(html)).not.toMatch(/(^|;)width:/);
+    expect(imageStyle(html)).toContain("height:auto");
+    expect(imageWidthAttribute(html)).toBeUndefined();
   });
 
   it("keeps absolute and mailto links as they are, and inlines the brand on each element", () => {

@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { imageSizeOf } from "../files/image-sizes.ts";
 
 /**
  * Inline styles per tag: most mail clients (Gmail, Outlook) drop `<style>` blocks and classes, so
@@ -20,12 +21,28 @@ const tagStyles: Record<string, string> = {
   code: "font-family:Menlo,Consolas,monospace;font-size:15px",
   hr: "margin:24px 0;border:none;border-top:3px solid #0A0A0A",
   a: "color:#0A0A0A;font-weight:700;text-decoration:underline",
-  // Sized to the content column (600px less the padding and borders), never wider than the screen.
-  img: "display:block;max-width:100%;height:auto;border:0;margin:0 0 16px",
+  // The width rules are added per image (imageStyle): they depend on how wide the image is.
+  img: "display:block;height:auto;border:0;margin:0 0 16px",
 };
 
-/** The content column's width in pixels: images get it as a `width` attribute (Outlook ignores max-width). */
+/** The content column's width in pixels (600px less the padding and borders): no image is wider. */
 export const emailImageWidth = 538;
+
+/**
+ * An image's width rules. Its natural width is known when its stored name carries its size
+ * (`_<w>x<h>.`) or the post gave a `width`: then it is fluid (`width:100%`) up to the smaller of that
+ * width and the column, and gets it as a `width` attribute too (Outlook ignores max-width) — a
+ * narrow phone shrinks it, nothing stretches it. An image of unknown size (stored before names
+ * carried sizes) only shrinks (`max-width:100%`), never forced to the column: a small one keeps its
+ * size everywhere, at the price of a wide one overflowing in desktop Outlook.
+ */
+function imageWidth(src: string | undefined, widthAttribute: string | undefined): { style: string; width?: string } {
+  const given = widthAttribute !== undefined && /^\d{1,5}$/.test(widthAttribute) ? Number(widthAttribute) : undefined;
+  const natural = (src === undefined ? undefined : imageSizeOf(src)?.width) ?? given;
+  if (natural === undefined || natural <= 0) return { style: "max-width:100%" };
+  const width = Math.min(natural, emailImageWidth);
+  return { style: `width:100%;max-width:${String(width)}px`, width: String(width) };
+}
 
 function absolute(value: string, base: string): string | undefined {
   return URL.canParse(value, base) ? new URL(value, base).toString() : undefined;
@@ -33,7 +50,7 @@ function absolute(value: string, base: string): string | undefined {
 
 /**
  * A post's sanitized HTML made fit for an email: every link and image source absolute on the site
- * (an email is read far from it), images sized to the column, and the brand inlined on each element.
+ * (an email is read far from it), images fluid and never wider than the column nor their own width, and the brand inlined on each element.
  * The input is already sanitized (sanitizePostHtml); this keeps only the same tags.
  */
 export function emailSafeHtml(html: string, siteUrl: string): string {
@@ -58,8 +75,10 @@ export function emailSafeHtml(html: string, siteUrl: string): string {
       },
       img: (tagName, attribs) => {
         const src = attribs.src === undefined ? undefined : absolute(attribs.src, base);
-        const kept = Object.fromEntries(Object.entries(attribs).filter(([name]) => name !== "src"));
-        return styled(tagName, { ...kept, ...(src && { src }), alt: attribs.alt ?? "", width: String(emailImageWidth) });
+        const kept = Object.fromEntries(Object.entries(attribs).filter(([name]) => name !== "src" && name !== "width"));
+        const sized = imageWidth(src, attribs.width);
+        const style = `${sized.style};${tagStyles.img ?? ""}`;
+        return { tagName, attribs: { ...kept, ...(src && { src }), alt: attribs.alt ?? "", ...(sized.width && { width: sized.width }), style } };
       },
     },
     exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,

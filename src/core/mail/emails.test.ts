@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail, type EmailContent } from "./emails.ts";
+import {
+  newsletterReason,
+  renderConfirmationEmail,
+  renderDownloadEmail,
+  renderNewsletterEmail,
+  renderWelcomeEmail,
+  type EmailContent,
+} from "./emails.ts";
 
 // Real renders, no mocks: the HTML is read back with a small anchor parser and the text part as lines.
 const site = {
@@ -127,6 +134,52 @@ describe("download email", () => {
     expect(links(email.html).map((link) => link.href)).not.toContain("https://evil.example");
     // The subject is one line: a line break in a title must not reach the header.
     expect(email.subject).toBe(`Your download: Pitch <script>alert("x")</script> & <img src=x onerror=alert(1)> Deck`);
+  });
+});
+
+describe("newsletter email", () => {
+  const post = {
+    title: "Runway",
+    excerpt: null,
+    contentHtml: "<p>Count the months.</p>",
+    postUrl: "https://nofilter.example/blog/runway/",
+    unsubscribeUrl,
+  };
+
+  it("says in its footer how the person joined: the form, a download, or the owner's import", async () => {
+    expect(newsletterReason("newsletter", site)).toBe("You subscribed to the No Filter newsletter at nofilter.example.");
+    expect(newsletterReason("download", site)).toBe("You confirmed the No Filter newsletter when you asked for a free resource at nofilter.example.");
+    expect(newsletterReason("import", site)).toBe(
+      "You agreed to receive the No Filter newsletter, and its owner added your address to the list at nofilter.example.",
+    );
+    expect(newsletterReason(null, site)).toBe(newsletterReason("newsletter", site));
+    expectFooter(await renderNewsletterEmail({ ...site, ...post }), newsletterReason("newsletter", site));
+    expectFooter(await renderNewsletterEmail({ ...site, ...post, reason: newsletterReason("import", site) }), newsletterReason("import", site));
+  });
+
+  it("has its 'Read it on the site' address once in each part", async () => {
+    const email = await renderNewsletterEmail({ ...site, ...post });
+    expect(hrefsLabelled(email, "Read it on the site")).toEqual([post.postUrl]);
+    expect(occurrences(decodeEntities(email.html), post.postUrl)).toBe(1);
+    expect(occurrences(email.text, post.postUrl)).toBe(1);
+  });
+});
+
+const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+describe("buttons", () => {
+  it("carry their address once in each part: no repeated 'paste this' link for filters to count", async () => {
+    const emails = [
+      [await renderConfirmationEmail({ ...site, confirmUrl }), [confirmUrl]],
+      [await renderDownloadEmail({ ...site, resourceTitle: "Kit", downloadUrl, confirmUrl, unsubscribeUrl: null }), [downloadUrl, confirmUrl]],
+    ] as const;
+    for (const [email, urls] of emails) {
+      expect(email.html).not.toMatch(/paste this/i);
+      for (const url of urls) {
+        expect(occurrences(decodeEntities(email.html), url)).toBe(1);
+        expect(occurrences(email.text, url)).toBe(1);
+      }
+    }
   });
 });
 

@@ -57,20 +57,35 @@ export async function renderDownloadEmail(
 }
 
 /**
+ * The newsletter footer's "why you got this", true to how the person joined (`subscribers.source`):
+ * the form, a download's invitation, or the owner's import. "You subscribed" would be untrue for
+ * an imported address. An unknown source reads as the form's.
+ */
+export function newsletterReason(source: string | null, input: Pick<SiteIdentity, "siteName" | "siteUrl">): string {
+  const { siteName, siteHost } = siteParts({ ...input, mailingAddress: "" });
+  if (source === "download") return `You confirmed the ${siteName} newsletter when you asked for a free resource at ${siteHost}.`;
+  if (source === "import") return `You agreed to receive the ${siteName} newsletter, and its owner added your address to the list at ${siteHost}.`;
+  return `You subscribed to the ${siteName} newsletter at ${siteHost}.`;
+}
+
+/**
  * A published post as the newsletter: subject = the title, preheader = the excerpt, the post's
- * sanitized HTML made email-safe, and a "Read it on the site" button to `postUrl` (absolute).
+ * sanitized HTML made email-safe, and a "Read it on the site" button to `postUrl` (absolute). The
+ * footer's `reason` defaults to the form's (`newsletterReason`); a send renders a placeholder there
+ * instead and puts each recipient's own in.
  */
 export async function renderNewsletterEmail(
-  input: SiteIdentity & { title: string; excerpt: string | null; contentHtml: string; postUrl: string; unsubscribeUrl: string },
+  input: SiteIdentity & { title: string; excerpt: string | null; contentHtml: string; postUrl: string; unsubscribeUrl: string; reason?: string },
 ): Promise<EmailContent> {
   const site = siteParts(input);
+  const reason = input.reason ?? newsletterReason("newsletter", input);
   const title = oneLine(input.title);
   const postUrl = absoluteUrl("postUrl", input.postUrl);
   const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
   const preview = oneLine(input.excerpt ?? "") || title;
   const contentHtml = emailSafeHtml(input.contentHtml, site.siteUrl);
   const { NewsletterEmail } = await templates();
-  return renderEmail(title, h(NewsletterEmail, { ...site, title, preview, contentHtml, postUrl, unsubscribeUrl }));
+  return renderEmail(title, h(NewsletterEmail, { ...site, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
 }
 
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {

@@ -1,5 +1,6 @@
-import type { EmailContent } from "../mail/emails.ts";
+import { newsletterReason, type EmailContent } from "../mail/emails.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { escapeHtml } from "../shared/escape-html.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
@@ -10,6 +11,12 @@ import { signUnsubscribeToken } from "../subscribers/subscription-tokens.ts";
  * neither URLSearchParams nor HTML escape, so it appears verbatim in the HTML, the text and the header.
  */
 export const recipientTokenPlaceholder = "__RECIPIENT_TOKEN__";
+
+/**
+ * Stands for the footer's reason in a send's stored email: it depends on how each recipient joined
+ * (`newsletterReason`). Same characters as the token's placeholder, for the same reason.
+ */
+export const recipientReasonPlaceholder = "__RECIPIENT_REASON__";
 
 /**
  * The Message-ID of one (send, subscriber) message: derived, never random, so a message handed over
@@ -31,20 +38,25 @@ export function placeholderUnsubscribeUrl(deps: Pick<MessageNeeds, "site" | "url
   return deps.site.absolute(deps.urls.unsubscribe(recipientTokenPlaceholder));
 }
 
-/** A send's stored email, for one subscriber: their unsubscribe token in the links and headers. */
+/**
+ * A send's stored email, for one subscriber: their unsubscribe token in the links and headers, and
+ * the footer's reason for how they joined (`source`, from `subscribers.source`).
+ */
 export function personalMessage(
   deps: MessageNeeds,
   email: EmailContent,
-  recipient: { sendId: number; subscriberId: number; address: string },
+  recipient: { sendId: number; subscriberId: number; address: string; source?: string | null },
 ): MailMessage {
   const token = signUnsubscribeToken(deps.signer, recipient.subscriberId);
-  const personal = (value: string) => value.replaceAll(recipientTokenPlaceholder, token);
+  const reason = newsletterReason(recipient.source ?? null, { siteName: deps.site.name, siteUrl: deps.site.url });
+  const personal = (value: string, reasonAs: string) =>
+    value.replaceAll(recipientTokenPlaceholder, token).replaceAll(recipientReasonPlaceholder, reasonAs);
   return {
     to: recipient.address,
     subject: email.subject,
-    html: personal(email.html),
-    text: personal(email.text),
-    headers: { "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps))}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    html: personal(email.html, escapeHtml(reason)),
+    text: personal(email.text, reason),
+    headers: { "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps), reason)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     messageId: newsletterMessageId(deps.site, recipient.sendId, recipient.subscriberId),
   };
 }

@@ -9,6 +9,8 @@ export interface ClaimedRecipient {
   email: string | null;
   /** The subscriber's status now: only "active" gets the email. */
   subscriberStatus: string | null;
+  /** How the subscriber joined (`subscribers.source`): the footer's reason says so. */
+  source: string | null;
   /** How many times the row was handed over, this time included. */
   attempts: number;
   /** The lease this claim set: the row is the caller's until then (or until `renewLease` extends it). */
@@ -20,6 +22,7 @@ interface ClaimRow {
   subscriber_id: number | null;
   email: string | null;
   subscriber_status: string | null;
+  source: string | null;
   attempts: number;
 }
 
@@ -39,7 +42,7 @@ export async function claimBatch(
   const leaseUntil = new Date(now.getTime() + leaseMs);
   const { rows } = await deps.db.query<ClaimRow>(
     `WITH picked AS (
-       SELECT r.id, s.email, s.status AS subscriber_status
+       SELECT r.id, s.email, s.status AS subscriber_status, s.source
          FROM newsletter_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
         WHERE r.send_id = $1 AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $2)
         ORDER BY r.id
@@ -48,7 +51,7 @@ export async function claimBatch(
      )
      UPDATE newsletter_recipients r SET lease_until = $4, attempts = r.attempts + 1
        FROM picked WHERE r.id = picked.id
-     RETURNING r.id, r.subscriber_id, picked.email, picked.subscriber_status, r.attempts`,
+     RETURNING r.id, r.subscriber_id, picked.email, picked.subscriber_status, picked.source, r.attempts`,
     [sendId, now, size, leaseUntil],
   );
   if (rows.length > 0) {
@@ -60,6 +63,7 @@ export async function claimBatch(
       subscriberId: row.subscriber_id,
       email: row.email,
       subscriberStatus: row.subscriber_status,
+      source: row.source,
       attempts: row.attempts,
       leaseUntil,
     }))

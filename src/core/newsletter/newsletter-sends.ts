@@ -10,7 +10,7 @@ import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../subscribers/subscription-emails.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
-import { placeholderUnsubscribeUrl } from "./newsletter-message.ts";
+import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
 export type { NewsletterSend } from "./newsletter.schema.ts";
@@ -38,8 +38,16 @@ interface PostRow {
 
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
 
-/** The newsletter email for a post, with a placeholder where each recipient's unsubscribe token goes. */
-export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "site" | "urls">, post: PostRow): Promise<EmailContent> {
+/**
+ * The newsletter email for a post, with a placeholder where each recipient's unsubscribe token
+ * goes. A send's copy (`perRecipientReason`) has one for the footer's reason too; a preview shows
+ * the newsletter form's reason.
+ */
+export async function renderPostNewsletter(
+  deps: Pick<NewsletterDeps, "db" | "site" | "urls">,
+  post: PostRow,
+  options: { perRecipientReason?: boolean } = {},
+): Promise<EmailContent> {
   const site = await siteIdentity(deps);
   return renderNewsletterEmail({
     ...site,
@@ -48,6 +56,7 @@ export async function renderPostNewsletter(deps: Pick<NewsletterDeps, "db" | "si
     contentHtml: post.content,
     postUrl: deps.site.absolute(postPath(post.slug)),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
+    ...(options.perRecipientReason && { reason: recipientReasonPlaceholder }),
   });
 }
 
@@ -68,7 +77,7 @@ export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: nu
  * Workers do the sending (runSendWorker).
  */
 export async function startSend(deps: NewsletterDeps, postId: number): Promise<NewsletterSend> {
-  const email = await renderPostNewsletter(deps, await publishedPost(deps, postId));
+  const email = await renderPostNewsletter(deps, await publishedPost(deps, postId), { perRecipientReason: true });
   const now = deps.now();
   const sendId = await deps.db.transaction(async (tx) => {
     // The post's row lock makes two starts for the same post take turns: the second sees the first.

@@ -126,7 +126,12 @@ async function deliverOne(
   markSent: (row: { id: number; messageId: string }) => Promise<void>,
   maxAttempts: number,
 ): Promise<Exclude<Outcome, "skipped">> {
-  const message = personalMessage(deps, email, { sendId, subscriberId: row.subscriberId as number, address: row.email as string });
+  const message = personalMessage(deps, email, {
+    sendId,
+    subscriberId: row.subscriberId as number,
+    address: row.email as string,
+    source: row.source,
+  });
   try {
     await deps.mail.send(message);
   } catch (error) {

@@ -85,22 +85,12 @@ export function Divider() {
 }
 
 /**
- * The red button, in a block of its own so the text part shows "label URL" on its own line. Under
- * it, for clients that drop buttons, the address to paste, left out of the text part (which
- * already has it).
+ * The red button, in a block of its own so the text part shows "label URL" on its own line. The
+ * address appears once: a "paste this" copy of it under the button read as a repeated link to spam
+ * filters, and a client that drops buttons shows the text part, which has the address.
  */
 export function ActionButton({ href, label }: { href: string; label: string }) {
-  return h(
-    Section,
-    { style: styles.buttonBlock },
-    h(Button, { href, style: styles.button }, label),
-    h(
-      Text,
-      { style: styles.fallback, ...skipInText },
-      "Button not working? Paste this into your browser: ",
-      h(Link, { href, style: styles.footerLink }, href),
-    ),
-  );
+  return h(Section, { style: styles.buttonBlock }, h(Button, { href, style: styles.button }, label));
 }
 
 /** A plain link in a paragraph of its own: adjacent inline links run together in the text part. */

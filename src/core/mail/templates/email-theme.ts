@@ -68,7 +68,6 @@ export const styles = {
     textDecoration: "none",
   },
   link: { color: colors.ink, fontWeight: 700, textDecoration: "underline" },
-  fallback: { margin: "14px 0 0", fontSize: "13px", lineHeight: "20px", color: colors.slate, wordBreak: "break-all" },
   divider: { margin: "8px 0 0", border: "none", borderTop: `3px solid ${colors.ink}` },
   footer: { padding: "20px 28px 24px", borderTop: `3px solid ${colors.ink}` },
   footerText: { margin: "0 0 10px", fontSize: "13px", lineHeight: "20px", color: colors.slate },

@@ -4,8 +4,9 @@ import { ActionButton, EmailHeading, EmailLayout } from "./email-layout.ts";
 export interface NewsletterEmailProps {
   siteName: string;
   siteUrl: string;
-  siteHost: string;
   mailingAddress: string;
+  /** Why this person gets the newsletter: how they joined (`newsletterReason`). */
+  reason: string;
   unsubscribeUrl: string;
   title: string;
   /** The inbox preview line: the post's excerpt. */
@@ -20,8 +21,8 @@ export interface NewsletterEmailProps {
 export function NewsletterEmail({
   siteName,
   siteUrl,
-  siteHost,
   mailingAddress,
+  reason,
   unsubscribeUrl,
   title,
   preview,
@@ -34,7 +35,7 @@ export function NewsletterEmail({
       preview,
       siteName,
       siteUrl,
-      reason: `You subscribed to the ${siteName} newsletter at ${siteHost}.`,
+      reason,
       mailingAddress,
       unsubscribeUrl,
     },

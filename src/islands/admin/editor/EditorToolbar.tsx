@@ -28,10 +28,15 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
       orderedList: current.isActive("orderedList"),
       blockquote: current.isActive("blockquote"),
       link: current.isActive("link"),
+      // An image is selected (clicked, or just inserted): its alt text can be edited.
+      image: current.isActive("image"),
+      imageAlt: (current.getAttributes("image").alt as string | null | undefined) ?? "",
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
   const [uploading, setUploading] = useState(false);
+  // The alt field takes the focus when an image was just inserted, not when one is clicked.
+  const [altFocus, setAltFocus] = useState(false);
   const imageInput = useRef<HTMLInputElement>(null);
   const chain = () => editor.chain().focus();
   // A mutation, so a 401 here ends the session like any other call's.
@@ -46,9 +51,14 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
       const prepared = await prepareImage(file);
       if (prepared.error) throw new Error(prepared.error);
       const { imageUrl } = await uploadImageMutation.mutateAsync(prepared.file);
-      chain()
-        .setImage({ src: imageUrl, alt: file.name.replace(/\.[^.]+$/, "") })
-        .run();
+      // No alt from the file name ("IMG_2041" tells a screen reader nothing): empty until the
+      // owner describes the picture in the field that opens now.
+      chain().setImage({ src: imageUrl, alt: "" }).run();
+      const inserted = imagePosition(editor, imageUrl);
+      if (inserted !== undefined) {
+        editor.commands.setNodeSelection(inserted);
+        setAltFocus(true);
+      }
     } catch (error) {
       // SPEC only logs this; a silent failure would leave the owner guessing, so it shows too.
       console.error("Image upload failed", error);
@@ -123,6 +133,21 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
           Simple Editor
         </button>
       </div>
+      {active.image && (
+        <ImageAltField
+          value={active.imageAlt}
+          autoFocus={altFocus}
+          onChange={(alt) => {
+            // Written straight into the image, which stays selected (replacing it moves the selection).
+            const at = editor.state.selection.from;
+            editor.chain().updateAttributes("image", { alt }).setNodeSelection(at).run();
+          }}
+          onDone={() => {
+            setAltFocus(false);
+            chain().setTextSelection(editor.state.selection.to).run();
+          }}
+        />
+      )}
       {linkOpen && (
         <LinkForm
           initial={(editor.getAttributes("link").href as string | undefined) ?? ""}
@@ -162,6 +187,54 @@ function ToolButton(props: { label: string; pressed?: boolean; disabled?: boolea
     >
       {props.children}
     </button>
+  );
+}
+
+/** Where the image with this address sits in the document (the last one: the one just inserted). */
+function imagePosition(editor: Editor, src: string): number | undefined {
+  let position: number | undefined;
+  editor.state.doc.descendants((node, pos) => {
+    if (node.type.name === "image" && node.attrs.src === src) position = pos;
+  });
+  return position;
+}
+
+/**
+ * The selected image's alt text, saved as it is typed. Enter or Escape goes back to writing, after
+ * the image. Empty is allowed: it marks a picture as decoration.
+ */
+function ImageAltField({
+  value,
+  autoFocus,
+  onChange,
+  onDone,
+}: {
+  value: string;
+  autoFocus: boolean;
+  onChange: (alt: string) => void;
+  onDone: () => void;
+}) {
+  return (
+    <div className="admin-link-form">
+      <label htmlFor="admin-image-alt" className="text-sm font-semibold">
+        Alt text
+      </label>
+      <input
+        id="admin-image-alt"
+        type="text"
+        className="admin-input flex-1"
+        placeholder="What the picture shows, for readers who can't see it"
+        value={value}
+        autoFocus={autoFocus}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" || event.key === "Escape") {
+            event.preventDefault();
+            onDone();
+          }
+        }}
+      />
+    </div>
   );
 }
 

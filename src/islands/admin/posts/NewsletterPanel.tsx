@@ -90,6 +90,12 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
               <p className="mt-2 text-sm">
                 <span className="font-bold">Subject:</span> {preview.data.subject}
               </p>
+              {/* Worked out by the server, which measures the HTML the way Gmail does. */}
+              {preview.data.clipWarning && (
+                <p role="status" data-testid="newsletter-clip-warning" className="mt-2 border-3 border-ink bg-amber/20 p-2 text-sm font-semibold">
+                  {preview.data.clipWarning}
+                </p>
+              )}
               {/* sandbox="": the email's HTML runs no script and reaches nothing of the dashboard. */}
               <iframe title="Email preview" sandbox="" srcDoc={preview.data.html} className="mt-2 h-[32rem] w-full border-3 border-ink bg-white" />
             </>
