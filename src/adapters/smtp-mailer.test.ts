@@ -59,7 +59,7 @@ describe("SMTP mailer", () => {
         subject: "Signed",
         html: "<p>Signed, with a line long enough to be folded by quoted-printable encoding somewhere past the seventy-sixth column.</p>",
         text: "Signed",
-        headers: { "List-Id": '"No Filter" <newsletter.nofilter.test>', "Reply-To": "owner@nofilter.test" },
+        headers: { "List-Id": "No Filter <newsletter.nofilter.test>", "Reply-To": "owner@nofilter.test" },
         messageId: "<signed@nofilter.test>",
       });
       const [mail] = await sink.waitFor(1);
@@ -69,7 +69,10 @@ describe("SMTP mailer", () => {
       const verified = await dkimVerify(raw, { resolver: resolverFor(publicKey) });
       expect(verified.results.map((result) => [result.signingDomain, result.status.result])).toEqual([["nofilter.test", "pass"]]);
       // The signature covers what a receiver shows and deduplicates on, and the list's identity.
-      const signed = /\bh=([^;]+)/.exec(mail?.header("DKIM-Signature")?.replace(/\s/g, "") ?? "")?.[1]?.toLowerCase().split(":");
+      const signed = /\bh=([^;]+)/
+        .exec(mail?.header("DKIM-Signature")?.replace(/\s/g, "") ?? "")?.[1]
+        ?.toLowerCase()
+        .split(":");
       expect(signed).toEqual(expect.arrayContaining(["from", "reply-to", "subject", "message-id", "list-id"]));
       // Another key does not verify it, nor does a changed body: the check has teeth.
       const wrongKey = await dkimVerify(raw, { resolver: resolverFor(other) });

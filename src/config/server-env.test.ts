@@ -49,7 +49,9 @@ describe("DKIM and Reply-To", () => {
   it("refuses a partial set, naming each missing variable, locally as in production", () => {
     const partial = () => readServerEnv({ DKIM_DOMAIN: "example.com", DKIM_PRIVATE_KEY: pem });
     expect(partial).toThrow(/DKIM_SELECTOR: is required with DKIM_DOMAIN and DKIM_PRIVATE_KEY/);
-    expect(() => readServerEnv({ DKIM_SELECTOR: "mail2026" })).toThrow(/DKIM_DOMAIN: is required with DKIM_SELECTOR[\s\S]*DKIM_PRIVATE_KEY: is required/);
+    expect(() => readServerEnv({ DKIM_SELECTOR: "mail2026" })).toThrow(
+      /DKIM_DOMAIN: is required with DKIM_SELECTOR[\s\S]*DKIM_PRIVATE_KEY: is required/,
+    );
   });
 
   it("refuses a key that is not a private key in PEM, never printing it, and a bad domain or selector", () => {

@@ -114,8 +114,14 @@ export const serverEnvSchema = z.object({
    * public key is published under (`<selector>._domainkey.<domain>` TXT), and the private key as
    * PEM. A provider that signs for you needs none of them.
    */
-  DKIM_DOMAIN: optional(z.string().regex(/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/, "must be a domain name, e.g. example.com")),
-  DKIM_SELECTOR: optional(z.string().regex(/^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*$/, "must be a DNS label, e.g. mail2026")),
+  DKIM_DOMAIN: optional(
+    z.string().regex(/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/, "must be a domain name, e.g. example.com"),
+  ),
+  DKIM_SELECTOR: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*$/, "must be a DNS label, e.g. mail2026"),
+  ),
   DKIM_PRIVATE_KEY: optional(
     z
       .string()

@@ -166,9 +166,10 @@ describe("a person's mail, exported and erased", () => {
   });
 
   const subscriberId = async (email: string) => {
-    const { rows } = await mailApp.deps.db.query<{ id: number }>("INSERT INTO subscribers (email, status, source) VALUES ($1, 'active', 'import') RETURNING id", [
-      email,
-    ]);
+    const { rows } = await mailApp.deps.db.query<{ id: number }>(
+      "INSERT INTO subscribers (email, status, source) VALUES ($1, 'active', 'import') RETURNING id",
+      [email],
+    );
     return (rows[0] as { id: number }).id;
   };
   let postNumber = 0;
@@ -200,7 +201,14 @@ describe("a person's mail, exported and erased", () => {
       { subject, status: "sent", messageId: received.messageId, sentAt: expect.any(String) as string, attempts: 1, lastError: null },
     ]);
     expect(data.unsentEmails).toEqual([
-      { kind: "welcome", status: "pending", messageId: "<queued-welcome@nofilter.test>", queuedAt: expect.any(String) as string, attempts: 1, lastError: "451 try later" },
+      {
+        kind: "welcome",
+        status: "pending",
+        messageId: "<queued-welcome@nofilter.test>",
+        queuedAt: expect.any(String) as string,
+        attempts: 1,
+        lastError: "451 try later",
+      },
     ]);
   });
 
@@ -241,7 +249,9 @@ describe("a person's mail, exported and erased", () => {
       [id],
     );
     // Before: the address is in the row, the newsletter's refusal and the outbox (the test's teeth).
-    expect(await whereFound(email)).toEqual(expect.arrayContaining(["newsletter_recipients.last_error", "outbox.last_error", "outbox.to_address", "subscribers.email"]));
+    expect(await whereFound(email)).toEqual(
+      expect.arrayContaining(["newsletter_recipients.last_error", "outbox.last_error", "outbox.to_address", "subscribers.email"]),
+    );
 
     const response = await mailApp.call(`/api/newsletter/subscribers/${String(id)}`, { method: "DELETE", headers: await mailApp.adminHeaders() });
     expect(response.status).toBe(204);
