@@ -42,12 +42,19 @@ describe("Reply-To and Auto-Submitted", () => {
     const after = await signUp(app, "second@example.com");
     expect(after.header("Reply-To")).toBe("owner@nofilter.test");
     expect(after.header("Auto-Submitted")).toBe("auto-generated");
+
+    // A value that is not one plain address (written to the table some other way) is never a header.
+    await setContactEmail(app, "owner@nofilter.test\r\nBcc: someone@example.com");
+    clock.advance(61_000);
+    const injected = await signUp(app, "third@example.com");
+    expect(injected.header("Reply-To")).toBeUndefined();
+    expect(injected.header("Bcc")).toBeUndefined();
   });
 
   it("MAIL_REPLY_TO wins over the setting, on transactional mail and on the newsletter (which is not auto-generated)", async () => {
     app = await createTestApp({ env: { MAIL_REPLY_TO: "replies@nofilter.test" } });
     await setContactEmail(app, "owner@nofilter.test");
-    expect((await signUp(app, "third@example.com")).header("Reply-To")).toBe("replies@nofilter.test");
+    expect((await signUp(app, "fourth@example.com")).header("Reply-To")).toBe("replies@nofilter.test");
 
     await app.deps.db.query("INSERT INTO subscribers (email, status, source) VALUES ('reader@example.com', 'active', 'import')");
     const { rows } = await app.deps.db.query<{ id: number }>(

@@ -3,6 +3,8 @@ import { settingDefinitions } from "../settings/settings.schema.ts";
 import { siteSettingValues } from "../settings/settings.service.ts";
 import type { Mailer } from "./mailer.ts";
 
+const plainAddress = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+
 /** What `replyingMailer` reads the `contact_email` setting with. */
 export interface ReplyToDeps {
   db: SqlQueryable;
@@ -32,7 +34,9 @@ export function replyingMailer(deps: ReplyToDeps, mailer: Mailer, options: Reply
     const now = deps.now().getTime();
     if (cached && now < cached.until) return cached.value;
     const value = (await siteSettingValues(deps)).contact_email.trim();
-    const usable = value !== "" && value !== settingDefinitions.contact_email.defaultValue ? value : undefined;
+    // The setting is checked as an address when saved; a value that is not one (set some other way) is
+    // never put in a header, where a line break would start a header of its own.
+    const usable = plainAddress.test(value) && value !== settingDefinitions.contact_email.defaultValue ? value : undefined;
     cached = { value: usable, until: now + cacheMs };
     return usable;
   };
