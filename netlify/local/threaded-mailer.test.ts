@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpSink, type SmtpSink } from "../../tests/support/smtp-sink.ts";
 import { classifyDeliveryFailure } from "../../src/core/newsletter/newsletter-message.ts";
@@ -34,6 +35,21 @@ describe("SMTP on a thread of its own (npm start)", () => {
       expect(mail?.messageId).toBe("<send-1.b@nofilter.test>");
       expect(mail?.header("List-Unsubscribe")).toBe("<https://nofilter.test/u/b>");
       expect(mail?.raw).toMatch(/^From: No Filter <hello@nofilter\.test>/m);
+    } finally {
+      await mailer.close();
+    }
+  });
+
+  it("passes the DKIM key to the thread: what it sends is signed", async () => {
+    const privateKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    const mailer = threadedSmtpMailer(sink.url, "No Filter <hello@nofilter.test>", {
+      dkim: { domainName: "nofilter.test", keySelector: "mail2026", privateKey },
+    });
+    sink.clear();
+    try {
+      await mailer.send({ to: "signed@example.com", subject: "Signed", html: "<p>Signed</p>", text: "Signed" });
+      const [mail] = await sink.waitFor(1);
+      expect(mail?.header("DKIM-Signature")).toMatch(/\bd=nofilter\.test; .*\bs=mail2026;/);
     } finally {
       await mailer.close();
     }

@@ -1,10 +1,12 @@
 import { Worker } from "node:worker_threads";
+import type { SmtpMailerOptions } from "../../src/adapters/smtp-mailer.ts";
 import type { Mailer, MailMessage } from "../../src/core/mail/mailer.ts";
 
 export interface SmtpThreadSettings {
   url: string;
   from: string;
-  options: { maxConnections?: number; ratePerSecond?: number | undefined };
+  /** Passed whole to `smtpMailer` in the thread (the DKIM key included: plain data, cloned). */
+  options: SmtpMailerOptions;
 }
 
 export type SmtpThreadRequest = { kind: "send"; id: number; message: MailMessage } | { kind: "close" };

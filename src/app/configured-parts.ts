@@ -2,7 +2,7 @@ import { blobsFileStore } from "../adapters/blobs-file-store.ts";
 import { connectDatabase } from "../adapters/connect-database.ts";
 import { smtpMailer } from "../adapters/smtp-mailer.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
-import { databaseUrl, isProduction, type ServerEnv } from "../config/server-env.ts";
+import { databaseUrl, dkimSigning, isProduction, type ServerEnv } from "../config/server-env.ts";
 import { backgroundRunKicker, backgroundRunUrl } from "../adapters/background-run.ts";
 import { buildHookRebuilder } from "../adapters/build-hook.ts";
 import { sharedRebuilder } from "../adapters/shared-build-hook.ts";
@@ -45,6 +45,7 @@ export async function configuredParts(env: ServerEnv, localMail: LocalMail = {})
       mail: transport(smtpUrl, env.MAIL_FROM ?? localMailFrom, {
         maxConnections: env.SMTP_MAX_CONNECTIONS,
         ratePerSecond: env.SMTP_RATE_PER_SECOND,
+        dkim: dkimSigning(env),
       }),
     }),
     // On Netlify, instances share the hook's timing through the database; locally one process does.

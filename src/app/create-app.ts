@@ -8,6 +8,7 @@ import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
 import { deliverQueuedMail } from "../core/mail/outbox-delivery.ts";
+import { replyingMailer } from "../core/mail/reply-to.ts";
 import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
@@ -72,7 +73,8 @@ export function createApp(parts: AppParts): App {
     clock,
     now: () => clock.now(),
     urls: apiUrls,
-    mail,
+    // Replies go to MAIL_REPLY_TO or the contact_email setting (src/core/mail/reply-to.ts).
+    mail: mail === noMailer ? mail : replyingMailer({ db, now: () => clock.now() }, mail, { fixed: env.MAIL_REPLY_TO }),
     site: siteAt(env.SITE_URL),
     signer: signerFor(env),
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the

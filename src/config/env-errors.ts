@@ -21,6 +21,7 @@ const secretNames = new Set([
   "NETLIFY_DB_URL",
   "SMTP_URL",
   "BUILD_HOOK_URL",
+  "DKIM_PRIVATE_KEY",
 ]);
 
 /** Parses `env` with `schema`, turning zod's issues into one line per variable. */

@@ -1,6 +1,7 @@
+import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError } from "./env-errors.ts";
-import { databaseUrl, previousSessionSecrets, readServerEnv } from "./server-env.ts";
+import { databaseUrl, dkimSigning, previousSessionSecrets, readServerEnv } from "./server-env.ts";
 
 describe("server environment", () => {
   it("names each bad variable and the value it got", () => {
@@ -31,6 +32,42 @@ describe("server environment", () => {
     expect(() => readServerEnv({ SMTP_MAX_CONNECTIONS: "0" })).toThrow(/SMTP_MAX_CONNECTIONS: must be a whole number of at least 1/);
     expect(() => readServerEnv({ SMTP_MAX_CONNECTIONS: "500" })).toThrow(/SMTP_MAX_CONNECTIONS: must be at most 50/);
     expect(() => readServerEnv({ SMTP_RATE_PER_SECOND: "fast" })).toThrow(/SMTP_RATE_PER_SECOND: must be a whole number/);
+  });
+});
+
+describe("DKIM and Reply-To", () => {
+  const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const dkim = { DKIM_DOMAIN: "example.com", DKIM_SELECTOR: "mail2026", DKIM_PRIVATE_KEY: pem };
+
+  it("signs with all three set, the key with its line breaks or with \\n for each; none set signs nothing", () => {
+    expect(dkimSigning(readServerEnv(dkim))).toEqual({ domainName: "example.com", keySelector: "mail2026", privateKey: pem.trim() });
+    const oneLine = readServerEnv({ ...dkim, DKIM_PRIVATE_KEY: pem.trim().replaceAll("\n", "\\n") });
+    expect(dkimSigning(oneLine)?.privateKey).toBe(pem.trim());
+    expect(dkimSigning(readServerEnv({ DKIM_DOMAIN: "", DKIM_SELECTOR: "", DKIM_PRIVATE_KEY: "" }))).toBeUndefined();
+  });
+
+  it("refuses a partial set, naming each missing variable, locally as in production", () => {
+    const partial = () => readServerEnv({ DKIM_DOMAIN: "example.com", DKIM_PRIVATE_KEY: pem });
+    expect(partial).toThrow(/DKIM_SELECTOR: is required with DKIM_DOMAIN and DKIM_PRIVATE_KEY/);
+    expect(() => readServerEnv({ DKIM_SELECTOR: "mail2026" })).toThrow(
+      /DKIM_DOMAIN: is required with DKIM_SELECTOR[\s\S]*DKIM_PRIVATE_KEY: is required/,
+    );
+  });
+
+  it("refuses a key that is not a private key in PEM, never printing it, and a bad domain or selector", () => {
+    const publicPem = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "pem" }).toString();
+    for (const bad of ["not a key", pem.replace(/[A-Za-z]{8}/, "########"), publicPem]) {
+      const read = () => readServerEnv({ ...dkim, DKIM_PRIVATE_KEY: bad });
+      expect(read).toThrow(/DKIM_PRIVATE_KEY: must be a private key in PEM/);
+      expect(read).not.toThrow(/got "|not a key|MII/);
+    }
+    expect(() => readServerEnv({ ...dkim, DKIM_DOMAIN: "https://example.com" })).toThrow(/DKIM_DOMAIN: must be a domain name/);
+    expect(() => readServerEnv({ ...dkim, DKIM_SELECTOR: "a b" })).toThrow(/DKIM_SELECTOR: must be a DNS label/);
+  });
+
+  it("reads MAIL_REPLY_TO as an address", () => {
+    expect(readServerEnv({ MAIL_REPLY_TO: "owner@example.com" }).MAIL_REPLY_TO).toBe("owner@example.com");
+    expect(() => readServerEnv({ MAIL_REPLY_TO: "Owner <owner@example.com>" })).toThrow(/MAIL_REPLY_TO: must be an email address/);
   });
 });
 

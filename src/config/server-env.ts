@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { z } from "zod";
 import { scryptParametersProblem } from "../core/auth/scrypt-parameters.ts";
 import { parseEnv } from "./env-errors.ts";
@@ -40,6 +41,38 @@ export function previousSessionSecrets(env: Pick<ServerEnv, "SESSION_SECRET_PREV
   return env.SESSION_SECRET_PREVIOUS ? splitSecrets(env.SESSION_SECRET_PREVIOUS) : [];
 }
 
+/**
+ * The key as PEM with real line breaks: a dashboard or a `.env` file often keeps a multi-line value
+ * on one line with `\\n` for each break.
+ */
+function dkimPem(value: string): string {
+  return value.trim().replace(/\\n/g, "\n");
+}
+
+/** True when `pem` parses as a private key (RSA or Ed25519, what DKIM signs with). */
+function isPrivateKey(pem: string): boolean {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === "rsa" || key.asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
+}
+
+const dkimNames = ["DKIM_DOMAIN", "DKIM_SELECTOR", "DKIM_PRIVATE_KEY"] as const;
+
+/** nodemailer's `dkim` option from DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY; undefined when unset. */
+export function dkimSigning(env: Pick<ServerEnv, (typeof dkimNames)[number]>): DkimSigning | undefined {
+  if (!env.DKIM_DOMAIN || !env.DKIM_SELECTOR || !env.DKIM_PRIVATE_KEY) return undefined;
+  return { domainName: env.DKIM_DOMAIN, keySelector: env.DKIM_SELECTOR, privateKey: env.DKIM_PRIVATE_KEY };
+}
+
+export interface DkimSigning {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
 /** Environment every server-side part reads: functions, the site build and the local server. */
 export const serverEnvSchema = z.object({
   DATABASE_URL: optional(postgresUrl),
@@ -74,6 +107,27 @@ export const serverEnvSchema = z.object({
   SMTP_RATE_PER_SECOND: z.preprocess((value) => (value === "" ? undefined : value), wholeNumber(10_000).optional()),
   /** Who email comes from: `Name <address>`. */
   MAIL_FROM: optional(z.string().regex(mailFromPattern, "must be Name <address@domain>, e.g. No Filter <hello@example.com>")),
+  /** Where replies go (`Reply-To`); wins over the contact_email setting. */
+  MAIL_REPLY_TO: optional(z.email({ error: "must be an email address, e.g. hello@example.com" })),
+  /**
+   * DKIM signing (all three or none): the domain the signature claims (`d=`), the selector its
+   * public key is published under (`<selector>._domainkey.<domain>` TXT), and the private key as
+   * PEM. A provider that signs for you needs none of them.
+   */
+  DKIM_DOMAIN: optional(
+    z.string().regex(/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/, "must be a domain name, e.g. example.com"),
+  ),
+  DKIM_SELECTOR: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*$/, "must be a DNS label, e.g. mail2026"),
+  ),
+  DKIM_PRIVATE_KEY: optional(
+    z
+      .string()
+      .transform(dkimPem)
+      .refine(isPrivateKey, "must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), with its line breaks or with \\n for each"),
+  ),
   /** `true` in Netlify's builds. */
   NETLIFY: optional(z.string()),
   /** Set by Netlify in functions at run time. */
@@ -101,8 +155,15 @@ export function isProduction(env: { NETLIFY?: string | undefined; SITE_ID?: stri
 
 /** What production needs that a local install may leave out, each named with how to fix it. */
 const productionEnvSchema = serverEnvSchema.superRefine((env, ctx) => {
-  if (!isProduction(env)) return;
   const problem = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
+  // Half a DKIM setup would send unsigned mail the owner believes signed: refused everywhere.
+  const dkimSet = dkimNames.filter((name) => env[name] !== undefined);
+  if (dkimSet.length > 0 && dkimSet.length < dkimNames.length) {
+    for (const name of dkimNames.filter((candidate) => env[candidate] === undefined)) {
+      problem(name, `is required with ${dkimSet.join(" and ")}: DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together`);
+    }
+  }
+  if (!isProduction(env)) return;
   if (!env.DATABASE_URL && !env.NETLIFY_DB_URL) {
     problem("DATABASE_URL", "no database configured in production: set DATABASE_URL (Neon) or enable Netlify DB (NETLIFY_DB_URL)");
   }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
+import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { startSend } from "../../core/newsletter/newsletter-sends.ts";
+import { runSendWorker } from "../../core/newsletter/newsletter-worker.ts";
 import { importConsentMissingMessage, importConsentWording } from "../../core/subscribers/subscriber-import.schema.ts";
 import { missingEmailColumnMessage } from "../../core/subscribers/subscriber-import.ts";
 import { subscriberDataSchema, subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
@@ -149,5 +152,113 @@ describe("DELETE /api/newsletter/subscribers/{id}", () => {
     const response = await erase(999999);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: subscriberGoneMessage });
+  });
+});
+
+describe("a person's mail, exported and erased", () => {
+  let mailApp: TestApp;
+  beforeAll(async () => {
+    // The sink refuses one address with a reply that names it, as real servers do.
+    mailApp = await createTestApp({ smtp: { reject: (address) => (address === "erase-me@example.com" ? 550 : undefined) } });
+  });
+  afterAll(async () => {
+    await mailApp.close();
+  });
+
+  const subscriberId = async (email: string) => {
+    const { rows } = await mailApp.deps.db.query<{ id: number }>(
+      "INSERT INTO subscribers (email, status, source) VALUES ($1, 'active', 'import') RETURNING id",
+      [email],
+    );
+    return (rows[0] as { id: number }).id;
+  };
+  let postNumber = 0;
+  const sendNewsletter = async () => {
+    const { rows } = await mailApp.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ($1, '<p>Read it.</p>', 'Short', true, now()) RETURNING id",
+      [`Issue ${String(++postNumber)}`],
+    );
+    const postId = (rows[0] as { id: number }).id;
+    const send = await startSend(mailApp.deps, postId);
+    await runSendWorker(mailApp.deps, send.id);
+    return { postId, subject: `Issue ${String(postNumber)}` };
+  };
+  const queueWelcome = (id: number, email: string, messageId: string) =>
+    mailApp.deps.db.query(
+      "INSERT INTO outbox (kind, subscriber_id, to_address, message_id, created_at, status, attempts, last_error) VALUES ('welcome', $1, $2, $3, now(), 'pending', 1, '451 try later')",
+      [id, email, messageId],
+    );
+
+  it("the export lists every message sent or attempted: the newsletter, and what waits in the outbox", async () => {
+    const id = await subscriberId("exported@example.com");
+    const { subject } = await sendNewsletter();
+    await queueWelcome(id, "exported@example.com", "<queued-welcome@nofilter.test>");
+    const response = await mailApp.call(`/api/newsletter/subscribers/${String(id)}/export`, { headers: await mailApp.adminHeaders() });
+    const data = subscriberDataSchema.parse(await response.json());
+    const [received] = mailApp.mail.to("exported@example.com") as [CaughtMail];
+    expect(data.emails).toEqual([expect.objectContaining({ kind: "newsletter", subject, messageId: received.messageId })]);
+    expect(data.newsletters).toEqual([
+      { subject, status: "sent", messageId: received.messageId, sentAt: expect.any(String) as string, attempts: 1, lastError: null },
+    ]);
+    expect(data.unsentEmails).toEqual([
+      {
+        kind: "welcome",
+        status: "pending",
+        messageId: "<queued-welcome@nofilter.test>",
+        queuedAt: expect.any(String) as string,
+        attempts: 1,
+        lastError: "451 try later",
+      },
+    ]);
+  });
+
+  /** Every text column of every table that holds `needle`, as `table.column`. */
+  async function whereFound(needle: string): Promise<string[]> {
+    const { rows: columns } = await mailApp.deps.db.query<{ table_name: string; column_name: string }>(
+      `SELECT c.table_name, c.column_name FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+        WHERE c.table_schema = current_schema() AND c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb')
+        ORDER BY 1, 2`,
+    );
+    expect(columns.length).toBeGreaterThan(20);
+    const found: string[] = [];
+    for (const { table_name: table, column_name: column } of columns) {
+      const { rows } = await mailApp.deps.db.query<{ n: string | number }>(
+        `SELECT count(*) AS n FROM "${table}" WHERE lower("${column}"::text) LIKE '%' || $1 || '%'`,
+        [needle.toLowerCase()],
+      );
+      if (Number(rows[0]?.n) > 0) found.push(`${table}.${column}`);
+    }
+    return found;
+  }
+
+  it("erasing leaves the address in no column of any table: the SMTP replies that named it go too", async () => {
+    const email = "erase-me@example.com";
+    const id = await subscriberId(email);
+    const { postId } = await sendNewsletter();
+    // A test send to the address (nobody's row in the outbox), refused with a reply naming it.
+    const test = await mailApp.call("/api/newsletter/sends/test", {
+      method: "POST",
+      headers: { ...(await mailApp.adminHeaders()), "content-type": "application/json" },
+      body: JSON.stringify({ postId, email }),
+    });
+    expect(test.status).toBeLessThan(300);
+    await queueWelcome(id, email, "<erase-me-welcome@nofilter.test>");
+    await mailApp.deps.db.query(
+      "INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at) VALUES ($1, 'welcome', 'Welcome', '<m3@nofilter.test>', now())",
+      [id],
+    );
+    // Before: the address is in the row, the newsletter's refusal and the outbox (the test's teeth).
+    expect(await whereFound(email)).toEqual(
+      expect.arrayContaining(["newsletter_recipients.last_error", "outbox.last_error", "outbox.to_address", "subscribers.email"]),
+    );
+
+    const response = await mailApp.call(`/api/newsletter/subscribers/${String(id)}`, { method: "DELETE", headers: await mailApp.adminHeaders() });
+    expect(response.status).toBe(204);
+    expect(await whereFound(email)).toEqual([]);
+    expect(await whereFound("erase-me")).toEqual([]);
+    // The send's counts still add up: the row stays, nameless and without the reply.
+    const { rows } = await mailApp.deps.db.query("SELECT status, subscriber_id, last_error FROM newsletter_recipients WHERE status = 'failed'");
+    expect(rows).toEqual([{ status: "failed", subscriber_id: null, last_error: null }]);
   });
 });

@@ -5,9 +5,15 @@ import { deliverOutbox, type OutboxMessage, type OutboxOptions, type OutboxRun, 
 /** What delivering the outbox needs: what renders each kind of message, and the mailer. */
 export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail">;
 
-/** Each kind's message, made at delivery by the feature that sends it. */
-function renderQueued(deps: OutboxDeliveryDeps, message: OutboxMessage): Promise<RenderedMail> {
-  return message.kind === "newsletter-test" ? renderTestEmail(deps, message) : renderSubscriberEmail(deps, message);
+/**
+ * Each kind's message, made at delivery by the feature that sends it, marked as sent by a machine
+ * (RFC 3834 `Auto-Submitted: auto-generated`): an out-of-office reply is not sent back to it, and
+ * filters tell it from a person's mail. Every kind here is transactional, a test send included (it
+ * previews a newsletter, and goes to the owner).
+ */
+async function renderQueued(deps: OutboxDeliveryDeps, message: OutboxMessage): Promise<RenderedMail> {
+  const mail = await (message.kind === "newsletter-test" ? renderTestEmail(deps, message) : renderSubscriberEmail(deps, message));
+  return { ...mail, headers: { ...mail.headers, "Auto-Submitted": "auto-generated" } };
 }
 
 /**

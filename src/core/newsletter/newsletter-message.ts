@@ -20,10 +20,31 @@ export const recipientReasonPlaceholder = "__RECIPIENT_REASON__";
 
 /**
  * The Message-ID of one (send, subscriber) message: derived, never random, so a message handed over
- * again after a crash carries the same one and the receiver can drop the duplicate.
+ * again after a crash carries the same one and the receiver can drop the duplicate; and opaque (an
+ * HMAC of the pair), so it names no send, row or subscriber. Rotating SESSION_SECRET mid-send
+ * changes the IDs of the messages still to go, which only weakens the deduplication of a message
+ * handed over on both sides of the rotation.
  */
-export function newsletterMessageId(site: Site, sendId: number, subscriberId: number): string {
-  return site.messageId(`newsletter.${String(sendId)}.${String(subscriberId)}`);
+export function newsletterMessageId(deps: Pick<MessageNeeds, "site" | "signer">, sendId: number, subscriberId: number): string {
+  return deps.site.messageId(deps.signer.sign("message-id", `newsletter ${String(sendId)} ${String(subscriberId)}`));
+}
+
+/**
+ * The list's identity (RFC 2919), the same for every send, so a reader's filters and a provider's
+ * reputation follow the newsletter, not each issue. The name is kept to plain words (atoms): a
+ * quoted one would be MIME-encoded by nodemailer, which filters do not read as a list name.
+ */
+export function newsletterListId(site: Pick<Site, "name" | "host">): string {
+  const name = site.name.replace(/[^\w !#$%&'*+/=?^`{|}~-]/g, "").trim();
+  return `${name ? `${name} ` : ""}<newsletter.${site.host}>`;
+}
+
+/**
+ * Gmail's Feedback-ID (`campaign:customer:type:sender`): its postmaster tools report complaints per
+ * send. Only the send's number, which names no person.
+ */
+export function newsletterFeedbackId(site: Pick<Site, "host">, sendId: number): string {
+  return `${String(sendId)}:newsletter:bulk:${site.host}`;
 }
 
 /** The unsubscribe link with the placeholder for the token, absolute (rendered once per send). */
@@ -56,8 +77,13 @@ export function personalMessage(
     subject: email.subject,
     html: personal(email.html, escapeHtml(reason)),
     text: personal(email.text, reason),
-    headers: { "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps), reason)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-    messageId: newsletterMessageId(deps.site, recipient.sendId, recipient.subscriberId),
+    headers: {
+      "List-Unsubscribe": `<${personal(placeholderUnsubscribeUrl(deps), reason)}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      "List-Id": newsletterListId(deps.site),
+      "Feedback-ID": newsletterFeedbackId(deps.site, recipient.sendId),
+    },
+    messageId: newsletterMessageId(deps, recipient.sendId, recipient.subscriberId),
   };
 }
 

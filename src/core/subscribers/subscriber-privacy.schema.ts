@@ -6,7 +6,7 @@ export const subscriberGoneMessage = "This subscriber no longer exists.";
 
 /**
  * Everything held about one person (their copy under the right of access): their row, each consent
- * they gave, and each email sent to them.
+ * they gave, each email sent to them, and each one attempted or still queued.
  */
 export const subscriberDataSchema = z.object({
   subscriber: z.object({
@@ -34,6 +34,31 @@ export const subscriberDataSchema = z.object({
       sentAt: z.iso.datetime(),
       /** The resource a download email carried, if any. */
       resourceId: z.number().int().nullable(),
+    }),
+  ),
+  /**
+   * Every newsletter meant for them, whatever became of it: sent (also in `emails`), failed with the
+   * server's reply, pending, or skipped (they had left when their turn came).
+   */
+  newsletters: z.array(
+    z.object({
+      subject: z.string(),
+      status: z.enum(["pending", "sent", "failed", "skipped"]),
+      messageId: z.string().nullable(),
+      sentAt: z.iso.datetime().nullable(),
+      attempts: z.number().int(),
+      lastError: z.string().nullable(),
+    }),
+  ),
+  /** Emails queued for them and not (yet) accepted by the SMTP server: waiting or given up on. */
+  unsentEmails: z.array(
+    z.object({
+      kind: z.string(),
+      status: z.enum(["pending", "failed"]),
+      messageId: z.string(),
+      queuedAt: z.iso.datetime(),
+      attempts: z.number().int(),
+      lastError: z.string().nullable(),
     }),
   ),
   exportedAt: z.iso.datetime(),

@@ -28,6 +28,24 @@ interface EmailRow {
   download_id: number | null;
 }
 
+interface NewsletterRow {
+  subject: string;
+  status: "pending" | "sent" | "failed" | "skipped";
+  message_id: string | null;
+  sent_at: Date | null;
+  attempts: number;
+  last_error: string | null;
+}
+
+interface UnsentRow {
+  kind: string;
+  status: "pending" | "failed";
+  message_id: string;
+  created_at: Date;
+  attempts: number;
+  last_error: string | null;
+}
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
@@ -48,6 +66,17 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
     );
     const emails = await tx.query<EmailRow>(
       "SELECT kind, subject, message_id, sent_at, download_id FROM subscriber_emails WHERE subscriber_id = $1 ORDER BY sent_at, id",
+      [id],
+    );
+    const newsletters = await tx.query<NewsletterRow>(
+      `SELECT s.subject, r.status, r.message_id, r.sent_at, r.attempts, r.last_error
+         FROM newsletter_recipients r JOIN newsletter_sends s ON s.id = r.send_id
+        WHERE r.subscriber_id = $1 ORDER BY s.created_at, r.id`,
+      [id],
+    );
+    const unsent = await tx.query<UnsentRow>(
+      `SELECT kind, status, message_id, created_at, attempts, last_error FROM outbox
+        WHERE subscriber_id = $1 AND status <> 'sent' ORDER BY created_at, id`,
       [id],
     );
     return {
@@ -73,6 +102,22 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         sentAt: email.sent_at.toISOString(),
         resourceId: email.download_id,
       })),
+      newsletters: newsletters.rows.map((newsletter) => ({
+        subject: newsletter.subject,
+        status: newsletter.status,
+        messageId: newsletter.message_id,
+        sentAt: iso(newsletter.sent_at),
+        attempts: newsletter.attempts,
+        lastError: newsletter.last_error,
+      })),
+      unsentEmails: unsent.rows.map((email) => ({
+        kind: email.kind,
+        status: email.status,
+        messageId: email.message_id,
+        queuedAt: email.created_at.toISOString(),
+        attempts: email.attempts,
+        lastError: email.last_error,
+      })),
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -80,10 +125,19 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record and every email of theirs in the outbox, sent or still queued, so the address is left
- * nowhere. 404 for an id that names nobody.
+ * send record and every email of theirs in the outbox, sent or still queued. Their newsletter rows
+ * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
+ * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such
+ * user"). A test send to the address (nobody's row) goes too. One transaction, so the address is
+ * left nowhere or the erase did not happen. 404 for an id that names nobody.
  */
-export async function eraseSubscriber(deps: { db: SqlQueryable }, id: number): Promise<void> {
-  const { rows } = await deps.db.query("DELETE FROM subscribers WHERE id = $1 RETURNING id", [id]);
-  if (rows.length === 0) throw new NotFoundError(subscriberGoneMessage);
+export async function eraseSubscriber(deps: { db: SqlExecutor }, id: number): Promise<void> {
+  await deps.db.transaction(async (tx: SqlQueryable) => {
+    const { rows } = await tx.query<{ email: string }>("SELECT email FROM subscribers WHERE id = $1 FOR UPDATE", [id]);
+    const person = rows[0];
+    if (!person) throw new NotFoundError(subscriberGoneMessage);
+    await tx.query("UPDATE newsletter_recipients SET last_error = NULL WHERE subscriber_id = $1 AND last_error IS NOT NULL", [id]);
+    await tx.query("DELETE FROM outbox WHERE subscriber_id IS NULL AND lower(to_address) = lower($1)", [person.email]);
+    await tx.query("DELETE FROM subscribers WHERE id = $1", [id]);
+  });
 }
