@@ -144,7 +144,10 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
           }}
           onDone={() => {
             setAltFocus(false);
-            chain().setTextSelection(editor.state.selection.to).run();
+            // Focused at once, not through TipTap's focus command: that one applies its selection a
+            // frame later and would undo a click on an image made in between.
+            editor.commands.setTextSelection(editor.state.selection.to);
+            editor.view.focus();
           }}
         />
       )}

@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from "react";
 import { paragraphsToLines, linesToParagraphs, simpleModeLoses } from "./simple-mode.ts";
 import { editorExtensions } from "./extensions.ts";
 import EditorToolbar from "./EditorToolbar.tsx";
+import type { Node as ProseMirrorNode } from "@tiptap/pm/model";
+import { NodeSelection } from "@tiptap/pm/state";
+import type { EditorView } from "@tiptap/pm/view";
 
 interface Props {
   id: string;
@@ -27,6 +30,13 @@ function editingAttributes(id: string, invalid: boolean, describedBy: string | u
   };
 }
 
+/** A click on an image selects the image itself, so its alt-text field opens (EditorToolbar). */
+const selectClickedImage = (view: EditorView, _pos: number, node: ProseMirrorNode, nodePos: number): boolean => {
+  if (node.type.name !== "image") return false;
+  view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, nodePos)));
+  return true;
+};
+
 /**
  * The post body: TipTap with SPEC §2's toolbar, or the 'Simple Editor' textarea. Both edit the
  * same HTML value; the textarea shows it one block per line.
@@ -44,7 +54,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
     content: value,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: editingAttributes(id, invalid, describedBy) },
+    editorProps: { attributes: editingAttributes(id, invalid, describedBy), handleClickOn: selectClickedImage },
     onUpdate: ({ editor: current }) => {
       reported.current = current.isEmpty ? "" : current.getHTML();
       onChange(reported.current);
@@ -54,7 +64,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
 
   // ProseMirror sets its element's attributes once; an error appearing or going must reach them.
   useEffect(() => {
-    editor.setOptions({ editorProps: { attributes: editingAttributes(id, invalid, describedBy) } });
+    editor.setOptions({ editorProps: { attributes: editingAttributes(id, invalid, describedBy), handleClickOn: selectClickedImage } });
   }, [editor, id, invalid, describedBy]);
 
   // The form changed the value itself (edit chosen, form reset): show it.
