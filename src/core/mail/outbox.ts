@@ -3,7 +3,14 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
-import { classifyDeliveryFailure, pauseDelayMs, providerStreak, replyWithoutAddress, retryDelayMs, type DeliveryFailure } from "./delivery-failure.ts";
+import {
+  classifyDeliveryFailure,
+  pauseDelayMs,
+  providerStreak,
+  replyWithoutAddress,
+  retryDelayMs,
+  type DeliveryFailure,
+} from "./delivery-failure.ts";
 import type { EmailContent } from "./email-content.ts";
 import type { Mailer } from "./mailer.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-address.ts";
@@ -122,6 +129,8 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     `WITH picked AS (
        SELECT id FROM outbox
         WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)
+          -- A paused outbox (the provider failing as a whole) is left alone until its wait is over.
+          AND NOT EXISTS (SELECT 1 FROM outbox_pause WHERE paused_until > $1)
         ORDER BY id LIMIT $2
         FOR UPDATE SKIP LOCKED
      )
@@ -309,13 +318,16 @@ export async function deliverOutbox(deps: OutboxDeps, render: RenderQueued, opti
   const leaseMs = options.leaseMs ?? 120_000;
   const retryForMs = options.retryForMs ?? outboxRetryForMs;
   const run: OutboxRun = { sent: 0, failed: 0, retried: 0 };
-  const pause = await outboxPause(deps.db);
-  if (pause && pause.until > deps.now()) return { ...run, paused: pause.reason };
   // The same refusal for recipient after recipient is the provider's (a suspended account, say).
   const streak = providerStreak<number>();
+  let resumed = false;
   while (!options.stopClaimingAt || deps.now() < options.stopClaimingAt) {
     const batch = await claimOutbox(deps, concurrency, leaseMs);
-    if (batch.length === 0) break;
+    if (batch.length === 0) {
+      // Nothing claimed: all sent, or the outbox waits out a pause (the run says why).
+      const pause = await outboxPause(deps.db);
+      return pause && pause.until > deps.now() ? { ...run, paused: pause.reason } : run;
+    }
     if (deps.production && (await usesPlaceholderAddress(deps))) {
       await giveBackOutbox(
         deps.db,
@@ -342,7 +354,10 @@ export async function deliverOutbox(deps: OutboxDeps, render: RenderQueued, opti
       await pauseOutbox(deps, paused);
       return { ...run, paused };
     }
-    if (run.sent > 0 && pause) await resumeOutbox(deps.db);
+    if (run.sent > 0 && !resumed) {
+      resumed = true;
+      await resumeOutbox(deps.db);
+    }
   }
   return run;
 }

@@ -84,7 +84,9 @@ describe("classifying a failure by the SMTP step it happened at", () => {
   });
 
   it("takes the addresses out of a reply, so refusals of different recipients compare equal; five in a row trip the streak", () => {
-    expect(replyWithoutAddress("554 5.7.1 <a@example.com>: Relay access denied")).toBe(replyWithoutAddress("554 5.7.1 <b@example.org>: Relay access denied"));
+    expect(replyWithoutAddress("554 5.7.1 <a@example.com>: Relay access denied")).toBe(
+      replyWithoutAddress("554 5.7.1 <b@example.org>: Relay access denied"),
+    );
     const streak = providerStreak<number>();
     const refusal = (address: string) => ({ kind: "permanent" as const, reason: `550 5.1.1 <${address}>: no such user` });
     expect(streak.record(1, "a@example.com", refusal("a@example.com"))).toBeUndefined();

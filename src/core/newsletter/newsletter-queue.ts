@@ -223,10 +223,10 @@ export async function resumeSend(db: SqlQueryable, sendId: number): Promise<void
 
 /** Whether a send waits out a pause now (no worker claims its rows until then). */
 export async function pausedNow(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<boolean> {
-  const { rows } = await deps.db.query<{ paused: boolean }>("SELECT (paused_until IS NOT NULL AND paused_until > $2) AS paused FROM newsletter_sends WHERE id = $1", [
-    sendId,
-    deps.now(),
-  ]);
+  const { rows } = await deps.db.query<{ paused: boolean }>(
+    "SELECT (paused_until IS NOT NULL AND paused_until > $2) AS paused FROM newsletter_sends WHERE id = $1",
+    [sendId, deps.now()],
+  );
   return rows[0]?.paused ?? false;
 }
 
