@@ -325,7 +325,7 @@ describe("when mail fails", () => {
       sent: 0,
       failed: 0,
       retried: 0,
-      paused: expect.any(String),
+      paused: expect.any(String) as string,
     });
     await down.close();
     expect(await row(email)).toMatchObject({ status: "pending", confirmation_sent_at: clock.now() });
