@@ -221,13 +221,13 @@ export async function resumeSend(db: SqlQueryable, sendId: number): Promise<void
   ]);
 }
 
-/** Whether a send waits out a pause now (no worker claims its rows until then). */
-export async function pausedNow(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<boolean> {
-  const { rows } = await deps.db.query<{ paused: boolean }>(
-    "SELECT (paused_until IS NOT NULL AND paused_until > $2) AS paused FROM newsletter_sends WHERE id = $1",
+/** The reason a send waits out a pause now (no worker claims its rows until then), or null. */
+export async function pausedNow(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<string | null> {
+  const { rows } = await deps.db.query<{ paused_reason: string | null }>(
+    "SELECT paused_reason FROM newsletter_sends WHERE id = $1 AND paused_until > $2",
     [sendId, deps.now()],
   );
-  return rows[0]?.paused ?? false;
+  return rows[0]?.paused_reason ?? null;
 }
 
 /**

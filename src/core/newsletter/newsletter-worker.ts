@@ -46,11 +46,6 @@ export interface WorkerRun {
   paused?: string;
 }
 
-async function pauseReason(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<string | null> {
-  const { rows } = await deps.db.query<{ paused_reason: string | null }>("SELECT paused_reason FROM newsletter_sends WHERE id = $1", [sendId]);
-  return rows[0]?.paused_reason ?? null;
-}
-
 /** The email a send stores (rendered once at its start); null when the send is gone (its post was deleted). */
 async function storedEmail(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<EmailContent | null> {
   const { rows } = await deps.db.query<EmailContent>("SELECT subject, html, text FROM newsletter_sends WHERE id = $1", [sendId]);
@@ -180,7 +175,8 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
   const run: WorkerRun = { sent: 0, failed: 0, skipped: 0, retried: 0, finished: false };
   const email = await storedEmail(deps, sendId);
   if (!email) return { ...run, finished: true };
-  if (await pausedNow(deps, sendId)) return { ...run, paused: (await pauseReason(deps, sendId)) ?? "" };
+  const pause = await pausedNow(deps, sendId);
+  if (pause !== null) return { ...run, paused: pause };
   const markSent = sentMarker(deps, email.subject);
   const queue: { row: ClaimedRecipient; batch: HeldBatch }[] = [];
   // Batches with rows not yet settled: a settled batch is let go, so a run holds at most two.
