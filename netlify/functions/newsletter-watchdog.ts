@@ -25,7 +25,7 @@ export default async (): Promise<void> => {
     }
     for (const [sendId, run] of await runDueSends(app.deps, { concurrency: app.deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline })) {
       console.log(
-        `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}`,
+        `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}`,
       );
     }
   } finally {

@@ -62,6 +62,19 @@ export const refusedOncePattern = /^refuse-once(\+[^@]*)?@/i;
 /** The reply a refused-once recipient gets at RCPT TO, as a mail server with no such mailbox answers. */
 export const refusedOnceReply = "5.1.1 Mailbox unavailable (refused once by the local mail catcher)";
 
+/**
+ * The address that plays a provider outage: the first time it is sent to, the catcher answers
+ * `421` to it and then to every message (at MAIL FROM) for `providerOutageMs`, as a provider that is down answers everyone — for
+ * the browser test of a paused send and paused transactional mail (`provider-outage+<anything>@…`).
+ */
+export const providerOutagePattern = /^provider-outage(\+[^@]*)?@/i;
+
+/** How long a played outage lasts. */
+export const providerOutageMs = 20_000;
+
+/** The reply during a played outage: the provider's, not about any recipient. */
+export const providerOutageReply = "4.3.2 Service not available (a provider outage played by the local mail catcher)";
+
 const indexFile = "index.json";
 const idPattern = /^[0-9a-z]+-[0-9a-f]{8}$/;
 const maxMessageBytes = 10 * 1024 * 1024;
@@ -70,7 +83,8 @@ const maxMessageBytes = 10 * 1024 * 1024;
  * A local SMTP server that keeps what it is sent, like Mailpit: `npm start` hands its URL to the
  * mailer when no SMTP_URL is set, so signing up works with no account and the email shows in the
  * local inbox page. Mail is kept on disk so it survives a restart. It refuses one kind of address
- * once (`refusedOncePattern`), for the browser tests of a failed send.
+ * once (`refusedOncePattern`), for the browser tests of a failed send, and plays a provider outage
+ * when asked to take another (`providerOutagePattern`).
  */
 export async function startMailCatcher(options: MailCatcherOptions): Promise<MailCatcher> {
   const keep = options.keep ?? 500;
@@ -114,6 +128,10 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
   };
 
   const refused = new Set<string>();
+  let outageUntil = 0;
+  // Each outage address plays its outage once, then is taken like any other.
+  const played = new Set<string>();
+  const outage = () => Object.assign(new Error(providerOutageReply), { responseCode: 421 });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
@@ -121,8 +139,17 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
     logger: false,
     // Stopping `npm start` should not wait for an idle pooled connection.
     closeTimeout: 1000,
+    onMailFrom(_address, _session, callback) {
+      if (Date.now() < outageUntil) return callback(outage());
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       const recipient = address.address.toLowerCase();
+      if (providerOutagePattern.test(recipient) && !played.has(recipient)) {
+        played.add(recipient);
+        outageUntil = Date.now() + providerOutageMs;
+        return callback(outage());
+      }
       if (!refusedOncePattern.test(recipient) || refused.has(recipient)) {
         callback();
         return;

@@ -33,7 +33,7 @@ export function startNewsletterRunner(
         options.log(`Outbox: ${String(mail.sent)} sent, ${String(mail.failed)} failed, ${String(mail.retried)} to retry`);
       for (const [sendId, run] of await runDueSends(deps, { concurrency: options.concurrency, leaseMs: localLeaseMs })) {
         options.log(
-          `Newsletter send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}`,
+          `Newsletter send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}`,
         );
       }
     },

@@ -45,6 +45,8 @@ export const apiPaths = {
   newsletterSend: "/api/newsletter/sends/:id",
   newsletterSendFailed: "/api/newsletter/sends/:id/failed",
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",
+  mailOutbox: "/api/mail/outbox",
+  mailOutboxRetry: "/api/mail/outbox/retry",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -12,6 +12,8 @@ import { filesHandlers } from "./routes/files.handlers.ts";
 import { filesRoutes } from "./routes/files.routes.ts";
 import { healthHandlers } from "./routes/health.handlers.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { mailHandlers } from "./routes/mail.handlers.ts";
+import { mailRoutes } from "./routes/mail.routes.ts";
 import { newsletterSendsHandlers } from "./routes/newsletter-sends.handlers.ts";
 import { newsletterSendsRoutes } from "./routes/newsletter-sends.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
@@ -37,6 +39,7 @@ export const apiContract = {
   siteBuild: siteBuildRoutes,
   newsletter: newsletterRoutes,
   newsletterSends: newsletterSendsRoutes,
+  mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
 };
 
@@ -62,5 +65,6 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(siteBuildRoutes, siteBuildHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
+  ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
 ];

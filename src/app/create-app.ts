@@ -1,7 +1,7 @@
 import { createApiHandler, type ApiHandler } from "../api/api-handler.ts";
 import { apiUrls } from "../api/api-urls.ts";
 import { apiRoutes } from "../api/routes.ts";
-import type { ServerEnv } from "../config/server-env.ts";
+import { isProduction, type ServerEnv } from "../config/server-env.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
@@ -77,6 +77,8 @@ export function createApp(parts: AppParts): App {
     mail: mail === noMailer ? mail : replyingMailer({ db, now: () => clock.now() }, mail, { fixed: env.MAIL_REPLY_TO }),
     site: siteAt(env.SITE_URL),
     signer: signerFor(env),
+    // Production holds mail back while the footer's postal address is the seeded placeholder.
+    production: isProduction(env),
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the
     // timer (`npm start`) and the Scheduled Function deliver whatever this leaves.
     deliverMail: () =>

@@ -196,6 +196,73 @@ test("a refused address is listed with the server's reply; Retry failed sends to
 });
 
 /** Writes and publishes a post through the dashboard's form: drafts offer no send. */
+test("a provider outage pauses the send and the transactional mail, the dashboard says so, and both finish once the provider is back", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  await logIn(page);
+  const stamp = String(Date.now());
+  const reader = `outage-reader-${stamp}@example.com`;
+  await page.request.post("/api/newsletter/subscribers/import", {
+    headers: { origin: baseURL ?? "" },
+    multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${reader}\r\n`) }, consent: "true" },
+  });
+  const title = unique("Outage letter");
+  await publish(page, title, "Sent through an outage.");
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  const panel = page.getByRole("region", { name: `Send as newsletter: ${title}` });
+
+  // The provider goes down: a test email to this address makes the local catcher answer 421 to
+  // everyone for 20 s. The test email waits in the outbox, which pauses.
+  const outageAddress = `provider-outage+${stamp}@example.com`;
+  await panel.getByLabel("Test address").fill(outageAddress);
+  await panel.getByRole("button", { name: "Send test" }).click();
+  await expect(toast(page, "Test Sent")).toBeVisible();
+  await expect
+    .poll(async () => ((await (await page.request.get("/api/mail/outbox")).json()) as { paused: { reason: string } | null }).paused?.reason ?? "", {
+      timeout: 30_000,
+    })
+    .toMatch(/^421 /);
+
+  // The send to the list pauses too, with nobody failed.
+  await panel.getByRole("button", { name: /^Send to \d+ subscribers?$/ }).click();
+  await page
+    .getByRole("alertdialog")
+    .getByRole("button", { name: /^Send to / })
+    .click();
+  const entry = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
+  await expect(entry.getByText(/^Paused: 421 /)).toBeVisible({ timeout: 30_000 });
+  await expect(entry).toContainText("Failed: 0");
+
+  // Email Subscribers: the paused outbox and the pending test email, with Retry.
+  await panel.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("tab", { name: "Email Subscribers" }).click();
+  const health = page.getByRole("region", { name: "Email delivery" });
+  await expect(health.getByText(/^Paused: 421 /)).toBeVisible();
+  await expect(health.getByRole("list", { name: "Pending and failed email" })).toContainText(`Test send to ${outageAddress}`);
+  await expect(health).toContainText("Failed: 0");
+  // Once the provider is back, Retry sends it at once (a Retry during the outage pauses it again).
+  await expect(async () => {
+    await health.getByRole("button", { name: "Retry" }).click();
+    await expect(health).toHaveCount(0, { timeout: 10_000 });
+  }).toPass({ timeout: 90_000 });
+  expect((await inboxFor(page.request, outageAddress, 1))[0]?.subject).toBe(`[Test] ${title}`);
+
+  // The send goes on by itself after its pause, and finishes: the reader gets it once.
+  await page.getByRole("tab", { name: "Blog Posts" }).click();
+  await postItem(page, title)
+    .getByRole("button", { name: `Send ${title} as newsletter` })
+    .click();
+  const resumed = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
+  await expect(resumed.getByText("Sent", { exact: true })).toBeVisible({ timeout: 90_000 });
+  await expect(resumed).toContainText("Failed: 0");
+  await expect(resumed.getByText(/^Paused:/)).toHaveCount(0);
+  expect((await inboxFor(page.request, reader, 1))[0]?.subject).toBe(title);
+});
+
 async function publish(page: Page, title: string, content: string) {
   await form(page).getByLabel("Title").fill(title);
   await form(page).getByRole("textbox", { name: "Content" }).click();

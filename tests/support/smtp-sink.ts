@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -15,9 +15,23 @@ export interface CaughtMail {
   header(name: string): string | undefined;
 }
 
+/**
+ * A failure of the whole provider the sink can play, switched at run time (`sink.provider(…)`):
+ * - `refuse`: every connection is closed at once, before the greeting (the server is down);
+ * - `greeting-421`: `421` at the greeting (overloaded, closing the channel);
+ * - `auth-535`: `535` to any login (the password was changed) — only a mailer given `authUrl` logs in;
+ * - `mail-from-554`: `554` to `MAIL FROM` (the account is suspended);
+ * - `rcpt-554`: the same `554` to every recipient, naming each (a provider refusing everyone one by one).
+ */
+export type ProviderFailure = "refuse" | "greeting-421" | "auth-535" | "mail-from-554" | "rcpt-554";
+
 export interface SmtpSink {
   /** `smtp://127.0.0.1:<port>`: give it to the mailer. */
   url: string;
+  /** The same server with a login (`smtp://sink:secret@…`): a mailer given it authenticates first. */
+  authUrl: string;
+  /** Plays a failure of the whole provider from now on; `undefined` is the provider back. */
+  provider(failure: ProviderFailure | undefined): void;
   /** Everything received so far, oldest first. */
   messages: CaughtMail[];
   /** Messages sent to `address`. */
@@ -49,6 +63,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const waiters = new Set<() => void>();
   const seen = new Map<string, number>();
   let received = 0;
+  let failing: ProviderFailure | undefined;
+  const refusal = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
   const count = (head: string) => {
     received += 1;
     const id = /^Message-ID:\s*(\S+)/im.exec(head)?.[1] ?? `(none ${String(received)})`;
@@ -58,7 +74,20 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onConnect(_session, callback) {
+      if (failing === "greeting-421") return callback(refusal(421, "4.3.2 Service not available, closing transmission channel"));
+      callback();
+    },
+    onAuth(auth, _session, callback) {
+      if (failing === "auth-535") return callback(refusal(535, "5.7.8 Authentication credentials invalid"));
+      callback(null, { user: auth.username });
+    },
+    onMailFrom(_address, _session, callback) {
+      if (failing === "mail-from-554") return callback(refusal(554, "5.7.1 Account suspended: sending disabled"));
+      callback();
+    },
     onRcptTo(address, _session, callback) {
+      if (failing === "rcpt-554") return callback(refusal(554, `5.7.1 <${address.address}>: Relay access denied`));
       const code = options.reject?.(address.address.toLowerCase());
       if (code === undefined) return callback();
       callback(Object.assign(new Error(`${String(code)} refused by the test sink: ${address.address}`), { responseCode: code }));
@@ -91,9 +120,19 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A connection closed under it (`refuse`) is an error of that connection, not of the sink.
+  server.on("error", () => undefined);
+  // Before smtp-server's own handler: a refused connection is closed before it is greeted.
+  server.server.prependListener("connection", (socket: Socket) => {
+    if (failing === "refuse") socket.destroy();
+  });
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${String(port)}`,
+    authUrl: `smtp://sink:secret@127.0.0.1:${String(port)}`,
+    provider(failure) {
+      failing = failure;
+    },
     messages,
     to: (address) => messages.filter((message) => message.to.includes(address.toLowerCase())),
     counts: () => ({ received, distinct: seen.size, duplicates: [...seen.values()].filter((times) => times > 1).length }),

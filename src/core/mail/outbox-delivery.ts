@@ -1,9 +1,9 @@
 import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
 import { renderSubscriberEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
-import { deliverOutbox, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
+import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
 
 /** What delivering the outbox needs: what renders each kind of message, and the mailer. */
-export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail">;
+export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> & Pick<OutboxDeps, "production">;
 
 /**
  * Each kind's message, made at delivery by the feature that sends it, marked as sent by a machine

@@ -3,9 +3,17 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
-import { classifyDeliveryFailure, retryDelayMs } from "./delivery-failure.ts";
+import {
+  classifyDeliveryFailure,
+  pauseDelayMs,
+  providerStreak,
+  replyWithoutAddress,
+  retryDelayMs,
+  type DeliveryFailure,
+} from "./delivery-failure.ts";
 import type { EmailContent } from "./email-content.ts";
 import type { Mailer } from "./mailer.ts";
+import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-address.ts";
 
 /**
  * The outbox (docs/decisions/0026-transactional-outbox.md): every transactional email is a row,
@@ -121,6 +129,8 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     `WITH picked AS (
        SELECT id FROM outbox
         WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)
+          -- A paused outbox (the provider failing as a whole) is left alone until its wait is over.
+          AND NOT EXISTS (SELECT 1 FROM outbox_pause WHERE paused_until > $1)
         ORDER BY id LIMIT $2
         FOR UPDATE SKIP LOCKED
      )
@@ -176,6 +186,63 @@ export interface OutboxDeps {
   db: SqlQueryable;
   mail: Mailer;
   now: Clock["now"];
+  /**
+   * Production (set by the app from its configuration): mail waits while the footer's postal
+   * address is still the seeded placeholder. Unset: locally the placeholder goes out.
+   */
+  production?: boolean;
+}
+
+/**
+ * Rows a provider failure interrupted go back as they were before their claim: pending, free to
+ * claim, the hand-over not counted (a provider outage is not the message's fault and must not use
+ * up its retries), and a failure the pause found to be the provider's undone.
+ */
+export async function giveBackOutbox(db: SqlQueryable, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE outbox SET status = 'pending', lease_until = NULL, last_error = NULL, attempts = GREATEST(attempts - 1, 0)
+      WHERE id = ANY($1::bigint[]) AND status IN ('pending', 'failed')`,
+    [ids],
+  );
+}
+
+/** The outbox's pause, while there is one: why, and when a run tries the provider again. */
+export interface OutboxPause {
+  reason: string;
+  until: Date;
+  since: Date;
+}
+
+export async function outboxPause(db: SqlQueryable): Promise<OutboxPause | null> {
+  const { rows } = await db.query<{ reason: string; paused_until: Date | string; paused_at: Date | string }>(
+    "SELECT reason, paused_until, paused_at FROM outbox_pause",
+  );
+  const row = rows[0];
+  return row ? { reason: row.reason, until: new Date(row.paused_until), since: new Date(row.paused_at) } : null;
+}
+
+/**
+ * Pauses the whole outbox: no run claims before `until` (1, 2, 4… 30 minutes, doubling with each
+ * pause in a row). Several messages failing at once pause it once: a pause still running is kept.
+ * `fixedWait` (the placeholder address) waits no longer than that: the owner's fix is seen at once.
+ */
+async function pauseOutbox(deps: Pick<OutboxDeps, "db" | "now">, reason: string, fixedWait?: number): Promise<void> {
+  const now = deps.now();
+  const pauses = (await deps.db.query<{ pauses: number }>("SELECT pauses FROM outbox_pause")).rows[0]?.pauses ?? 0;
+  const until = new Date(now.getTime() + (fixedWait ?? pauseDelayMs(pauses)));
+  await deps.db.query(
+    `INSERT INTO outbox_pause (id, reason, paused_until, pauses, paused_at) VALUES (true, $1, $2, 1, $3)
+     ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, paused_until = EXCLUDED.paused_until, pauses = outbox_pause.pauses + 1
+      WHERE outbox_pause.paused_until <= $3`,
+    // The reply may name the recipient whose message met it: the pause keeps no address.
+    [replyWithoutAddress(reason), until, now],
+  );
+}
+
+/** A message went through: the provider is back, the pause (if any) is over and its backoff starts over. */
+async function resumeOutbox(db: SqlQueryable): Promise<void> {
+  await db.query("DELETE FROM outbox_pause");
 }
 
 export interface OutboxOptions {
@@ -198,29 +265,46 @@ export interface OutboxRun {
   sent: number;
   failed: number;
   retried: number;
+  /** Set when the run paused the outbox (or found it paused): the reason the dashboard shows. */
+  paused?: string;
 }
 
-type Outcome = keyof OutboxRun;
+type Outcome = "sent" | "failed" | "retried" | "paused";
 
-async function deliverOne(deps: OutboxDeps, render: RenderQueued, message: OutboxMessage, retryForMs: number): Promise<Outcome> {
+/** One message's hand-over and what it settled to, with the failure when there was one. */
+async function deliverOne(
+  deps: OutboxDeps,
+  render: RenderQueued,
+  message: OutboxMessage,
+  retryForMs: number,
+): Promise<{ outcome: Outcome; failure?: DeliveryFailure }> {
   let subject: string;
   try {
     const mail = await render(message);
     subject = mail.subject;
     await deps.mail.send({ to: message.to, ...mail, messageId: message.messageId });
   } catch (error) {
-    // A render that refuses (the post was unpublished, the resource deleted) will refuse again.
-    const failure = error instanceof AppError ? { kind: "permanent" as const, reason: error.message } : classifyDeliveryFailure(error);
+    // A render that refuses (the post was unpublished, the resource deleted) will refuse again; it
+    // says nothing about the provider, so it is no part of a run of identical refusals.
+    if (error instanceof AppError) {
+      await markOutboxFailed(deps.db, message.id, error.message);
+      return { outcome: "failed" };
+    }
+    const failure = classifyDeliveryFailure(error);
+    if (failure.kind === "provider") {
+      await giveBackOutbox(deps.db, [message.id]);
+      return { outcome: "paused", failure };
+    }
     const now = deps.now();
     if (failure.kind === "permanent" || now.getTime() - message.createdAt.getTime() >= retryForMs) {
       await markOutboxFailed(deps.db, message.id, failure.reason);
-      return "failed";
+      return { outcome: "failed", failure };
     }
     await markOutboxRetry(deps.db, message.id, failure.reason, new Date(now.getTime() + retryDelayMs(message.attempts)));
-    return "retried";
+    return { outcome: "retried", failure };
   }
   await markOutboxSent(deps, message.id, subject);
-  return "sent";
+  return { outcome: "sent" };
 }
 
 /**
@@ -234,10 +318,46 @@ export async function deliverOutbox(deps: OutboxDeps, render: RenderQueued, opti
   const leaseMs = options.leaseMs ?? 120_000;
   const retryForMs = options.retryForMs ?? outboxRetryForMs;
   const run: OutboxRun = { sent: 0, failed: 0, retried: 0 };
+  // The same refusal for recipient after recipient is the provider's (a suspended account, say).
+  const streak = providerStreak<number>();
+  let resumed = false;
   while (!options.stopClaimingAt || deps.now() < options.stopClaimingAt) {
     const batch = await claimOutbox(deps, concurrency, leaseMs);
-    if (batch.length === 0) break;
-    for (const outcome of await Promise.all(batch.map((message) => deliverOne(deps, render, message, retryForMs)))) run[outcome] += 1;
+    if (batch.length === 0) {
+      // Nothing claimed: all sent, or the outbox waits out a pause (the run says why).
+      const pause = await outboxPause(deps.db);
+      return pause && pause.until > deps.now() ? { ...run, paused: pause.reason } : run;
+    }
+    if (deps.production && (await usesPlaceholderAddress(deps))) {
+      await giveBackOutbox(
+        deps.db,
+        batch.map((message) => message.id),
+      );
+      await pauseOutbox(deps, placeholderAddressMessage, 0);
+      return { ...run, paused: placeholderAddressMessage };
+    }
+    const settled = await Promise.all(batch.map(async (message) => ({ message, ...(await deliverOne(deps, render, message, retryForMs)) })));
+    let paused: string | undefined;
+    for (const { message, outcome, failure } of settled) {
+      if (outcome === "paused") paused ??= failure?.reason;
+      else run[outcome] += 1;
+      if (outcome === "sent") streak.reset();
+      if (outcome !== "failed" || !failure || failure.kind !== "permanent") continue;
+      const run5xx = streak.record(message.id, message.to, failure);
+      if (run5xx) {
+        await giveBackOutbox(deps.db, run5xx);
+        run.failed -= run5xx.length;
+        paused ??= failure.reason;
+      }
+    }
+    if (paused !== undefined) {
+      await pauseOutbox(deps, paused);
+      return { ...run, paused };
+    }
+    if (run.sent > 0 && !resumed) {
+      resumed = true;
+      await resumeOutbox(deps.db);
+    }
   }
   return run;
 }

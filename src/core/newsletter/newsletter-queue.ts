@@ -1,4 +1,5 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { pauseDelayMs } from "../mail/delivery-failure.ts";
 
 /** A recipient row handed to a worker, with the subscriber as they are now (checked again at claim). */
 export interface ClaimedRecipient {
@@ -187,6 +188,53 @@ export async function finishIfSettled(deps: { db: SqlQueryable; now: () => Date 
 }
 
 /**
+ * Rows a provider failure interrupted go back as they were before their claim: pending, free to
+ * claim, the hand-over not counted (the provider's outage must not use up a recipient's 5 tries),
+ * and a failure the pause found to be the provider's (a run of identical refusals) undone.
+ */
+export async function giveBack(db: SqlQueryable, recipientIds: number[]): Promise<void> {
+  if (recipientIds.length === 0) return;
+  await db.query(
+    `UPDATE newsletter_recipients SET status = 'pending', lease_until = NULL, last_error = NULL, attempts = GREATEST(attempts - 1, 0)
+      WHERE id = ANY($1::bigint[]) AND status IN ('pending', 'failed')`,
+    [recipientIds],
+  );
+}
+
+/**
+ * Pauses a send after a failure of the whole provider: no worker takes it up before
+ * `paused_until` (1, 2, 4… 30 minutes, doubling with each pause in a row), and `paused_reason` is
+ * what the dashboard shows. Several messages failing at once pause it once: a pause still running
+ * is kept.
+ */
+export async function pauseSend(deps: { db: SqlQueryable; now: () => Date }, sendId: number, reason: string): Promise<void> {
+  const now = deps.now();
+  const { rows } = await deps.db.query<{ pauses: number }>("SELECT pauses FROM newsletter_sends WHERE id = $1", [sendId]);
+  const until = new Date(now.getTime() + pauseDelayMs(rows[0]?.pauses ?? 0));
+  await deps.db.query(
+    `UPDATE newsletter_sends SET paused_reason = $2, paused_until = $3, pauses = pauses + 1
+      WHERE id = $1 AND (paused_until IS NULL OR paused_until <= $4)`,
+    [sendId, reason, until, now],
+  );
+}
+
+/** A message went through: the provider is back, so the send's pause is over and its backoff starts over. */
+export async function resumeSend(db: SqlQueryable, sendId: number): Promise<void> {
+  await db.query("UPDATE newsletter_sends SET paused_reason = NULL, paused_until = NULL, pauses = 0 WHERE id = $1 AND paused_reason IS NOT NULL", [
+    sendId,
+  ]);
+}
+
+/** The reason a send waits out a pause now (no worker claims its rows until then), or null. */
+export async function pausedNow(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<string | null> {
+  const { rows } = await deps.db.query<{ paused_reason: string | null }>(
+    "SELECT paused_reason FROM newsletter_sends WHERE id = $1 AND paused_until > $2",
+    [sendId, deps.now()],
+  );
+  return rows[0]?.paused_reason ?? null;
+}
+
+/**
  * Sends a worker could take up now: not finished, with a pending row that no live lease holds — a
  * send that never started, one whose worker died (its leases ran out), one with a retry due — or
  * with no pending row left but not marked finished (its worker died after the last row).
@@ -196,6 +244,7 @@ export async function dueSends(deps: { db: SqlQueryable; now: () => Date }): Pro
   const { rows } = await deps.db.query<{ id: number }>(
     `SELECT s.id FROM newsletter_sends s
       WHERE s.status IN ('queued', 'sending')
+        AND (s.paused_until IS NULL OR s.paused_until <= $1)
         AND (EXISTS (SELECT 1 FROM newsletter_recipients r
                       WHERE r.send_id = s.id AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $1))
              OR NOT EXISTS (SELECT 1 FROM newsletter_recipients r WHERE r.send_id = s.id AND r.status = 'pending'))

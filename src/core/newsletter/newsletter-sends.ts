@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { renderNewsletterEmail } from "../mail/emails.ts";
 import type { EmailContent } from "../mail/email-content.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { placeholderAddressMessage, usesPlaceholderAddress } from "../mail/postal-address.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
@@ -25,6 +26,11 @@ export interface NewsletterDeps {
   urls: Pick<ApiUrls, "unsubscribe">;
   site: Site;
   signer: Signer;
+  /**
+   * Production (set by the app from its configuration): a send is refused while the footer's
+   * postal address is still the seeded placeholder. Unset: locally the placeholder goes out.
+   */
+  production?: boolean;
 }
 
 interface PostRow {
@@ -77,6 +83,7 @@ export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: nu
  * Workers do the sending (runSendWorker).
  */
 export async function startSend(deps: NewsletterDeps, postId: number): Promise<NewsletterSend> {
+  if (deps.production && (await usesPlaceholderAddress(deps))) throw new ValidationError(placeholderAddressMessage);
   const email = await renderPostNewsletter(deps, await publishedPost(deps, postId), { perRecipientReason: true });
   const now = deps.now();
   const sendId = await deps.db.transaction(async (tx) => {
@@ -121,13 +128,15 @@ interface SendRow {
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;
+  paused_reason: string | null;
+  paused_until: Date | string | null;
 }
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 // The counts come from the rows in one statement, so they always add up to the total.
 const sendsWithCounts = (where: string) =>
-  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at,
+  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until,
           count(r.id)::int AS total,
           (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
           (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
@@ -182,6 +191,8 @@ export async function retryFailed(deps: Pick<NewsletterDeps, "db">, sendId: numb
       [sendId],
     );
     if (rows.length > 0) await tx.query("UPDATE newsletter_sends SET status = 'sending', finished_at = NULL WHERE id = $1", [sendId]);
+    // The owner asked for a try now: a pause's wait ends (the send pauses again if the provider is still down).
+    await tx.query("UPDATE newsletter_sends SET paused_until = NULL WHERE id = $1 AND paused_until IS NOT NULL", [sendId]);
   });
   return sendStatus(deps, sendId);
 }
@@ -199,5 +210,7 @@ function toSend(row: SendRow): NewsletterSend {
     createdAt: new Date(row.created_at).toISOString(),
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
+    pausedReason: row.paused_reason,
+    pausedUntil: isoOrNull(row.paused_until),
   };
 }

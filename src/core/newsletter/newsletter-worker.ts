@@ -1,13 +1,17 @@
 import type { EmailContent } from "../mail/email-content.ts";
-import { classifyDeliveryFailure, retryDelayMs } from "../mail/delivery-failure.ts";
+import { classifyDeliveryFailure, providerStreak, replyWithoutAddress, retryDelayMs, type DeliveryFailure } from "../mail/delivery-failure.ts";
 import { personalMessage } from "./newsletter-message.ts";
 import {
   claimBatch,
   finishIfSettled,
+  giveBack,
   markFailed,
   markRetry,
   markSkipped,
+  pausedNow,
+  pauseSend,
   renewLease,
+  resumeSend,
   sentMarker,
   type ClaimedRecipient,
 } from "./newsletter-queue.ts";
@@ -38,6 +42,8 @@ export interface WorkerRun {
   retried: number;
   /** True once no row of the send is pending. */
   finished: boolean;
+  /** Set when the provider failed as a whole and the send paused (or was found paused): the reason. */
+  paused?: string;
 }
 
 /** The email a send stores (rendered once at its start); null when the send is gone (its post was deleted). */
@@ -47,6 +53,12 @@ async function storedEmail(deps: Pick<NewsletterDeps, "db">, sendId: number): Pr
 }
 
 type Outcome = "sent" | "failed" | "skipped" | "retried";
+
+/** A hand-over's end: settled, or given back because the provider failed (`paused`), with the failure. */
+interface Delivered {
+  outcome: Exclude<Outcome, "skipped"> | "paused";
+  failure?: DeliveryFailure;
+}
 
 /**
  * Keeps a batch's lease alive while it is delivered: once half the lease has passed on the app's
@@ -116,7 +128,7 @@ function holdBatch(deps: Pick<NewsletterDeps, "db" | "clock">, rows: ClaimedReci
 
 /**
  * Hands one row's message to the SMTP server and settles the row: sent once the server accepted
- * it, failed or retried by the reply.
+ * it, failed or retried by the reply — or, when the provider failed as a whole, given back untouched.
  */
 async function deliverOne(
   deps: NewsletterDeps,
@@ -125,7 +137,7 @@ async function deliverOne(
   row: ClaimedRecipient,
   markSent: (row: { id: number; messageId: string }) => Promise<void>,
   maxAttempts: number,
-): Promise<Exclude<Outcome, "skipped">> {
+): Promise<Delivered> {
   const message = personalMessage(deps, email, {
     sendId,
     subscriberId: row.subscriberId as number,
@@ -136,15 +148,19 @@ async function deliverOne(
     await deps.mail.send(message);
   } catch (error) {
     const failure = classifyDeliveryFailure(error);
+    if (failure.kind === "provider") {
+      await giveBack(deps.db, [row.id]);
+      return { outcome: "paused", failure };
+    }
     if (failure.kind === "permanent" || row.attempts >= maxAttempts) {
       await markFailed(deps.db, row.id, failure.reason);
-      return "failed";
+      return { outcome: "failed", failure };
     }
     await markRetry(deps.db, row.id, failure.reason, new Date(deps.now().getTime() + retryDelayMs(row.attempts)));
-    return "retried";
+    return { outcome: "retried", failure };
   }
   await markSent({ id: row.id, messageId: message.messageId as string });
-  return "sent";
+  return { outcome: "sent" };
 }
 
 /**
@@ -164,6 +180,8 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
   const run: WorkerRun = { sent: 0, failed: 0, skipped: 0, retried: 0, finished: false };
   const email = await storedEmail(deps, sendId);
   if (!email) return { ...run, finished: true };
+  const pause = await pausedNow(deps, sendId);
+  if (pause !== null) return { ...run, paused: pause };
   const markSent = sentMarker(deps, email.subject);
   const queue: { row: ClaimedRecipient; batch: HeldBatch }[] = [];
   // Batches with rows not yet settled: a settled batch is let go, so a run holds at most two.
@@ -171,12 +189,41 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
   let exhausted = false;
   let failure: { error: unknown } | undefined;
   let claiming: Promise<void> | null = null;
+  // Set once the provider failed as a whole: the slots stop, and what is left goes back pending.
+  let pausedFor: string | undefined;
+  let resumed = false;
+  // The same refusal for recipient after recipient is the provider's (a suspended account, say).
+  const streak = providerStreak<number>();
+
+  // What one hand-over tells about the provider: a success ends a pause; a provider failure, or the
+  // last of a run of identical refusals (whose rows go back pending), pauses the send.
+  const learn = async (row: ClaimedRecipient, delivered: Delivered) => {
+    const { outcome, failure } = delivered;
+    if (outcome === "paused") {
+      pausedFor ??= failure?.reason ?? "";
+      return;
+    }
+    run[outcome] += 1;
+    if (outcome === "sent") {
+      streak.reset();
+      if (!resumed) {
+        resumed = true;
+        await resumeSend(deps.db, sendId);
+      }
+    }
+    if (outcome !== "failed" || failure?.kind !== "permanent") return;
+    const refusedAlike = streak.record(row.id, row.email ?? "", failure);
+    if (!refusedAlike) return;
+    await giveBack(deps.db, refusedAlike);
+    run.failed -= refusedAlike.length;
+    pausedFor ??= failure.reason;
+  };
 
   // One claim at a time. Someone who left since the start is settled here (skipped); the rest
   // join the queue under the batch's lease.
   const claimNext = (): Promise<void> =>
     (claiming ??= (async () => {
-      if (options.stopClaimingAt && deps.now() >= options.stopClaimingAt) {
+      if (pausedFor !== undefined || (options.stopClaimingAt && deps.now() >= options.stopClaimingAt)) {
         exhausted = true;
         return;
       }
@@ -203,7 +250,7 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
   // Each slot keeps one message on its way. The next batch is claimed while the last rows of this
   // one are still delivered, so no slot waits at a batch's end.
   const slot = async () => {
-    while (!failure) {
+    while (!failure && pausedFor === undefined) {
       if (queue.length <= settings.concurrency && !exhausted && !claiming) {
         claimNext().catch((error: unknown) => (failure ??= { error }));
       }
@@ -215,7 +262,7 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
       }
       try {
         await next.batch.renewIfDue();
-        run[await deliverOne(deps, sendId, email, next.row, markSent, settings.maxAttempts)] += 1;
+        await learn(next.row, await deliverOne(deps, sendId, email, next.row, markSent, settings.maxAttempts));
       } catch (error) {
         failure ??= { error };
       } finally {
@@ -231,6 +278,16 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
     for (const batch of held) batch.stop();
   }
   if (failure) throw failure.error;
+  if (pausedFor !== undefined) {
+    // Claimed rows the slots never reached go back too; the send waits out its pause.
+    await giveBack(
+      deps.db,
+      queue.splice(0).map((entry) => entry.row.id),
+    );
+    const reason = replyWithoutAddress(pausedFor);
+    await pauseSend(deps, sendId, reason);
+    return { ...run, paused: reason };
+  }
   run.finished = await finishIfSettled(deps, sendId);
   return run;
 }

@@ -26,6 +26,12 @@ export const newsletterSendSchema = z.object({
   createdAt: z.iso.datetime(),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
+  /**
+   * Set while the mail provider fails as a whole (connection, login, a suspended account): every
+   * recipient stays pending and the send tries again on its own at `pausedUntil`, then goes on.
+   */
+  pausedReason: z.string().nullable(),
+  pausedUntil: z.iso.datetime().nullable(),
 });
 
 export type NewsletterSend = z.output<typeof newsletterSendSchema>;

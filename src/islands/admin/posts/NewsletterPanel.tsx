@@ -249,6 +249,13 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
         <span>Started {dateTime.format(new Date(send.startedAt ?? send.createdAt))}</span>
         {send.finishedAt && <span>Finished {dateTime.format(new Date(send.finishedAt))}</span>}
       </p>
+      {send.pausedReason !== null && running(send) && (
+        // The provider fails as a whole: every recipient stays pending and the send tries again on its own.
+        <p role="status" className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-paused>
+          <strong>Paused: {send.pausedReason}</strong>
+          {send.pausedUntil && <span className="text-slate"> — trying again at {dateTime.format(new Date(send.pausedUntil))}</span>}
+        </p>
+      )}
       <progress
         className="admin-progress mt-3"
         value={handled}

@@ -8,6 +8,7 @@ import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
 import { ListState } from "../ui/ListState.tsx";
 import { ImportPanel } from "./ImportPanel.tsx";
+import { MailHealthPanel } from "./MailHealthPanel.tsx";
 import { saveFile } from "./save-file.ts";
 import { StatusFilter, statusLabels, type StatusChoice } from "./StatusFilter.tsx";
 import { SubscriberTable } from "./SubscriberTable.tsx";
@@ -63,6 +64,7 @@ export default function SubscribersTab() {
         </button>
       </div>
       <ImportPanel />
+      <MailHealthPanel />
       <ListState
         loading={totals.isPending}
         error={totals.error ?? subscribers.error}
