@@ -7,5 +7,7 @@ export async function adminCookie(siteUrl: string, password: string, username = 
     body: JSON.stringify({ username, password }),
   });
   if (!login.ok) throw new Error(`login failed: ${String(login.status)}`);
-  return (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  // The session's cookie (a login also sets a device cookie, nf_device).
+  const session = login.headers.getSetCookie().find((cookie) => /^(__Host-)?nf_session=/.test(cookie));
+  return session?.split(";")[0] ?? "";
 }

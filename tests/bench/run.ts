@@ -2,7 +2,8 @@
  * `npm run bench`: starts a fresh `npm start` in a scratch folder and measures what our targets name
  * (docs/decisions/0004-performance-targets-and-benchmark.md) —
  * page weight, Lighthouse, the API under load, the CSV export, publish → live at 1,000 posts and
- * start-up (fresh and warm), a newsletter send to 10,000 recipients (and one killed half-way) — then build scaling against a scratch PostgreSQL database. Prints a
+ * start-up (fresh and warm), a newsletter send to 10,000 recipients (and one killed half-way), signups
+ * with a slow SMTP server and the outbox after an outage — then build scaling against a scratch PostgreSQL database. Prints a
  * table and writes tests/bench/results.json. Figures, not pass/fail: the machine is shared and
  * noisy, so compare ratios taken in the same run.
  *
@@ -26,6 +27,7 @@ import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
 import { machineDescription, printReport, type BenchResults } from "./report.ts";
 import { measureNewsletterSend } from "./newsletter-send.ts";
+import { measureSignupsWithSlowSmtp } from "./signups-slow-smtp.ts";
 import { measurePage } from "./page-weight.ts";
 import { publishPhotoPost } from "./photo-post.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
@@ -107,6 +109,9 @@ try {
 
   log("newsletter send to 10,000 recipients under a fresh npm start, then one killed half-way (waits out the 30-second local lease)…");
   results.newsletterSend = await measureNewsletterSend(siteUrl);
+
+  log("signups with an SMTP server that takes 300 ms a message, then an outage and its recovery…");
+  results.signupsSlowSmtp = await measureSignupsWithSlowSmtp(siteUrl, loadSeconds);
 
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");

@@ -55,6 +55,8 @@ export interface SmtpSinkOptions {
    * Message-IDs, without parsing or keeping a body (the benchmark's hundreds of thousands).
    */
   keep?: "messages" | "counts";
+  /** Answers each message's data this long after it arrived: a remote provider's pace (the benchmark's 300 ms). */
+  delayMs?: number;
 }
 
 /** A real SMTP server on a free local port that keeps what it is sent: tests read the mail a user would. */
@@ -92,7 +94,12 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       if (code === undefined) return callback();
       callback(Object.assign(new Error(`${String(code)} refused by the test sink: ${address.address}`), { responseCode: code }));
     },
-    onData(stream, _session, callback) {
+    onData(stream, _session, accepted) {
+      // A remote provider's pace: the reply to the data comes `delayMs` after it arrived.
+      const callback = (error?: Error | null) => {
+        if (!options.delayMs) return accepted(error);
+        setTimeout(() => accepted(error), options.delayMs);
+      };
       if (options.keep === "counts") {
         let head = "";
         stream.on("data", (chunk: Buffer) => {

@@ -1,0 +1,102 @@
+/**
+ * Signups while the mail provider is slow, and the outbox after an outage, under a fresh
+ * `npm start` whose mail goes to an SMTP sink that answers each message 300 ms late (a remote
+ * provider's pace). The answer no longer waits for mail (the outbox, decision 0026): the signups
+ * per second and p99 say so. Then the sink goes down, people sign up, and it comes back: the time
+ * from its return to the last queued email delivered (the outbox's pause backoff included).
+ *   node tests/bench/signups-slow-smtp.ts [siteUrl] [seconds]
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { startSmtpSink } from "../support/smtp-sink.ts";
+import { adminCookie } from "./admin-session.ts";
+import { readAdminPassword, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
+
+export interface SlowSmtpFigures {
+  smtpDelayMs: number;
+  signupsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  /** Confirmations queued during the outage, and the time from the provider's return until the last was delivered. */
+  outage: { queued: number; pausedReason: string | null; recoveryToLastDeliveredSeconds: number };
+}
+
+const smtpDelayMs = 300;
+const outageSignups = 100;
+
+async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export async function measureSignupsWithSlowSmtp(siteUrl: string, seconds = 10): Promise<SlowSmtpFigures> {
+  const sink = await startSmtpSink({ keep: "counts", delayMs: smtpDelayMs });
+  const stateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-slow-smtp-"));
+  const origin = new URL(siteUrl).origin;
+  let site: LocalSite | undefined;
+  try {
+    site = await startLocalSite(siteUrl, stateDir, { RATE_LIMIT_MULTIPLIER: "1000000", SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: "50" });
+    const load = await autocannon({
+      url: new URL("/api/newsletter/subscribe", siteUrl).href,
+      connections: 64,
+      duration: seconds,
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: '{"email":"s[<id>]@bench.example"}',
+      idReplacement: true,
+    });
+    const accepted = load.requests.total - load.non2xx;
+    // Every confirmation the load queued goes out before the outage starts.
+    await until("the load's confirmations", 600_000, () => Promise.resolve(sink.counts().received >= accepted ? true : undefined));
+
+    const cookie = await adminCookie(siteUrl, await readAdminPassword(stateDir));
+    const health = async () =>
+      (await (await fetch(new URL("/api/mail/outbox", siteUrl), { headers: { cookie } })).json()) as {
+        paused: { reason: string } | null;
+        pending: number;
+      };
+    sink.provider("refuse");
+    for (let i = 0; i < outageSignups; i++) {
+      const response = await fetch(new URL("/api/newsletter/subscribe", siteUrl), {
+        method: "POST",
+        headers: { origin, "content-type": "application/json" },
+        body: JSON.stringify({ email: `outage${String(i)}@bench.example` }),
+      });
+      if (!response.ok) throw new Error(`signup during the outage: ${String(response.status)}`);
+    }
+    const paused = await until("the outbox to pause", 120_000, async () => {
+      const now = await health();
+      return now.paused && now.pending >= outageSignups ? now.paused : undefined;
+    });
+    const before = sink.counts().received;
+    sink.provider(undefined);
+    const back = performance.now();
+    await until("the queued confirmations", 40 * 60_000, () => Promise.resolve(sink.counts().received >= before + outageSignups ? true : undefined));
+    return {
+      smtpDelayMs,
+      signupsPerSecond: load.requests.average,
+      p50Ms: load.latency.p50,
+      p99Ms: load.latency.p99,
+      non2xx: load.non2xx,
+      errors: load.errors + load.timeouts,
+      outage: { queued: outageSignups, pausedReason: paused.reason, recoveryToLastDeliveredSeconds: (performance.now() - back) / 1000 },
+    };
+  } finally {
+    if (site) await stopLocalSite(site);
+    await sink.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  console.log(await measureSignupsWithSlowSmtp(process.argv[2] ?? "http://localhost:8890", Number(process.argv[3] ?? 10)));
+}
