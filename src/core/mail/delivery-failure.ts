@@ -96,7 +96,12 @@ export function providerStreak<Row>(length = providerStreakLength) {
   };
 }
 
-/** How long a paused delivery waits before it tries the provider again: 1, 2, 4… minutes, at most 30. */
+/**
+ * How long a paused delivery waits before it tries the provider again: 1 minute, then every 2. A
+ * try costs one connection, and mail must go out within two minutes of the provider's return
+ * (issue 27), however long the outage lasted.
+ */
+export const maxPauseMs = 2 * 60_000;
 export function pauseDelayMs(pauses: number): number {
-  return retryDelayMs(pauses + 1);
+  return Math.min(retryDelayMs(pauses + 1), maxPauseMs);
 }
