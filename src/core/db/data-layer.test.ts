@@ -31,6 +31,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "newsletter_recipients",
       "newsletter_sends",
       "outbox",
+      "outbox_pause",
       "passkey_challenges",
       "pending_logins",
       "post_slug_redirects",

@@ -12,13 +12,13 @@ describe("classifyDeliveryFailure", () => {
     expect(classifyDeliveryFailure(error)).toEqual({ kind: "permanent", reason: "550 5.1.1 No such user" });
   });
 
-  it("treats a 4xx reply, a dropped connection and a timeout as transient", () => {
+  it("treats a 4xx reply to a recipient as transient, and a dropped connection or a timeout as the provider's (a pause, issue 27)", () => {
     expect(classifyDeliveryFailure(Object.assign(new Error("x"), { responseCode: 451, response: "451 4.7.1 Try later" })).kind).toBe("transient");
     expect(classifyDeliveryFailure(Object.assign(new Error("Connection closed unexpectedly"), { code: "ECONNECTION" }))).toEqual({
-      kind: "transient",
+      kind: "provider",
       reason: "Connection closed unexpectedly",
     });
-    expect(classifyDeliveryFailure(Object.assign(new Error("Timeout"), { code: "ETIMEDOUT" })).kind).toBe("transient");
+    expect(classifyDeliveryFailure(Object.assign(new Error("Timeout"), { code: "ETIMEDOUT" })).kind).toBe("provider");
     expect(classifyDeliveryFailure("something odd").kind).toBe("transient");
   });
 });
