@@ -130,8 +130,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   // A connection closed under it (`refuse`) is an error of that connection, not of the sink.
   server.on("error", () => undefined);
   // Before smtp-server's own handler: a refused connection is closed before it is greeted.
+  const open = new Set<Socket>();
   server.server.prependListener("connection", (socket: Socket) => {
-    if (failing === "refuse") socket.destroy();
+    if (failing === "refuse") return socket.destroy();
+    open.add(socket);
+    socket.once("close", () => open.delete(socket));
   });
   const { port } = server.server.address() as AddressInfo;
   return {
@@ -139,6 +142,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     authUrl: `smtp://sink:secret@127.0.0.1:${String(port)}`,
     provider(failure) {
       failing = failure;
+      // A server that is down drops the connections a pool keeps open too.
+      if (failure === "refuse") for (const socket of open) socket.destroy();
     },
     messages,
     to: (address) => messages.filter((message) => message.to.includes(address.toLowerCase())),
