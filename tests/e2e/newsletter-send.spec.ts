@@ -19,14 +19,7 @@ test("the owner previews a post's newsletter, sends a test, sends it to every ac
   // A few people on the list, imported as the owner would (the fresh e2e site may have none).
   const stamp = String(Date.now());
   const readers = ["ada", "grace"].map((name) => `${name}-send-${stamp}@example.com`);
-  const imported = await page.request.post("/api/newsletter/subscribers/import", {
-    headers: { origin: baseURL ?? "" },
-    multipart: {
-      file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${readers.join("\r\n")}\r\n`) },
-      consent: "true",
-    },
-  });
-  expect(imported.status()).toBe(200);
+  await importSubscribers(page, baseURL, readers);
   const subscribers = (await (await page.request.get("/api/newsletter/subscribers")).json()) as { status: string }[];
   const active = subscribers.filter((subscriber) => subscriber.status === "active").length;
   expect(active).toBeGreaterThanOrEqual(2);
@@ -110,13 +103,7 @@ test("a send refused because the post went out meanwhile (409) is shown as a cle
   test.setTimeout(90_000);
   await logIn(page);
   const stamp = String(Date.now());
-  await page.request.post("/api/newsletter/subscribers/import", {
-    headers: { origin: baseURL ?? "" },
-    multipart: {
-      file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\nlin-send-${stamp}@example.com\r\n`) },
-      consent: "true",
-    },
-  });
+  await importSubscribers(page, baseURL, [`lin-send-${stamp}@example.com`]);
   const title = unique("Sent elsewhere");
   await publish(page, title, "Sent from another tab.");
   await postItem(page, title)
@@ -150,11 +137,7 @@ test("a refused address is listed with the server's reply; Retry failed sends to
   await page.clock.install();
   await logIn(page);
   const refusing = refusedOnceAddress(`retry-${String(Date.now())}`);
-  const imported = await page.request.post("/api/newsletter/subscribers/import", {
-    headers: { origin: baseURL ?? "" },
-    multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${refusing}\r\n`) }, consent: "true" },
-  });
-  expect(imported.status()).toBe(200);
+  await importSubscribers(page, baseURL, [refusing]);
   const subscribers = (await (await page.request.get("/api/newsletter/subscribers")).json()) as { status: string }[];
   const active = subscribers.filter((subscriber) => subscriber.status === "active").length;
   const title = unique("Second chance");
@@ -195,7 +178,6 @@ test("a refused address is listed with the server's reply; Retry failed sends to
   polls.stop();
 });
 
-/** Writes and publishes a post through the dashboard's form: drafts offer no send. */
 test("a provider outage pauses the send and the transactional mail, the dashboard says so, and both finish once the provider is back", async ({
   page,
   baseURL,
@@ -204,10 +186,7 @@ test("a provider outage pauses the send and the transactional mail, the dashboar
   await logIn(page);
   const stamp = String(Date.now());
   const reader = `outage-reader-${stamp}@example.com`;
-  await page.request.post("/api/newsletter/subscribers/import", {
-    headers: { origin: baseURL ?? "" },
-    multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${reader}\r\n`) }, consent: "true" },
-  });
+  await importSubscribers(page, baseURL, [reader]);
   const title = unique("Outage letter");
   await publish(page, title, "Sent through an outage.");
   await postItem(page, title)
@@ -263,6 +242,16 @@ test("a provider outage pauses the send and the transactional mail, the dashboar
   expect((await inboxFor(page.request, reader, 1))[0]?.subject).toBe(title);
 });
 
+/** People on the list, imported as the owner would (the fresh e2e site may have none). */
+async function importSubscribers(page: Page, baseURL: string | undefined, emails: string[]) {
+  const imported = await page.request.post("/api/newsletter/subscribers/import", {
+    headers: { origin: baseURL ?? "" },
+    multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${emails.join("\r\n")}\r\n`) }, consent: "true" },
+  });
+  expect(imported.status()).toBe(200);
+}
+
+/** Writes and publishes a post through the dashboard's form: drafts offer no send. */
 async function publish(page: Page, title: string, content: string) {
   await form(page).getByLabel("Title").fill(title);
   await form(page).getByRole("textbox", { name: "Content" }).click();
