@@ -1,5 +1,5 @@
 import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
-import { renderSubscriberEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
+import { subscriberEmailRenderer, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
 
 /** What delivering the outbox needs: what renders each kind of message, and the mailer. */
@@ -11,9 +11,12 @@ export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> & P
  * filters tell it from a person's mail. Every kind here is transactional, a test send included (it
  * previews a newsletter, and goes to the owner).
  */
-async function renderQueued(deps: OutboxDeliveryDeps, message: OutboxMessage): Promise<RenderedMail> {
-  const mail = await (message.kind === "newsletter-test" ? renderTestEmail(deps, message) : renderSubscriberEmail(deps, message));
-  return { ...mail, headers: { ...mail.headers, "Auto-Submitted": "auto-generated" } };
+function queuedMailRenderer(deps: OutboxDeliveryDeps): (message: OutboxMessage) => Promise<RenderedMail> {
+  const subscriberEmail = subscriberEmailRenderer(deps);
+  return async (message) => {
+    const mail = await (message.kind === "newsletter-test" ? renderTestEmail(deps, message) : subscriberEmail(message));
+    return { ...mail, headers: { ...mail.headers, "Auto-Submitted": "auto-generated" } };
+  };
 }
 
 /**
@@ -22,5 +25,5 @@ async function renderQueued(deps: OutboxDeliveryDeps, message: OutboxMessage): P
  * safety net. Overlapping runs are safe (see `deliverOutbox`).
  */
 export function deliverQueuedMail(deps: OutboxDeliveryDeps, options: OutboxOptions = {}): Promise<OutboxRun> {
-  return deliverOutbox(deps, (message) => renderQueued(deps, message), options);
+  return deliverOutbox(deps, queuedMailRenderer(deps), options);
 }

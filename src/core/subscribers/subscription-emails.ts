@@ -4,6 +4,7 @@ import { NotFoundError } from "../errors.ts";
 import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail } from "../mail/emails.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
+import { renderOnce } from "../mail/render-once.ts";
 import { resourceGoneMessage } from "../messages.ts";
 import { siteSettingValues } from "../settings/settings.service.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -128,30 +129,43 @@ export async function queueDownloadEmail(
 }
 
 /**
- * Makes a queued subscriber email, at delivery: links are signed now, so a message held back by an
- * outage arrives with a confirmation link valid 7 days and a download link valid 24 hours from
- * then, and the footer shows the settings of the day it is sent.
+ * Makes one delivery run's queued subscriber emails, at delivery: links are signed now, so a
+ * message held back by an outage arrives with a confirmation link valid 7 days and a download link
+ * valid 24 hours from then, and the footer shows the settings of the day it is sent. Each kind of
+ * email is rendered once a run and filled with each person's links (`renderOnce`).
  */
-export async function renderSubscriberEmail(deps: Omit<MailDeps, "mail">, message: OutboxMessage): Promise<RenderedMail> {
-  const recipient = { id: message.subscriberId as number, email: message.to };
-  const identity = await siteIdentity(deps);
-  if (message.kind === "confirmation") {
-    return renderConfirmationEmail({ ...identity, confirmUrl: confirmUrl(deps, recipient, message.consentId as number) });
-  }
-  const unsubscribe = unsubscribeUrl(deps, recipient);
-  if (message.kind === "welcome") {
-    return { ...(await renderWelcomeEmail({ ...identity, unsubscribeUrl: unsubscribe })), headers: oneClickHeaders(unsubscribe) };
-  }
-  const downloadId = message.downloadId;
-  const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
-  const resource = rows[0];
-  if (downloadId === null || !resource) throw new NotFoundError(resourceGoneMessage);
-  const content = await renderDownloadEmail({
-    ...identity,
-    resourceTitle: resource.title,
-    downloadUrl: deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now()))),
-    confirmUrl: message.consentId === null ? null : confirmUrl(deps, recipient, message.consentId),
-    unsubscribeUrl: unsubscribe,
-  });
-  return { ...content, headers: oneClickHeaders(unsubscribe) };
+export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message: OutboxMessage) => Promise<RenderedMail> {
+  const once = renderOnce();
+  // One run's messages share the settings of its start: a footer changed mid-run shows from the next.
+  let identityRead: ReturnType<typeof siteIdentity> | undefined;
+  return async (message) => {
+    const recipient = { id: message.subscriberId as number, email: message.to };
+    const identity = await (identityRead ??= siteIdentity(deps));
+    const shape = (kind: string, extra: object = {}) => JSON.stringify({ kind, ...identity, ...extra });
+    if (message.kind === "confirmation") {
+      const links = { confirmUrl: confirmUrl(deps, recipient, message.consentId as number) };
+      return once(shape("confirmation"), links, (urls) => renderConfirmationEmail({ ...identity, ...urls }));
+    }
+    const unsubscribe = unsubscribeUrl(deps, recipient);
+    if (message.kind === "welcome") {
+      const welcome = await once(shape("welcome"), { unsubscribeUrl: unsubscribe }, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
+      return { ...welcome, headers: oneClickHeaders(unsubscribe) };
+    }
+    const downloadId = message.downloadId;
+    const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
+    const resource = rows[0];
+    if (downloadId === null || !resource) throw new NotFoundError(resourceGoneMessage);
+    const downloadUrl = deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now())));
+    const content =
+      message.consentId === null
+        ? await once(shape("download", { resourceTitle: resource.title }), { downloadUrl, unsubscribeUrl: unsubscribe }, (urls) =>
+            renderDownloadEmail({ ...identity, resourceTitle: resource.title, confirmUrl: null, ...urls }),
+          )
+        : await once(
+            shape("download-invitation", { resourceTitle: resource.title }),
+            { downloadUrl, unsubscribeUrl: unsubscribe, confirmUrl: confirmUrl(deps, recipient, message.consentId) },
+            (urls) => renderDownloadEmail({ ...identity, resourceTitle: resource.title, ...urls }),
+          );
+    return { ...content, headers: oneClickHeaders(unsubscribe) };
+  };
 }
