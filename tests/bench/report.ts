@@ -8,7 +8,7 @@ import type { LighthouseRow } from "./lighthouse.ts";
 import type { ListPageSize } from "./list-page-size.ts";
 import type { NewsletterSendFigures } from "./newsletter-send.ts";
 import type { PageWeight } from "./page-weight.ts";
-import type { SlowSmtpFigures } from "./signups-slow-smtp.ts";
+import type { SignupLoadFigures, SlowSmtpFigures } from "./signups-slow-smtp.ts";
 
 export interface BenchResults {
   date: string;
@@ -263,17 +263,26 @@ function printSlowSmtp(figures: SlowSmtpFigures): void {
   console.log(
     `\nSignups with an SMTP server that answers ${String(figures.smtpDelayMs)} ms late (targets: ≥ 300 signups/s, p99 ≤ 100 ms; the answer does not wait for mail)`,
   );
+  const row = (name: string, load: SignupLoadFigures, met: boolean) => [
+    name,
+    load.signupsPerSecond.toFixed(0),
+    `${String(load.p50Ms)} ms`,
+    `${String(load.p99Ms)} ms`,
+    String(load.non2xx),
+    String(load.errors),
+    verdict(met),
+  ];
+  const clean = (load: SignupLoadFigures) => load.non2xx === 0 && load.errors === 0;
+  const { saturated, offered } = figures;
   table(
-    ["signups/s", "p50", "p99", "non-2xx", "errors", "verdict"],
+    ["load", "signups/s", "p50", "p99", "non-2xx", "errors", "verdict"],
     [
-      [
-        figures.signupsPerSecond.toFixed(0),
-        `${String(figures.p50Ms)} ms`,
-        `${String(figures.p99Ms)} ms`,
-        String(figures.non2xx),
-        String(figures.errors),
-        verdict(figures.signupsPerSecond >= 300 && figures.p99Ms <= 100 && figures.non2xx === 0 && figures.errors === 0),
-      ],
+      row("64 connections, as fast as answers come", saturated, saturated.signupsPerSecond >= 300 && clean(saturated)),
+      row(
+        `${String(offered.rate)} signups/s arriving`,
+        offered,
+        offered.signupsPerSecond >= 0.97 * offered.rate && offered.p99Ms <= 100 && clean(offered),
+      ),
     ],
   );
   console.log(
