@@ -6,6 +6,7 @@ import { queryObjects } from "node:v8";
 import { NetlifyDev } from "@netlify/dev";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { answerWithoutDelay, releaseParsedAnswers, type RawProtocolDatabase } from "./local-database-fixes.ts";
 
 /** A simple-protocol query message (`Q`), as a client sends it. */
@@ -75,5 +76,21 @@ describe("npm start's database emulation", () => {
     expect((await client.query<{ n: number }>("SELECT $1::int AS n", [42])).rows).toEqual([{ n: 42 }]);
     await expect(client.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
     expect((await client.query<{ n: number }>("SELECT 7 AS n")).rows).toEqual([{ n: 7 }]);
+  });
+
+  it("prepares each statement once per connection, and a later connection to the same session prepares its own", async () => {
+    const url = process.env.NETLIFY_DB_URL as string;
+    const prepared = async () =>
+      Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM pg_prepared_statements WHERE name LIKE 'nf\\_%'")).rows[0]?.n);
+    const before = await prepared();
+    for (let connection = 0; connection < 2; connection += 1) {
+      // The emulation keeps one session for every connection: what a closed one prepared is still there.
+      const db = await connectDatabase(url, { maxConnections: 1, preparedStatements: true });
+      for (let i = 0; i < 5; i += 1) expect((await db.query<{ n: number }>("SELECT $1::int + 1 AS n", [i])).rows).toEqual([{ n: i + 1 }]);
+      expect(await db.transaction((tx) => tx.query<{ n: number }>("SELECT $1::int + 1 AS n", [41]))).toEqual({ rows: [{ n: 42 }] });
+      await db.close();
+    }
+    // One statement, prepared once by each of the two connections (not once per run).
+    expect((await prepared()) - before).toBe(2);
   });
 });

@@ -2,6 +2,7 @@
  * The `pg` and Neon drivers behind the `SqlExecutor` seam (an adapter, see blobs-file-store.ts), with
  * their connection failures and timeouts turned into `DatabaseUnavailableError`.
  */
+import { createHash, randomBytes } from "node:crypto";
 import type { SqlExecutor, SqlQueryable } from "../core/db/sql-executor.ts";
 import { withUnavailableErrors } from "./database-unavailable.ts";
 
@@ -44,6 +45,12 @@ export interface ConnectOptions {
   neonHttpEndpoint?: string;
   /** Overrides `defaultDatabaseTimeouts` (tests make them short; migrations turn the statement's off). */
   timeouts?: Partial<DatabaseTimeouts>;
+  /**
+   * `pg` only: each statement with parameters is prepared once per connection and then only bound
+   * and run. For the local emulation (one session, Postgres compiled to WebAssembly on the
+   * server's own thread), where parsing and planning each statement again was most of its cost.
+   */
+  preparedStatements?: boolean;
 }
 
 /** Neon's hosts use its serverless driver; everything else speaks the plain wire protocol. */
@@ -61,14 +68,21 @@ export function withUser(url: string): string {
 }
 
 /** Minimal shape shared by `pg.Pool` and Neon's `Pool` (Neon's is a drop-in for `pg`). */
+/** A statement `pg` prepares once per connection under `name`, then only binds and runs. */
+interface NamedStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
 interface PoolLike {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(sql: string | NamedStatement, params?: unknown[]): Promise<{ rows: unknown[] }>;
   connect(): Promise<PoolClientLike>;
   end(): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 interface PoolClientLike {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(sql: string | NamedStatement, params?: unknown[]): Promise<{ rows: unknown[] }>;
   release(error?: Error | boolean): void;
 }
 
@@ -81,7 +95,7 @@ export async function connectDatabase(rawUrl: string, options: ConnectOptions = 
   // An idle client that loses its connection emits on the pool; unhandled, that would crash the
   // process (seen with Neon through a proxy). The next query reconnects.
   pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
-  const executor = poolExecutor(pool);
+  const executor = poolExecutor(pool, driver === "pg" && options.preparedStatements === true);
   if (driver !== "neon") return withUnavailableErrors(executor);
   // On Neon a single statement goes over HTTP — one round trip, no WebSocket to open on a cold
   // start; multi-statement scripts and transactions keep the WebSocket pool.
@@ -143,6 +157,29 @@ async function neonPool(url: string, options: ConnectOptions, timeouts: Database
   });
 }
 
+/** Most statements one connection prepares: SQL built with values inside would otherwise fill the session. */
+const maxPreparedPerConnection = 1000;
+
+/**
+ * A statement's name on one connection: its text's hash behind the connection's own prefix (the
+ * local emulation serves every connection from one Postgres session, where a name a closed
+ * connection prepared is still taken), or undefined once the connection has prepared its most.
+ */
+const connectionStatements = new WeakMap<object, { prefix: string; names: Map<string, string> }>();
+function statementName(connection: object, sql: string): string | undefined {
+  let statements = connectionStatements.get(connection);
+  if (!statements) {
+    statements = { prefix: `nf_${randomBytes(6).toString("hex")}_`, names: new Map() };
+    connectionStatements.set(connection, statements);
+  }
+  let name = statements.names.get(sql);
+  if (!name && statements.names.size < maxPreparedPerConnection) {
+    name = statements.prefix + createHash("sha256").update(sql).digest("base64url").slice(0, 32);
+    statements.names.set(sql, name);
+  }
+  return name;
+}
+
 function queryable(target: Pick<PoolLike, "query">): SqlQueryable {
   return {
     async exec(sql) {
@@ -155,14 +192,44 @@ function queryable(target: Pick<PoolLike, "query">): SqlQueryable {
   };
 }
 
-function poolExecutor(pool: PoolLike): SqlExecutor {
+/** Statements with parameters prepared once per connection, on a client of its own (see `preparedStatements`). */
+function preparedQueryable(client: Pick<PoolClientLike, "query">): SqlQueryable {
+  return {
+    ...queryable(client),
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const name = params.length > 0 ? statementName(client, sql) : undefined;
+      const result = await (name ? client.query({ name, text: sql, values: [...params] }) : client.query(sql, [...params]));
+      return { rows: result.rows as Row[] };
+    },
+  };
+}
+
+function onPool(pool: PoolLike, prepared: boolean): SqlQueryable {
+  if (!prepared) return queryable(pool);
   return {
     ...queryable(pool),
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const client = await pool.connect();
+      try {
+        const result = await preparedQueryable(client).query<Row>(sql, params);
+        client.release();
+        return result;
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+    },
+  };
+}
+
+function poolExecutor(pool: PoolLike, prepared: boolean): SqlExecutor {
+  return {
+    ...onPool(pool, prepared),
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        const result = await fn(queryable(client));
+        const result = await fn(prepared ? preparedQueryable(client) : queryable(client));
         await client.query("COMMIT");
         client.release();
         return result;

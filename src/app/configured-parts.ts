@@ -34,7 +34,7 @@ export async function configuredParts(env: ServerEnv, localMail: LocalMail = {})
   // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
   // interleaving inside each other's transactions.
   const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
-  const db = await connectDatabase(url, localEmulation ? { maxConnections: 1 } : {});
+  const db = await connectDatabase(url, localEmulation ? { maxConnections: 1, preparedStatements: true } : {});
   const smtpUrl = localMail.smtpUrl ?? env.SMTP_URL;
   const transport = localMail.transport ?? smtpMailer;
   return {
