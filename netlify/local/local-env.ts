@@ -61,13 +61,14 @@ export function readLocalEnvOrExit(env: NodeJS.ProcessEnv, secrets: LocalSecrets
 
 /**
  * The login `npm start` prints: the password only when it was generated for this install (and so
- * lives in the secrets file anyway), never one the owner supplied in the environment.
+ * lives in the secrets file anyway, named as `secretsFile`: where `LOCAL_STATE_DIR` put it), never
+ * one the owner supplied in the environment.
  */
-export function adminLoginLine(env: LocalEnv, processEnv: NodeJS.ProcessEnv): string {
+export function adminLoginLine(env: LocalEnv, processEnv: NodeJS.ProcessEnv, secretsFile = ".netlify/local-secrets.json"): string {
   const password = processEnv.ADMIN_PASSWORD
     ? "(the ADMIN_PASSWORD you set)"
     : env.ADMIN_PASSWORD
-      ? `${env.ADMIN_PASSWORD} (generated, kept in .netlify/local-secrets.json)`
+      ? `${env.ADMIN_PASSWORD} (generated, kept in ${secretsFile})`
       : "(from ADMIN_PASSWORD_HASH)";
   return `${env.ADMIN_USERNAME} / ${password}`;
 }

@@ -164,6 +164,9 @@ await writePrivateFile(
     2,
   ),
 );
+// Where the generated password really is: under LOCAL_STATE_DIR when it moved the state.
+const secretsFile = path.join(stateDir, "local-secrets.json");
+const secretsFileShown = secretsFile.startsWith(projectRoot) ? path.relative(projectRoot, secretsFile) : secretsFile;
 console.log(
   [
     "",
@@ -172,9 +175,12 @@ console.log(
     `  Admin:    ${adminUrl}`,
     // The host only: SMTP_URL carries the provider's credentials.
     inboxUrl ? `  Inbox:    ${inboxUrl}` : `  Email:    sent through ${new URL(env.SMTP_URL ?? "smtp://localhost").host} (SMTP_URL)`,
-    `  Login:    ${adminLoginLine(env, process.env)}`,
+    `  Login:    ${adminLoginLine(env, process.env, secretsFileShown)}`,
     `  API:      ${siteUrl}${apiReferencePath} (reference of ${siteUrl}${apiPaths.openApi})`,
     `  Build hook (local): POST ${buildHookUrl}`,
+    "",
+    "  Next: open the Admin address, sign in, and replace the demo values (Site Settings: contact",
+    "  email, social links, postal address; the demo posts and resources). Stop with Ctrl+C.",
     "",
   ].join("\n"),
 );

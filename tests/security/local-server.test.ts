@@ -36,6 +36,10 @@ describe("finding 7: npm start keeps to this machine and to its owner", () => {
   it("prints the admin password only when it was generated, never one the owner supplied", () => {
     const generated = readLocalEnv({}, secrets);
     expect(adminLoginLine(generated, {})).toBe("admin / generated-password (generated, kept in .netlify/local-secrets.json)");
+    // LOCAL_STATE_DIR moved the secrets: the line names where they are.
+    expect(adminLoginLine(generated, {}, "/srv/site/.netlify/local-secrets.json")).toBe(
+      "admin / generated-password (generated, kept in /srv/site/.netlify/local-secrets.json)",
+    );
     const supplied = readLocalEnv({ ADMIN_PASSWORD: "my own long password" }, secrets);
     const line = adminLoginLine(supplied, { ADMIN_PASSWORD: "my own long password" });
     expect(line).toBe("admin / (the ADMIN_PASSWORD you set)");
