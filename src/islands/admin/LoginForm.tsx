@@ -6,7 +6,7 @@ import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { ApiError, callApi } from "./api-client.ts";
 import { ceremonyFailure, signWithPasskey } from "./security/passkey-ceremony.ts";
-import { formText, validateForm, type FieldErrors } from "./form-errors.ts";
+import { formText, recheckOnChange, validateForm, type FieldErrors } from "./form-errors.ts";
 import { Field } from "./ui/Field.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
 
@@ -61,17 +61,21 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
       showErrorToast(stepFailure(error), "Login Failed");
     },
   });
+  const checkRecoveryCode = (form: HTMLFormElement) => validateForm(recoveryCodeLoginSchema, { code: formText(new FormData(form), "code") });
+  const checkLogin = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    return validateForm(loginSchema, { username: formText(data, "username"), password: formText(data, "password") });
+  };
   const submitRecoveryCode = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = validateForm(recoveryCodeLoginSchema, { code: formText(new FormData(event.currentTarget), "code") });
+    const checked = checkRecoveryCode(event.currentTarget);
     setErrors(checked.ok ? {} : checked.errors);
     if (checked.ok) recovery.mutate(checked.data.code);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const checked = validateForm(loginSchema, { username: formText(data, "username"), password: formText(data, "password") });
+    const checked = checkLogin(event.currentTarget);
     setErrors(checked.ok ? {} : checked.errors);
     if (checked.ok) login.mutate(checked.data);
   };
@@ -80,7 +84,16 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
   if (secondStep) {
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-16">
-        <form onSubmit={submitRecoveryCode} noValidate className="card p-6 sm:p-8" aria-labelledby="second-step-title">
+        <form
+          onSubmit={submitRecoveryCode}
+          onChange={recheckOnChange(setErrors, (form) => {
+            const checked = checkRecoveryCode(form);
+            return checked.ok ? {} : checked.errors;
+          })}
+          noValidate
+          className="card p-6 sm:p-8"
+          aria-labelledby="second-step-title"
+        >
           <p className="font-display text-sm uppercase tracking-wide text-signal-dark">No Filter</p>
           <h1 id="second-step-title" className="section-title mt-1 text-3xl">
             Confirm It's You
@@ -107,7 +120,16 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-16">
-      <form onSubmit={submit} noValidate className="card p-6 sm:p-8" aria-labelledby="login-title">
+      <form
+        onSubmit={submit}
+        onChange={recheckOnChange(setErrors, (form) => {
+          const checked = checkLogin(form);
+          return checked.ok ? {} : checked.errors;
+        })}
+        noValidate
+        className="card p-6 sm:p-8"
+        aria-labelledby="login-title"
+      >
         <p className="font-display text-sm uppercase tracking-wide text-signal-dark">No Filter</p>
         <h1 id="login-title" className="section-title mt-1 text-3xl">
           Admin Login

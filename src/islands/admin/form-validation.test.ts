@@ -7,7 +7,7 @@ import { downloadFormSchema } from "../../core/downloads/download.schema.ts";
 import { maxFormBytes } from "../../core/files/upload-limits.ts";
 import { postFormSchema } from "../../core/posts/post.schema.ts";
 import { apiErrorFrom } from "./api-client.ts";
-import { validateForm } from "./form-errors.ts";
+import { recheckField, validateForm } from "./form-errors.ts";
 import { checkChosenImage, checkChosenResource, checkFormSize } from "./upload-checks.ts";
 
 const postValues = { title: "A post", content: "<p>Words</p>", excerpt: "", category: "", readTime: "5", published: false };
@@ -104,5 +104,21 @@ describe("API failures as the owner reads them", () => {
     expect(apiErrorFrom(400, "Bad Request", '{"error":"Title is required"}').message).toBe("Title is required");
     expect(apiErrorFrom(502, "Bad Gateway", "upstream down").message).toBe("502: upstream down");
     expect(apiErrorFrom(500, "Internal Server Error", "").message).toBe("500: Internal Server Error");
+  });
+});
+
+describe("a message after its fix", () => {
+  const shown = { title: "Title is required", content: "Content is required", "": "The server refused the form" };
+  it("leaves with the change that fixes its field, and only that field's", () => {
+    expect(recheckField(shown, "title", { content: "Content is required" })).toEqual({
+      content: "Content is required",
+      "": "The server refused the form",
+    });
+  });
+  it("says what is still wrong when the change did not fix it", () => {
+    expect(recheckField(shown, "title", { title: "Title is too long" }).title).toBe("Title is too long");
+  });
+  it("shows nothing new while typing: a field without a message keeps none", () => {
+    expect(recheckField({}, "slug", { slug: "Slug is taken" })).toEqual({});
   });
 });

@@ -4,7 +4,7 @@ import { downloadCategories, downloadFormSchema, type AdminDownload, type Downlo
 import { missingFileMessage } from "../../../core/messages.ts";
 import { downloadsRoutes } from "../../../api/routes/downloads.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
-import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
+import { focusFirstInvalid, formText, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { CategorySelect } from "../ui/CategorySelect.tsx";
@@ -40,9 +40,9 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
     onSettled: () => setProgress(null),
   });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  /** The form's values and what is wrong with them: one check for the submit and for each change. */
+  const check = (form: HTMLFormElement) => {
+    const data = new FormData(form);
     const chosen = (name: string) => {
       const value = data.get(name);
       return value instanceof File && value.size > 0 ? value : undefined;
@@ -50,12 +50,17 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
     const file = chosen("file");
     const thumbnail = chosenThumbnail.file;
     const text = { title: formText(data, "title"), description: formText(data, "description"), category: formText(data, "category") };
-    const values = { ...text, file, thumbnail };
-    const checked = validateForm(downloadFormSchema, values);
+    const checked = validateForm(downloadFormSchema, { ...text, file, thumbnail });
     const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
     found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFileMessage);
     found.thumbnail ??= chosenThumbnail.error;
-    const problems = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
+    const problems: FieldErrors = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
+    return { text, file, thumbnail, problems };
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { text, file, thumbnail, problems } = check(event.currentTarget);
     setErrors(problems);
     if (problems.file === missingFileMessage) showErrorToast(missingFileMessage);
     if (Object.keys(problems).length > 0) {
@@ -78,7 +83,13 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
       <h2 id="download-form-title" className="section-title text-2xl">
         {editing ? "Edit Resource" : "Upload New Resource"}
       </h2>
-      <form id="admin-download-form" onSubmit={submit} noValidate className="mt-4 space-y-4">
+      <form
+        id="admin-download-form"
+        onSubmit={submit}
+        onChange={recheckOnChange(setErrors, (form) => check(form).problems)}
+        noValidate
+        className="mt-4 space-y-4"
+      >
         {errors[""] && (
           <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
             {errors[""]}

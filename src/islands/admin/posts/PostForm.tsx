@@ -14,7 +14,7 @@ import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
 import { foreignImageSources } from "./foreign-images.ts";
 import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
-import { focusFirstInvalid, formText, validateForm, type FieldErrors } from "../form-errors.ts";
+import { focusFirstInvalid, formText, recheckField, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkFormSize } from "../upload-checks.ts";
 import { ImageNote } from "../ui/ImageNote.tsx";
@@ -60,9 +60,9 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     },
   });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  /** The form's values and what is wrong with them: one check for the submit and for each change. */
+  const check = (form: HTMLFormElement, withContent = content) => {
+    const data = new FormData(form);
     const values = {
       title: formText(data, "title"),
       excerpt: formText(data, "excerpt"),
@@ -71,16 +71,22 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       published: data.get("published") === "on",
       slug: formText(data, "slug"),
       publishAt: fromLocalInput(formText(data, "publishAt")),
-      content,
+      content: withContent,
     };
     const checked = validateForm(postFormSchema, values);
     const imageError = chosenImage.error;
-    const contentError = foreignImageSources(content).length > 0 ? foreignImagesMessage : undefined;
-    const found = {
+    const contentError = foreignImageSources(withContent).length > 0 ? foreignImagesMessage : undefined;
+    const found: FieldErrors = {
       ...(contentError && { content: contentError }),
       ...(checked.ok ? {} : checked.errors),
       ...(imageError && { featuredImage: imageError }),
     };
+    return { values, found };
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { values, found } = check(event.currentTarget);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       focusFirstInvalid("admin-post-form");
@@ -103,7 +109,13 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       <h2 id="post-form-title" className="section-title text-2xl">
         {editing ? "Edit Post" : "Create New Post"}
       </h2>
-      <form id="admin-post-form" onSubmit={submit} noValidate className="mt-4 space-y-4">
+      <form
+        id="admin-post-form"
+        onSubmit={submit}
+        onChange={recheckOnChange(setErrors, (form) => check(form).found)}
+        noValidate
+        className="mt-4 space-y-4"
+      >
         {errors[""] && (
           <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
             {errors[""]}
@@ -186,7 +198,11 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
             <RichEditor
               id="admin-content"
               value={content}
-              onChange={setContent}
+              onChange={(html) => {
+                setContent(html);
+                const form = document.getElementById("admin-post-form");
+                if (form instanceof HTMLFormElement) setErrors((shown) => recheckField(shown, "content", check(form, html).found));
+              }}
               invalid={Boolean(errors.content)}
               describedBy={errors.content ? "admin-content-error" : undefined}
             />

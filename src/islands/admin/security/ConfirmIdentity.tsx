@@ -53,6 +53,8 @@ function failure(error: unknown): string {
   return ceremonyFailure(error) ?? "Could not confirm. Please try again.";
 }
 
+const passwordRequired = "Password is required";
+
 function ConfirmIdentityDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
   const [error, setError] = useState<string | undefined>();
   const confirm = useMutation({
@@ -64,7 +66,7 @@ function ConfirmIdentityDialog({ onDone }: { onDone: (confirmed: boolean) => voi
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const password = formText(new FormData(event.currentTarget), "password");
-    if (!password) return setError("Password is required");
+    if (!password) return setError(passwordRequired);
     setError(undefined);
     confirm.mutate({ password });
   };
@@ -77,7 +79,13 @@ function ConfirmIdentityDialog({ onDone }: { onDone: (confirmed: boolean) => voi
           <AlertDialog.Description className="mt-3">
             Changing how you sign in needs a sign-in from the last 5 minutes. Enter your password or use a passkey.
           </AlertDialog.Description>
-          <form onSubmit={submit} noValidate className="mt-4 space-y-3">
+          <form
+            onSubmit={submit}
+            // "Required" leaves once something is typed; the server's answer waits for the next try.
+            onChange={(event) => error === passwordRequired && formText(new FormData(event.currentTarget), "password") && setError(undefined)}
+            noValidate
+            className="mt-4 space-y-3"
+          >
             <Field label="Password" name="password" idPrefix="confirm" error={error}>
               {(props) => <input {...props} type="password" autoComplete="current-password" autoFocus className="admin-input" />}
             </Field>

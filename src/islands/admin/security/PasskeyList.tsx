@@ -46,7 +46,14 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
   return (
     <li className="border-3 border-ink bg-white p-3">
       {renaming ? (
-        <form onSubmit={submit} noValidate className="space-y-2">
+        <form
+          onSubmit={submit}
+          onChange={(event) =>
+            error && setError(passkeyNameSchema.safeParse(new FormData(event.currentTarget).get("name")).error?.issues[0]?.message ?? null)
+          }
+          noValidate
+          className="space-y-2"
+        >
           <label htmlFor={inputId} className="block text-sm font-bold uppercase tracking-wide">
             New name
           </label>

@@ -59,7 +59,14 @@ function AddPasskeyForm() {
     if (checked.success) add.mutate({ name: checked.data, form });
   };
   return (
-    <form onSubmit={submit} noValidate className="mt-6 space-y-3 border-t-3 border-ink pt-4" aria-labelledby="add-passkey-title">
+    <form
+      onSubmit={submit}
+      // A message leaves as soon as the name is fixed (it only ever holds the form's own check).
+      onChange={(event) => error && setError(passkeyNameSchema.safeParse(new FormData(event.currentTarget).get("name")).error?.issues[0]?.message)}
+      noValidate
+      className="mt-6 space-y-3 border-t-3 border-ink pt-4"
+      aria-labelledby="add-passkey-title"
+    >
       <h3 id="add-passkey-title" className="font-bold uppercase tracking-wide">
         Add a passkey
       </h3>

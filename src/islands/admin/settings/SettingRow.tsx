@@ -6,14 +6,26 @@ import { ApiError, callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 
+/** What the row says under its field (announced politely): never the value again, which the field shows. */
+type RowStatus = "saved" | "unchanged" | null;
+
+const statusTexts = {
+  saved: "Saved.",
+  unchanged: "No changes to save.",
+  edited: "Not saved yet: press Enter or Save.",
+} as const;
+
 /**
  * One setting, labelled by its description. Text and url values save on Enter, on leaving the
- * field when it changed, or with Save. Other types (images) only show a file input (SPEC §2).
+ * field when it changed, or with Save. Other types (images) only show a file input (SPEC §2). The
+ * field wraps a long value rather than cutting it off, and a message under it leaves as soon as
+ * the value is fixed.
  */
 export default function SettingRow({ setting }: { setting: SiteSetting }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState(setting.value);
   const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<RowStatus>(null);
   const id = `setting-${setting.key}`;
 
   const save = useMutation({
@@ -24,6 +36,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       // The saved value is current at once: a blur right after Enter must not save it a second time.
       queryClient.setQueryData<SiteSetting[]>(queries.settings.queryKey, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
       showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
+      setStatus("saved");
       void queryClient.invalidateQueries({ queryKey: queries.settings.queryKey });
       void queryClient.invalidateQueries({ queryKey: queries.siteBuild.queryKey });
     },
@@ -33,8 +46,13 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
     },
   });
 
-  const commit = () => {
-    if (draft === setting.value || save.isPending) return;
+  const commit = (how: "enter" | "leave" | "button") => {
+    if (save.isPending) return;
+    if (draft === setting.value) {
+      // Enter on a value already saved says so rather than nothing; leaving the field stays quiet.
+      if (how === "enter") setStatus("unchanged");
+      return;
+    }
     const checked = settingValueSchema(setting.key).safeParse(draft);
     if (!checked.success) {
       setError(checked.error.issues[0]?.message ?? "Invalid value");
@@ -57,7 +75,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
           className="admin-file mt-1"
           onChange={(event) => console.info("Image settings are not uploaded yet", event.target.files?.[0]?.name)}
         />
-        <p className="mt-1 break-all text-sm text-slate">Current: {setting.value}</p>
+        <p className="mt-1 break-all text-sm text-slate">{setting.value}</p>
       </div>
     );
   }
@@ -71,45 +89,42 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
     value: draft,
     className: "admin-input",
     "aria-invalid": error !== null,
-    "aria-describedby": `${id}-current${error ? ` ${id}-error` : ""}`,
-    onBlur: commit,
-    onChange: (event: { target: { value: string } }) => setDraft(event.target.value),
+    "aria-describedby": `${id}-status${error ? ` ${id}-error` : ""}`,
+    onBlur: () => commit("leave"),
+    onChange: (event: { target: { value: string } }) => {
+      // A one-line value stays on one line, whatever was pasted into it.
+      const value = long ? event.target.value : event.target.value.replace(/[\r\n]+/g, " ");
+      setDraft(value);
+      setStatus(null);
+      if (error) setError(settingValueSchema(setting.key).safeParse(value).error?.issues[0]?.message ?? null);
+    },
   };
+  const shownStatus = draft !== setting.value && !save.isPending ? statusTexts.edited : status ? statusTexts[status] : "";
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-bold uppercase tracking-wide">
         {setting.description}
       </label>
       <div className="mt-1 flex gap-2">
-        {long ? (
-          // Enter still saves (SPEC §2), Shift+Enter starts a new line; a long text wraps instead of scrolling sideways.
-          <textarea
-            {...inputProps}
-            rows={3}
-            onKeyDown={(event) => {
-              if (event.key === "Enter" && !event.shiftKey) {
-                event.preventDefault();
-                commit();
-              }
-            }}
-          />
-        ) : (
-          <input
-            {...inputProps}
-            type="text"
-            inputMode={setting.type === "url" ? "url" : "text"}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") {
-                event.preventDefault();
-                commit();
-              }
-            }}
-          />
-        )}
+        {/* A text area for every value, one line tall for a one-line value, growing with what it holds:
+            a long address wraps instead of being cut off at the field's edge. Enter saves (SPEC §2);
+            Shift+Enter starts a new line where a value may have several (the postal address). */}
+        <textarea
+          {...inputProps}
+          rows={long ? 3 : 1}
+          className="admin-input admin-input-grow"
+          inputMode={setting.type === "url" ? "url" : "text"}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !(long && event.shiftKey)) {
+              event.preventDefault();
+              commit("enter");
+            }
+          }}
+        />
         <button
           type="button"
           className="btn btn-light self-start py-2 text-sm"
-          onClick={commit}
+          onClick={() => commit("button")}
           disabled={save.isPending || draft === setting.value}
           aria-label={`Save ${setting.description}`}
         >
@@ -121,8 +136,8 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
           {error}
         </p>
       )}
-      <p id={`${id}-current`} className="mt-1 whitespace-pre-line break-words text-sm text-slate">
-        Current: {setting.value}
+      <p id={`${id}-status`} role="status" className="mt-1 min-h-5 text-sm text-slate">
+        {shownStatus}
       </p>
     </div>
   );

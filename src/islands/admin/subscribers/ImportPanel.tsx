@@ -5,7 +5,7 @@ import { importConsentWording, subscriberImportFormSchema } from "../../../core/
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { fileTooLargeMessage } from "../../../core/messages.ts";
 import { callApi } from "../api-client.ts";
-import { focusFirstInvalid, validateForm, type FieldErrors } from "../form-errors.ts";
+import { focusFirstInvalid, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
@@ -27,9 +27,8 @@ export function ImportPanel() {
     onError: (error) => showErrorToast(error.message, "Import Failed"),
   });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
+  /** What the form holds and what is wrong with it: one check for the submit and for each change. */
+  const check = (form: HTMLFormElement) => {
     const data = new FormData(form);
     const file = data.get("file");
     const checked = validateForm(subscriberImportFormSchema, {
@@ -38,8 +37,15 @@ export function ImportPanel() {
     });
     // Too big is refused by the server too (413); said here before the upload is spent.
     const tooLarge = checked.ok && checked.data.file.size > maxFileBytes;
-    setErrors(checked.ok ? (tooLarge ? { file: fileTooLargeMessage } : {}) : checked.errors);
-    if (!checked.ok || tooLarge) return focusFirstInvalid(formId);
+    return { checked, found: checked.ok ? (tooLarge ? { file: fileTooLargeMessage } : {}) : checked.errors };
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const { checked, found } = check(form);
+    setErrors(found);
+    if (!checked.ok || Object.keys(found).length > 0) return focusFirstInvalid(formId);
     importer.mutate({ file: checked.data.file, form });
   };
 
@@ -53,7 +59,7 @@ export function ImportPanel() {
         A CSV file with an <code>email</code> column (and optionally <code>subscribed_at</code>). New addresses become active; addresses already here
         are skipped, and unsubscribed people stay unsubscribed.
       </p>
-      <form id={formId} className="mt-3 space-y-3" onSubmit={submit} noValidate>
+      <form id={formId} className="mt-3 space-y-3" onSubmit={submit} onChange={recheckOnChange(setErrors, (form) => check(form).found)} noValidate>
         <Field label="CSV file" name="file" idPrefix={formId} error={errors.file}>
           {(props) => <input {...props} type="file" accept=".csv,text/csv" className="admin-file" />}
         </Field>
