@@ -26,7 +26,9 @@ const confirmPages: Record<ConfirmState, PageContent> = {
   ready: {
     status: 200,
     heading: "Confirm your subscription",
-    text: `One more step to get the No Filter newsletter. ${newsletterConsentWording}`,
+    // The email's button led here; this second click is the confirmation (a mail scanner that opens
+    // links must not subscribe anyone), and the page says so rather than seeming to have failed.
+    text: `Last step: press the button below to confirm. ${newsletterConsentWording}`,
     button: { label: "Confirm subscription" },
     links: [],
   },

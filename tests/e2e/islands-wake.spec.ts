@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { publicToastTexts } from "../../src/islands/public/toast-texts.ts";
 import { firstPostPath, toast } from "./islands.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
@@ -82,7 +83,7 @@ test.describe("input that lands before an island wakes still goes through", () =
     await form.getByLabel("Email address").press("Enter");
     await expect(island(page, "NewsletterForm")).not.toHaveAttribute("data-hydrated", "");
     release();
-    await expect(toast(page, "Subscribed!")).toContainText("You've been successfully subscribed to our newsletter.");
+    await expect(toast(page, "Subscribed!")).toContainText(publicToastTexts.subscribed.description);
     await expect(form.getByLabel("Email address")).toHaveValue("");
     await expect(page).toHaveURL(/\/$/);
   });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { publicToastTexts } from "../../src/islands/public/toast-texts.ts";
 import { hydrated, toast } from "./islands.ts";
 
 test("home → a post → back to the blog list → another post", async ({ page }) => {
@@ -47,7 +48,7 @@ test("subscribing from a post page works, and a failed subscription says so", as
   const form = (await hydrated(page, "NewsletterForm")).locator("form");
   await form.getByLabel("Email address").fill(`post-${String(Date.now())}@example.com`);
   await form.getByRole("button", { name: /Subscribe/ }).click();
-  await expect(toast(page, "Subscribed!")).toContainText("You've been successfully subscribed to our newsletter.");
+  await expect(toast(page, "Subscribed!")).toContainText(publicToastTexts.subscribed.description);
 
   // The server refusing (here: the API is unreachable) shows the failure toast.
   await page.route("**/api/newsletter/subscribe", (route) => route.abort());

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { publicToastTexts } from "../../src/islands/public/toast-texts.ts";
 import { hydrated, toast } from "./islands.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
@@ -9,7 +10,7 @@ test("subscribing on home shows the success toast and clears the field", async (
   const email = form.getByLabel("Email address");
   await email.fill(uniqueEmail("home"));
   await form.getByRole("button", { name: "Subscribe" }).click();
-  await expect(toast(page, "Subscribed!")).toContainText("You've been successfully subscribed to our newsletter.");
+  await expect(toast(page, "Subscribed!")).toContainText(publicToastTexts.subscribed.description);
   await expect(email).toHaveValue("");
 });
 
@@ -21,7 +22,7 @@ test("subscribing on downloads waits for an email and shows its own success toas
   await form.getByLabel("Email address").fill(uniqueEmail("downloads"));
   await expect(button).toBeEnabled();
   await button.click();
-  await expect(toast(page, "Subscribed!")).toContainText("You'll receive our latest resources and insights.");
+  await expect(toast(page, "Subscribed!")).toContainText(publicToastTexts.subscribedForResources.description);
   await expect(form.getByLabel("Email address")).toHaveValue("");
 });
 
@@ -92,6 +93,6 @@ test("without JavaScript the home newsletter form still posts to the API", async
   await form.getByRole("button", { name: "Subscribe" }).click();
   await expect(page).toHaveURL(/\/subscribed\/$/);
   await expect(page.getByRole("heading", { name: "Subscribed!" })).toBeVisible();
-  await expect(page.getByText("You've been successfully subscribed to our newsletter.")).toBeVisible();
+  await expect(page.getByText(publicToastTexts.subscribed.description)).toBeVisible();
   await context.close();
 });

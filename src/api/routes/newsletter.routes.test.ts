@@ -77,6 +77,16 @@ describe("subscribers for the admin", () => {
     const { rows } = await app.deps.db.query<{ count: number }>("SELECT count(*)::int AS count FROM subscribers");
     expect(lines).toHaveLength((rows[0]?.count ?? 0) + 1);
   });
+
+  it("names each status in the CSV as the dashboard does: Pending, Active, Unsubscribed", async () => {
+    await app.deps.db.query(
+      "INSERT INTO subscribers (email, source, status) VALUES ('waiting@example.com', 'newsletter', 'pending'), ('gone@example.com', 'newsletter', 'unsubscribed')",
+    );
+    const csv = await (await app.call("/api/newsletter/subscribers/export", { headers: await app.adminHeaders() })).text();
+    expect(csv).toContain("waiting@example.com,Pending,");
+    expect(csv).toContain("gone@example.com,Unsubscribed,");
+    expect(csv).not.toContain("Inactive");
+  });
 });
 
 describe("the newsletter form without JavaScript", () => {

@@ -156,6 +156,11 @@ export async function countSubscribers(deps: { db: SqlQueryable }): Promise<Subs
   return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
 }
 
+/** A status as the CSV says it, in words: Pending, Active, Unsubscribed (never a vague "Inactive"). */
+export function statusLabel(status: string): string {
+  return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
 /** A cell that a spreadsheet would run as a formula gets a leading quote (CSV injection). */
 function formulaSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -188,12 +193,7 @@ export function exportSubscribersCsv(deps: { db: SqlQueryable }): ReadableStream
         return;
       }
       lastId = rows[rows.length - 1]?.id ?? lastId;
-      const records = rows.map((row) => [
-        formulaSafe(row.email),
-        row.status === "active" ? "Active" : "Inactive",
-        row.subscribed_at.toISOString(),
-        formulaSafe(row.source),
-      ]);
+      const records = rows.map((row) => [formulaSafe(row.email), statusLabel(row.status), row.subscribed_at.toISOString(), formulaSafe(row.source)]);
       controller.enqueue(encoder.encode(stringify(records, { record_delimiter: "windows" })));
     },
   });

@@ -15,15 +15,19 @@ export function ConfirmationEmail({ siteName, siteUrl, confirmUrl, mailingAddres
   return h(
     EmailLayout,
     {
-      preview: `One click and you're on the ${siteName} list. Ignore this and nothing happens.`,
+      preview: `Two clicks and you're on the ${siteName} list. Ignore this and nothing happens.`,
       siteName,
       siteUrl,
       reason: `You (or someone using this address) asked to subscribe at ${siteName} (${siteHost}).`,
       mailingAddress,
       unsubscribeUrl: null,
     },
-    h(EmailHeading, null, "One click and you're in"),
-    h(Paragraph, null, `Someone — hopefully you — asked for the ${siteName} newsletter at this address. Press the button to confirm it was you.`),
+    h(EmailHeading, null, "Confirm your subscription"),
+    h(
+      Paragraph,
+      null,
+      `Someone — hopefully you — asked for the ${siteName} newsletter at this address. Press the button, then Confirm on the page it opens: two clicks and you're in.`,
+    ),
     h(ActionButton, { href: confirmUrl, label: "Confirm subscription" }),
     h(Paragraph, null, "The link expires in 7 days."),
     h(Paragraph, null, "Didn't ask for this? Ignore this email and nothing happens: no list, no follow-ups."),
