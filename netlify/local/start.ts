@@ -97,7 +97,13 @@ const blobs = await startLocalBlobs(stateDir);
 
 // The emulations have put the database URL and Blobs context into this process's environment. The
 // app and the site builds get that environment plus the local settings; nothing is written back.
-const runtimeEnv = { ...process.env, ...localRuntimeEnv(env, siteUrl), BUILD_HOOK_URL: buildHookUrl };
+const runtimeEnv = {
+  ...process.env,
+  ...localRuntimeEnv(env, siteUrl),
+  BUILD_HOOK_URL: buildHookUrl,
+  // The password came from the local secrets file: the dashboard's setup checklist asks for the owner's own.
+  ...(!process.env.ADMIN_PASSWORD && !process.env.ADMIN_PASSWORD_HASH && { ADMIN_PASSWORD_GENERATED: "1" }),
+};
 // Built once: `/api/*` is answered by this warm, in-process app, as by a warm Netlify instance.
 const app = await bootApp(runtimeEnv, {
   // Mail goes to the local catcher unless SMTP_URL is set, from a thread of its own (decision 0020).

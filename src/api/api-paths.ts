@@ -29,6 +29,8 @@ export const apiPaths = {
   image: "/api/files/images/:name",
   siteSettings: "/api/site-settings",
   siteBuild: "/api/site-build",
+  setupChecklist: "/api/setup-checklist",
+  setupDemoContent: "/api/setup/remove-demo-content",
   siteSetting: "/api/site-settings/:key",
   subscribe: "/api/newsletter/subscribe",
   confirmSubscription: "/api/newsletter/confirm",

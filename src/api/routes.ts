@@ -20,6 +20,8 @@ import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
 import { passkeysRoutes } from "./routes/passkeys.routes.ts";
+import { setupHandlers } from "./routes/setup.handlers.ts";
+import { setupRoutes } from "./routes/setup.routes.ts";
 import { siteBuildHandlers } from "./routes/site-build.handlers.ts";
 import { siteBuildRoutes } from "./routes/site-build.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
@@ -37,6 +39,7 @@ export const apiContract = {
   files: filesRoutes,
   siteSettings: siteSettingsRoutes,
   siteBuild: siteBuildRoutes,
+  setup: setupRoutes,
   newsletter: newsletterRoutes,
   newsletterSends: newsletterSendsRoutes,
   mail: mailRoutes,
@@ -63,6 +66,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(filesRoutes, filesHandlers),
   ...serve(siteSettingsRoutes, siteSettingsHandlers),
   ...serve(siteBuildRoutes, siteBuildHandlers),
+  ...serve(setupRoutes, setupHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(mailRoutes, mailHandlers),

@@ -79,6 +79,12 @@ export function createApp(parts: AppParts): App {
     signer: signerFor(env),
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
+    setup: {
+      production: isProduction(env),
+      passwordGenerated: env.ADMIN_PASSWORD_GENERATED === "1",
+      siteHost: env.SITE_URL ? new URL(env.SITE_URL).hostname : undefined,
+      sendingDomain: env.MAIL_FROM ? /@([^>\s]+)>?\s*$/.exec(env.MAIL_FROM)?.[1] : undefined,
+    },
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the
     // timer (`npm start`) and the Scheduled Function deliver whatever this leaves.
     deliverMail: () =>

@@ -83,6 +83,8 @@ export const serverEnvSchema = z.object({
   ADMIN_USERNAME: z.string().trim().min(1, "must not be empty").max(100).default("admin"),
   ADMIN_PASSWORD: optional(z.string().min(12, "must be at least 12 characters")),
   ADMIN_PASSWORD_HASH: optional(passwordHash),
+  /** Set by `npm start` when it generated ADMIN_PASSWORD (the setup checklist asks for the owner's own). */
+  ADMIN_PASSWORD_GENERATED: optional(z.literal("1")),
   ADMIN_PATH: optional(z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8–64 letters, digits, '-' or '_' (no slashes)")),
   SESSION_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
   /**

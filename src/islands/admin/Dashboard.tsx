@@ -7,6 +7,7 @@ import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SecurityTab from "./security/SecurityTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
+import SetupChecklist from "./setup/SetupChecklist.tsx";
 import SiteBuildStatus from "./SiteBuildStatus.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
@@ -28,6 +29,17 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
   const open = (value: string) => {
     setCurrent(value);
     setOpened((before) => new Set(before).add(value));
+  };
+  // The checklist's "Fix" opens Site Settings at the field, once its row has rendered.
+  const openSetting = (key: string) => {
+    open("settings");
+    let tries = 0;
+    const focus = () => {
+      const field = document.getElementById(`setting-${key}`);
+      if (field) field.focus();
+      else if (tries++ < 100) requestAnimationFrame(focus);
+    };
+    requestAnimationFrame(focus);
   };
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
@@ -58,6 +70,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8">
+        <SetupChecklist navigation={{ openSetting }} />
         <Tabs.Root value={current} onValueChange={open}>
           <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
             {tabs.map((tab) => (

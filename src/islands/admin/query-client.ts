@@ -5,6 +5,7 @@ import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
 import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
+import { setupRoutes } from "../../api/routes/setup.routes.ts";
 import { siteBuildRoutes } from "../../api/routes/site-build.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
@@ -57,6 +58,7 @@ export const queries = {
   settings: routeQuery(siteSettingsRoutes.list),
   security: routeQuery(passkeysRoutes.security),
   siteBuild: routeQuery(siteBuildRoutes.status),
+  setup: routeQuery(setupRoutes.checklist),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
 };
 
@@ -75,9 +77,13 @@ export function createQueryClient(): QueryClient {
     if (!session || error.sentAt < session.dataUpdatedAt || session.data?.authenticated === false) return;
     client.setQueryData<SessionState>(queries.session.queryKey, { authenticated: false, expired: true });
   };
-  const client = new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: endSessionOn }),
-    mutationCache: new MutationCache({ onError: endSessionOn }),
+    // Any change the owner makes may tick an item of the setup checklist: it is asked again after each.
+    mutationCache: new MutationCache({
+      onError: endSessionOn,
+      onSuccess: (): Promise<void> => client.invalidateQueries({ queryKey: queries.setup.queryKey }),
+    }),
     defaultOptions: {
       queries: {
         refetchInterval: false,
