@@ -61,8 +61,9 @@ export async function buildSearchIndex(siteDir: string): Promise<SearchIndexResu
     const outputPath = path.join(siteDir, "pagefind");
     const written = await index.writeFiles({ outputPath });
     if (written.errors.length > 0) throw new Error(`Pagefind could not write its index: ${written.errors.join("; ")}`);
-    // One fragment file per record (at this size: Pagefind bundles them past `maxFragments`).
-    const records = (await readdir(path.join(outputPath, "fragment"))).length;
+    // One fragment file per record (at this size: Pagefind bundles them past `maxFragments`); none
+    // at all for a site with nothing to find yet.
+    const records = (await readdir(path.join(outputPath, "fragment")).catch(() => [])).length;
     return { records, resources: resources.length, ms: Math.round(performance.now() - started) };
   } finally {
     await pagefind.close();
