@@ -20,6 +20,8 @@ import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
 import { passkeysRoutes } from "./routes/passkeys.routes.ts";
+import { previewLinksHandlers } from "./routes/preview-links.handlers.ts";
+import { previewLinksRoutes } from "./routes/preview-links.routes.ts";
 import { siteBuildHandlers } from "./routes/site-build.handlers.ts";
 import { siteBuildRoutes } from "./routes/site-build.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
@@ -41,6 +43,7 @@ export const apiContract = {
   newsletterSends: newsletterSendsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
+  previewLinks: previewLinksRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -67,4 +70,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
+  ...serve(previewLinksRoutes, previewLinksHandlers),
 ];
