@@ -61,3 +61,32 @@ test("a draft's preview link shows the post template with a banner; edits show; 
   expect(redirected.status()).toBe(302);
   expect(redirected.headers().location).toBe(live.url);
 });
+
+test("the dashboard shares a draft's preview for a chosen time, lists it with its views, and revokes it", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await logIn(page);
+  const title = `Share from the dashboard ${runId}`;
+  await savePost(page, "POST", "/api/blog-posts", { title, content: "<p>Draft words.</p>" });
+  await page.reload();
+  const item = page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });
+  await item.getByRole("button", { name: `Share preview of ${title}` }).click();
+  const lifetime = item.getByLabel("Link works for");
+  await expect(lifetime).toHaveValue("168");
+  await lifetime.selectOption({ label: "1 hour" });
+  await item.getByRole("button", { name: "Create Preview Link" }).click();
+  const links = item.getByRole("list", { name: "Preview links" });
+  await expect(links.getByRole("listitem")).toHaveCount(1);
+  await expect(links).toContainText("0 views");
+  await expect(links).toContainText("Expires");
+  const url = await links.getByLabel("Preview link").inputValue();
+  expect(url).toMatch(/\/preview\/\d+\/[\w-]+$/);
+
+  const visitor = await (await browser.newContext()).newPage();
+  expect((await visitor.goto(url))?.status()).toBe(200);
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(title);
+
+  await links.getByRole("button", { name: /^Revoke the link/ }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke Link" }).click();
+  await expect(item.getByRole("list", { name: "Preview links" })).toHaveCount(0);
+  expect((await visitor.goto(url))?.status()).toBe(410);
+});
