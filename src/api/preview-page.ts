@@ -40,7 +40,10 @@ export async function answerPreview(deps: PreviewLinksDeps, request: Request, lo
     return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD", "cache-control": "no-store" } });
   }
   const [id = "", signature = "", ...rest] = new URL(request.url).pathname.slice(previewPathPrefix.length).split("/");
-  const answer = rest.filter(Boolean).length > 0 ? ({ kind: "unknown" } as const) : await openPreview(deps, { id, signature });
+  const answer =
+    rest.filter(Boolean).length > 0
+      ? ({ kind: "unknown" } as const)
+      : await openPreview(deps, { id, signature }, { countView: request.method === "GET" });
   switch (answer.kind) {
     case "published":
       return new Response(null, { status: 302, headers: { location: answer.path, "cache-control": "no-store", "x-robots-tag": "noindex" } });

@@ -95,6 +95,8 @@ describe("the preview page", () => {
     expect(second).toContain("<h1>Runway math, &lt;revised&gt;</h1>");
     expect(second).toContain("<p>Count again.</p>");
     expect(templatesAsked.at(-1)).toBe("/preview-template-plain-bare-none/");
+    // A HEAD request (a link checker, a chat app's unfurl check) is answered but not counted.
+    expect((await answerPreview(app.deps, new Request(link.url, { method: "HEAD" }), () => Promise.resolve(""))).status).toBe(200);
     expect(await (await json("GET", `/api/blog-posts/${String(post.id)}/preview-links`)).json()).toEqual([{ ...link, views: 2 }]);
   });
 

@@ -82,8 +82,15 @@ export type PreviewAnswer =
   /** Not a link we made. */
   | { kind: "unknown" };
 
-/** Opens `/preview/{id}/{signature}`: checks the signature, the link's life and the post's state. */
-export async function openPreview(deps: PreviewLinksDeps, link: { id: string; signature: string }): Promise<PreviewAnswer> {
+/**
+ * Opens `/preview/{id}/{signature}`: checks the signature, the link's life and the post's state.
+ * `countView: false` (a HEAD request) checks the same without counting.
+ */
+export async function openPreview(
+  deps: PreviewLinksDeps,
+  link: { id: string; signature: string },
+  { countView = true }: { countView?: boolean } = {},
+): Promise<PreviewAnswer> {
   const id = Number(link.id);
   if (!/^\d+$/.test(link.id) || !isRowId(id) || !deps.signer.verify("preview-link", link.id, link.signature)) return { kind: "unknown" };
   const { rows } = await deps.db.query<PreviewLinkRow & { published: boolean; slug: string }>(
@@ -95,7 +102,11 @@ export async function openPreview(deps: PreviewLinksDeps, link: { id: string; si
   if (!row) return { kind: "gone" };
   // Published wins over expired: the link's reader can always reach the live post.
   if (row.published) return { kind: "published", path: (await getPost(deps, row.post_id, { includeDrafts: false })).url };
-  const counted = await deps.db.query(`UPDATE preview_links SET views = views + 1 WHERE id = $1 AND expires_at > $2 RETURNING id`, [id, deps.now()]);
+  const counted = await deps.db.query(`UPDATE preview_links SET views = views + $3 WHERE id = $1 AND expires_at > $2 RETURNING id`, [
+    id,
+    deps.now(),
+    countView ? 1 : 0,
+  ]);
   if (counted.rows.length === 0) return { kind: "gone" };
   return { kind: "preview", post: await getPost(deps, row.post_id, { includeDrafts: true }) };
 }
