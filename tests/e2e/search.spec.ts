@@ -76,16 +76,19 @@ test("search from the home page by keyboard finds a post by a word only in its b
   await expect(page.getByRole("heading", { level: 1, name: `The runway talk ${runId}` })).toBeVisible();
 });
 
-test("search by click finds a resource by its description; Escape gives focus back to the button; axe finds nothing on the open dialog", async ({
+test("search by click finds a resource by its description and a post by its body; Escape gives focus back to the button; axe finds nothing on the open dialog", async ({
   page,
 }) => {
-  await page.goto("/blog");
+  await page.goto("/");
   const trigger = page.getByRole("button", { name: "Search" });
   await trigger.click();
   await searchField(page).fill("brackets");
   const hit = results(page).filter({ hasText: "Resource" }).first().getByRole("link");
   await expect(hit.locator("mark")).toHaveText(/brackets/i);
   expect(new URL((await hit.getAttribute("href")) ?? "", "http://x").pathname).toBe("/downloads");
+  await searchField(page).fill(bodyWord);
+  await expect(results(page)).toHaveCount(1);
+  await expect(results(page).first()).toContainText(`The runway talk ${runId}`);
 
   const axe = await new AxeBuilder({ page }).include("dialog[data-search-dialog]").analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
