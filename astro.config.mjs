@@ -49,6 +49,7 @@ export default defineConfig({
             "/blog/post-not-found",
             "/404",
           ].includes(path) &&
+          !path.startsWith("/preview-template-") &&
           (!adminPath || path !== `/${adminPath}`)
         );
       },

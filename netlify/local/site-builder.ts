@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
+import { buildSearchIndex } from "../search-index.ts";
 
 export interface SiteBuilderOptions {
   projectRoot: string;
@@ -61,7 +62,7 @@ export class SiteBuilder {
     const started = performance.now();
     await mkdir(buildsDir, { recursive: true });
     const outDir = path.join(buildsDir, `build-${Date.now().toString(36)}`);
-    const output = await runAstroBuild(projectRoot, outDir, this.#options.env);
+    const output = await runAstroBuild(projectRoot, outDir, this.#options.env).then((built) => (built.ok ? indexForSearch(outDir) : built));
     const ms = Math.round(performance.now() - started);
     if (!output.ok) {
       log(`Site build failed after ${String(ms)} ms; the previous site keeps serving.\n${output.tail}`);
@@ -97,6 +98,16 @@ export class SiteBuilder {
       const dir = path.join(buildsDir, name);
       if (dir !== live) await rm(dir, { recursive: true, force: true });
     }
+  }
+}
+
+/** The search index of a finished build, before it is swapped in (as on Netlify, netlify/build.ts). */
+async function indexForSearch(outDir: string): Promise<{ ok: boolean; tail: string }> {
+  try {
+    await buildSearchIndex(outDir);
+    return { ok: true, tail: "" };
+  } catch (error) {
+    return { ok: false, tail: `Search index: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 

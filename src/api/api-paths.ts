@@ -49,6 +49,8 @@ export const apiPaths = {
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",
   mailOutbox: "/api/mail/outbox",
   mailOutboxRetry: "/api/mail/outbox/retry",
+  blogPostPreviewLinks: "/api/blog-posts/:id/preview-links",
+  previewLink: "/api/preview-links/:id",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

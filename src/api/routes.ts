@@ -22,6 +22,8 @@ import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
 import { passkeysRoutes } from "./routes/passkeys.routes.ts";
 import { setupHandlers } from "./routes/setup.handlers.ts";
 import { setupRoutes } from "./routes/setup.routes.ts";
+import { previewLinksHandlers } from "./routes/preview-links.handlers.ts";
+import { previewLinksRoutes } from "./routes/preview-links.routes.ts";
 import { siteBuildHandlers } from "./routes/site-build.handlers.ts";
 import { siteBuildRoutes } from "./routes/site-build.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
@@ -44,6 +46,7 @@ export const apiContract = {
   newsletterSends: newsletterSendsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
+  previewLinks: previewLinksRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -71,4 +74,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
+  ...serve(previewLinksRoutes, previewLinksHandlers),
 ];

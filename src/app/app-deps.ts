@@ -6,6 +6,7 @@ import type { KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { NewsletterDeps } from "../core/newsletter/newsletter-sends.ts";
 import type { PostsDeps } from "../core/posts/posts.service.ts";
 import type { SetupDeps } from "../core/setup/setup-checklist.ts";
+import type { PreviewLinksDeps } from "../core/posts/preview-links.service.ts";
 import type { Clock } from "../core/shared/clock.ts";
 import type { MailDeps } from "../core/subscribers/subscription-emails.ts";
 
@@ -20,7 +21,8 @@ export type AppDeps = PostsDeps &
   NewsletterDeps &
   PasskeyDeps &
   LoginDeps &
-  SetupDeps & {
+  SetupDeps &
+  PreviewLinksDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

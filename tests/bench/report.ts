@@ -9,6 +9,7 @@ import type { ListPageSize } from "./list-page-size.ts";
 import type { NewsletterSendFigures } from "./newsletter-send.ts";
 import type { PageWeight } from "./page-weight.ts";
 import type { SignupLoadFigures, SlowSmtpFigures } from "./signups-slow-smtp.ts";
+import type { SearchFigures } from "./search.ts";
 
 export interface BenchResults {
   date: string;
@@ -27,6 +28,8 @@ export interface BenchResults {
   /** The export twice more, `npm start` on PostgreSQL. */
   csvExportOnPostgres?: CsvExportFigures[];
   publishLiveSeconds?: number[];
+  /** Site search at 1,000 posts: index build and size, a visitor's first search (tests/bench/search.ts). */
+  searchAt1000Posts?: SearchFigures;
   startup?: { freshMs: number; warmMs: number };
   builds?: BuildRow[];
   /** 10,000 recipients sent under `npm start` into a counting SMTP sink, then again with a kill -9 half-way. */
@@ -240,6 +243,12 @@ export function printReport(results: BenchResults): void {
     const seconds = median(results.publishLiveSeconds);
     console.log(
       `\n4. Publish → live at 1,000 posts (target ≤ 10 s): median ${seconds.toFixed(1)} s of ${results.publishLiveSeconds.map((s) => s.toFixed(1)).join(", ")} s — ${verdict(seconds <= 10)}`,
+    );
+  }
+  if (results.searchAt1000Posts) {
+    const search = results.searchAt1000Posts;
+    console.log(
+      `\nSearch at 1,000 posts: ${String(search.records)} records indexed in ${(search.indexMs / 1000).toFixed(1)} s, index ${kb(search.indexBytes)} in ${String(search.indexFiles)} files; first search for “${search.query}”: ${kb(search.firstSearchBytes)} in ${String(search.firstSearchRequests)} requests, first results after ${String(search.msToFirstResults)} ms`,
     );
   }
   if (results.load && results.latency) printLoad(results.latency, results.load, results.loadOnPostgres);

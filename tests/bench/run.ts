@@ -30,6 +30,7 @@ import { measureNewsletterSend } from "./newsletter-send.ts";
 import { measureSignupsWithSlowSmtp } from "./signups-slow-smtp.ts";
 import { measurePage } from "./page-weight.ts";
 import { publishPhotoPost } from "./photo-post.ts";
+import { measureSearch } from "./search.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
 
@@ -99,6 +100,11 @@ try {
   results.pagesAt1000Posts = [];
   for (const pagePath of listPagesAt1000) results.pagesAt1000Posts.push(await measureListPage(fetchText, pagePath));
   if ("path" in chrome) results.lighthouseAt1000Posts = await measureLighthouse(siteUrl, listPagesAt1000, chrome.path);
+  if ("path" in chrome) {
+    log("search at 1,000 posts…");
+    // The local server publishes LOCAL_STATE_DIR/dist (a link to the live build).
+    results.searchAt1000Posts = await measureSearch(siteUrl, path.join(stateDir, "dist"), chrome.path);
+  } else results.skipped.search = chrome.whyNot;
 
   log("warm restart…");
   await stopLocalSite(fresh);

@@ -68,8 +68,14 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
   };
 
-  it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function and scheduled publishing", () => {
-    expect(bundles.map((bundle) => bundle.name).sort()).toEqual(["api", "newsletter-send-background", "newsletter-watchdog", "publish-due-posts"]);
+  it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function, scheduled publishing and previews", () => {
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual([
+      "api",
+      "newsletter-send-background",
+      "newsletter-watchdog",
+      "preview",
+      "publish-due-posts",
+    ]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
   });
 
@@ -170,6 +176,24 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect(JSON.parse(answers[0]?.body ?? "{}")).toMatchObject({ status: "ok", database: "ok" });
     expect(JSON.parse(answers[1]?.body ?? "[]")).toHaveLength(12);
+  });
+
+  it("serves previews from a bundle of its own on /preview/*, never cached", () => {
+    const preview = bundles.find((bundle) => bundle.name === "preview") as { path: string };
+    // A link that was never made is refused before any template is fetched (no network here).
+    const script = `
+      const { default: handle, config } = await import("./netlify/functions/preview.mjs");
+      const wrongMethod = await handle(new Request("https://nofilter.example/preview/1/abc", { method: "POST" }));
+      console.log(JSON.stringify({ path: config.path, status: wrongMethod.status, cache: wrongMethod.headers.get("cache-control") }));
+      process.exit(0);
+    `;
+    const { stdout, stderr, status } = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: preview.path,
+      env: productionEnv,
+      encoding: "utf8",
+    });
+    expect(status, stderr).toBe(0);
+    expect(JSON.parse(stdout.trim().split("\n").pop() ?? "{}")).toEqual({ path: "/preview/*", status: 405, cache: "no-store" });
   });
 
   it("names the missing variable when production configuration is incomplete", () => {

@@ -36,6 +36,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "pending_logins",
       "post_slug_redirects",
       "posts",
+      "preview_links",
       "rate_limit_counters",
       "schema_migrations",
       "site_build_status",

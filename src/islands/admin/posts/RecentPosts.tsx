@@ -1,4 +1,4 @@
-import { useContext } from "react";
+import { useContext, useState } from "react";
 import type { Post } from "../../../core/posts/post.schema.ts";
 import { formatLongDate, readTimeLabel } from "../../../lib/format-date.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
@@ -7,10 +7,12 @@ import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 import { formatScheduledTime } from "./local-date-time.ts";
 import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
+import SharePreview from "./SharePreview.tsx";
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete, more }: ItemListProps<Post>) {
   const sendAsNewsletter = useContext(SendAsNewsletterContext);
+  const [sharing, setSharing] = useState<number | null>(null);
   return (
     <section aria-labelledby="recent-posts-title" className="card p-5">
       <h2 id="recent-posts-title" className="section-title text-2xl">
@@ -59,7 +61,19 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                       : "Not published"}
                 </span>
                 <span>{readTimeLabel(post.readTime)}</span>
+                {!post.published && (
+                  <button
+                    type="button"
+                    className="font-bold underline"
+                    aria-expanded={sharing === post.id}
+                    aria-label={`Share preview of ${post.title}`}
+                    onClick={() => setSharing(sharing === post.id ? null : post.id)}
+                  >
+                    Share preview
+                  </button>
+                )}
               </p>
+              {!post.published && sharing === post.id && <SharePreview post={post} />}
             </li>
           ))}
           {more?.available && (
