@@ -50,6 +50,7 @@ export default defineConfig({
             "/404",
           ].includes(path) &&
           !path.startsWith("/preview-template-") &&
+          !path.startsWith("/message-template") &&
           (!adminPath || path !== `/${adminPath}`)
         );
       },

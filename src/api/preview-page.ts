@@ -7,19 +7,9 @@
  */
 import { openPreview, previewPathPrefix, type PreviewLinksDeps } from "../core/posts/preview-links.service.ts";
 import { fillPreviewTemplate, previewGoneVariant, previewTemplatePath, previewVariant } from "../lib/preview-template.ts";
+import { sitePageCsp, type LoadTemplate } from "./site-pages.ts";
 
-/** Fetches a built template page by its path (`/preview-template-{variant}/`). */
-export type LoadTemplate = (path: string) => Promise<string>;
-
-/** The built templates, fetched from the site that answers `request` (its CDN on Netlify, itself under npm start). */
-export function siteTemplates(request: Request): LoadTemplate {
-  const origin = new URL(request.url).origin;
-  return async (path) => {
-    const response = await fetch(new URL(path, origin), { signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) throw new Error(`The preview template ${path} answered ${String(response.status)}: is the site built?`);
-    return response.text();
-  };
-}
+export { siteTemplates, type LoadTemplate } from "./site-pages.ts";
 
 const pageHeaders = {
   "content-type": "text/html; charset=utf-8",
@@ -30,8 +20,7 @@ const pageHeaders = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   // As netlify.toml's for the built pages, which a function's answer does not get.
-  "content-security-policy":
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
+  "content-security-policy": sitePageCsp,
 };
 
 /** The answer to a request for a preview address. */

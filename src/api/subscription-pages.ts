@@ -1,12 +1,17 @@
 import { newsletterConsentWording } from "../core/subscribers/consent-wording.ts";
 import type { ConfirmState, UnsubscribeState } from "../core/subscribers/subscription-lifecycle.ts";
 import { escapeHtml } from "../core/shared/escape-html.ts";
+import { fillMessageTemplate, messageTemplatePath } from "../lib/message-template.ts";
+import { sitePageCsp, type LoadTemplate } from "./site-pages.ts";
 
 /**
  * The pages behind the links in subscriber email, rendered by the API: what they show depends on
  * the token and the subscriber at this moment, and they must work without JavaScript, so a static
- * page that asks the API from a script would not do. Plain HTML in the brand, inline styles only
- * (the site's CSP allows them; it allows no inline script), never indexed, never cached.
+ * page that asks the API from a script would not do. Each is the site's own message page (its
+ * layout, fonts, header and footer: `/message-template/`, built with the site) filled with the
+ * answer; when that template cannot be had (the site not built yet, its CDN not answering), a
+ * plain page in the brand still answers, so a confirm or unsubscribe link always works. Never
+ * indexed, never cached.
  */
 
 interface PageContent {
@@ -116,15 +121,32 @@ const styles = `
   :focus-visible { outline: 3px solid #e11d2e; outline-offset: 2px; }
 `;
 
-function renderPage(content: PageContent, action: string): Response {
+const pageHeaders = (csp: string) => ({
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "x-robots-tag": "noindex",
+  "content-security-policy": csp,
+  // The token is in the URL: no Referer leaves the site, yet a same-origin POST keeps its Origin.
+  "referrer-policy": "same-origin",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+});
+
+/** The page's button (a form that posts back to `action`) and its links, as HTML. */
+function actionsHtml(content: PageContent, action: string, classes: { button: string; link: string }): string {
   const hidden = Object.entries(content.button?.hidden ?? {})
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join("");
   const form = content.button
-    ? `<form method="post" action="${escape(action)}">${hidden}<button type="submit">${escape(content.button.label)}</button></form>`
+    ? `<form method="post" action="${escape(action)}">${hidden}<button type="submit"${classes.button ? ` class="${classes.button}"` : ""}>${escape(content.button.label)}</button></form>`
     : "";
-  const links = content.links.map((link) => `<a class="link" href="${escape(link.href)}">${escape(link.label)}</a>`).join("");
-  const html = `<!doctype html>
+  const links = content.links.map((link) => `<a class="${classes.link}" href="${escape(link.href)}">${escape(link.label)}</a>`).join("");
+  return `${form}${links ? `<nav aria-label="Where next" class="flex flex-wrap justify-center gap-3">${links}</nav>` : ""}`;
+}
+
+/** The plain page: what answers when the site's template cannot be had. */
+function plainPage(content: PageContent, action: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -139,29 +161,37 @@ function renderPage(content: PageContent, action: string): Response {
 <main>
 <h1>${escape(content.heading)}</h1>
 <p>${escape(content.text)}</p>
-${form}${links ? `<nav aria-label="Where next">${links}</nav>` : ""}
+${actionsHtml(content, action, { button: "", link: "link" })}
 </main>
 </body>
 </html>
 `;
-  return new Response(html, {
-    status: content.status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "x-robots-tag": "noindex",
-      "content-security-policy":
+}
+
+async function renderPage(content: PageContent, action: string, loadTemplate: LoadTemplate): Promise<Response> {
+  try {
+    const template = await loadTemplate(messageTemplatePath);
+    const html = fillMessageTemplate(template, {
+      heading: content.heading,
+      text: content.text,
+      actionsHtml: actionsHtml(content, action, { button: "btn justify-center", link: "btn btn-light" }),
+    });
+    return new Response(html, { status: content.status, headers: pageHeaders(sitePageCsp) });
+  } catch (error) {
+    console.warn(`[pages] The site's message template could not be had; answering the plain page: ${(error as Error).message}`);
+    return new Response(plainPage(content, action), {
+      status: content.status,
+      headers: pageHeaders(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
-      // The token is in the URL: no Referer leaves the site, yet a same-origin POST keeps its Origin.
-      "referrer-policy": "same-origin",
-      "x-content-type-options": "nosniff",
-      "x-frame-options": "DENY",
-    },
-  });
+      ),
+    });
+  }
 }
 
 /** The page for a confirmation link in `state`; `action` is where its button posts (the same URL). */
-export const confirmationPage = (state: ConfirmState, action: string) => renderPage(confirmPages[state], action);
+export const confirmationPage = (state: ConfirmState, action: string, loadTemplate: LoadTemplate) =>
+  renderPage(confirmPages[state], action, loadTemplate);
 
 /** The page for an unsubscribe link in `state`; `action` is where its button posts (the same URL). */
-export const unsubscribePage = (state: UnsubscribeState, action: string) => renderPage(unsubscribePages[state], action);
+export const unsubscribePage = (state: UnsubscribeState, action: string, loadTemplate: LoadTemplate) =>
+  renderPage(unsubscribePages[state], action, loadTemplate);

@@ -111,6 +111,15 @@ test.describe("the confirm and unsubscribe pages", () => {
     const confirm = `/api/newsletter/confirm?token=${signConfirmToken(secret, signup.id, signup.consentId, new Date())}`;
     await page.goto(confirm);
     await expect(page.getByRole("heading", { name: "Confirm your subscription" })).toBeVisible();
+    // The site's own page: its header, footer and fonts, not a page apart.
+    await expect(
+      page
+        .getByRole("banner")
+        .getByRole("link", { name: /No Filter/ })
+        .first(),
+    ).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toBeVisible();
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1") as Element).fontFamily)).toMatch(/Archivo Black/);
     await expectNoSeriousAxeProblems(page);
     expect(await statusOf(email)).toBe("pending");
 
