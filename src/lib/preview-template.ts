@@ -93,7 +93,7 @@ function withCover(html: string, image: string): string {
   const root = parse(html, { comment: true });
   const picture = root.querySelector("[data-post-cover] picture");
   if (!picture) return html;
-  const sources = responsiveSources(image, articleCover.layoutWidth, articleCover.aspect);
+  const sources = responsiveSources(image, articleCover.layoutWidth);
   picture.querySelector("source")?.setAttribute("srcset", sources.srcset);
   const img = picture.querySelector("img");
   img?.setAttribute("src", sources.src);

@@ -9,7 +9,7 @@ const attribute = (attributes: string, name: string) => new RegExp(`\\s${name}="
 /** A post's article column: `max-w-4xl` inside `px-4`, less the cover's border (BlogPostArticle). */
 export const articleSizes = "(min-width: 928px) 890px, calc(100vw - 2rem)";
 /** A post's cover at the top of its article (BlogPostArticle through PostCover). */
-export const articleCover = { layoutWidth: 890, aspect: { width: 1200, height: 630 } } as const;
+export const articleCover = { layoutWidth: 890 } as const;
 
 /**
  * A post's sanitized HTML with each stored image made responsive, as the covers are: WebP or JPEG
