@@ -47,6 +47,10 @@ export const apiPaths = {
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",
   mailOutbox: "/api/mail/outbox",
   mailOutboxRetry: "/api/mail/outbox/retry",
+  emailEvents: "/api/email-events/:provider",
+  newsletterSendResume: "/api/newsletter/sends/:id/resume",
+  newsletterSendCancel: "/api/newsletter/sends/:id/cancel",
+  newsletterListHealth: "/api/newsletter/list-health",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

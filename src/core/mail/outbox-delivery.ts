@@ -1,3 +1,4 @@
+import { recordSmtpBounce } from "../email-events/email-events.service.ts";
 import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
 import { renderSubscriberEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
@@ -22,5 +23,7 @@ async function renderQueued(deps: OutboxDeliveryDeps, message: OutboxMessage): P
  * safety net. Overlapping runs are safe (see `deliverOutbox`).
  */
 export function deliverQueuedMail(deps: OutboxDeliveryDeps, options: OutboxOptions = {}): Promise<OutboxRun> {
-  return deliverOutbox(deps, (message) => renderQueued(deps, message), options);
+  const onUnknownRecipient = (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) =>
+    recordSmtpBounce(deps, { ...bounce, sendId: null });
+  return deliverOutbox({ ...deps, onUnknownRecipient }, (message) => renderQueued(deps, message), options);
 }

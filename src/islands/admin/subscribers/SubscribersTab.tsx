@@ -47,7 +47,7 @@ export default function SubscribersTab() {
     },
     onError: () => showErrorToast("Failed to erase subscriber."),
   });
-  const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
+  const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
   const { active, newsletterSignups: fromNewsletter } = counts;
   const visible = subscribers.data?.pages.flat() ?? [];
 
