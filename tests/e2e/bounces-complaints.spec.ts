@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
@@ -80,6 +81,8 @@ test("spam complaints arrive mid-send: the send pauses itself, the owner sees wh
   await expect(entry.getByRole("status").first()).toHaveText("Paused", { timeout: 15_000 });
   await expect(why).toContainText("5 spam complaints");
   await expect(why).toContainText("Gmail and Yahoo");
+  const pausedAxe = await new AxeBuilder({ page }).include("[data-auto-paused]").analyze();
+  expect(pausedAxe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await expect(entry.locator('[data-figure="complaints"]')).toContainText("Complaints: 5");
   await inboxFor(page.request, after, 0);
 
@@ -104,4 +107,6 @@ test("spam complaints arrive mid-send: the send pauses itself, the owner sees wh
   await expect(row.locator("[data-status-reason]")).toContainText("Marked a message as spam");
   const health = page.locator("[data-list-health]");
   await expect(health).toContainText("Gmail's and Yahoo's line is 0.3 %");
+  const healthAxe = await new AxeBuilder({ page }).include("[data-list-health]").include("[data-status-reason]").analyze();
+  expect(healthAxe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 });
