@@ -37,6 +37,8 @@ const corePolicy = {
     { pattern: pkg("file-type") }, // upload checks on a buffer's first bytes
     { pattern: pkg("sharp") }, // image cleaning, buffer to buffer
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
+    { pattern: pkg("svix") }, // Resend's webhook signatures (Svix): an HMAC check over the body
+    { pattern: pkg("@sendgrid/eventwebhook") }, // SendGrid's webhook signatures: an ECDSA check over the body
   ],
   files: [],
   hints: [

@@ -53,6 +53,12 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     // No SMTP_URL even if the shell has one: the tests' mail goes to the local catcher, never out.
-    env: { PORT: String(e2ePort), LOCAL_STATE_DIR: process.env.E2E_STATE_DIR, SMTP_URL: "" },
+    // POSTMARK_WEBHOOK_AUTH: the bounce and complaint webhook the browser test posts to (e2e/bounces-complaints.spec.ts).
+    env: {
+      PORT: String(e2ePort),
+      LOCAL_STATE_DIR: process.env.E2E_STATE_DIR,
+      SMTP_URL: "",
+      POSTMARK_WEBHOOK_AUTH: "e2e-hooks:postmark-e2e-password",
+    },
   },
 });

@@ -59,8 +59,12 @@ export interface MailCatcher {
  */
 export const refusedOncePattern = /^refuse-once(\+[^@]*)?@/i;
 
-/** The reply a refused-once recipient gets at RCPT TO, as a mail server with no such mailbox answers. */
-export const refusedOnceReply = "5.1.1 Mailbox unavailable (refused once by the local mail catcher)";
+/**
+ * The reply a refused-once recipient gets at RCPT TO, as a mail server with a full mailbox answers:
+ * refused for good this time, yet the address exists (a `5.1.x` "no such mailbox" would make the
+ * subscriber `bounced`, and "Retry failed" would rightly skip them).
+ */
+export const refusedOnceReply = "5.2.2 Mailbox full (refused once by the local mail catcher)";
 
 /**
  * The address that plays a provider outage: the first time it is sent to, the catcher answers

@@ -51,6 +51,10 @@ export const apiPaths = {
   mailOutboxRetry: "/api/mail/outbox/retry",
   blogPostPreviewLinks: "/api/blog-posts/:id/preview-links",
   previewLink: "/api/preview-links/:id",
+  emailEvents: "/api/email-events/:provider",
+  newsletterSendResume: "/api/newsletter/sends/:id/resume",
+  newsletterSendCancel: "/api/newsletter/sends/:id/cancel",
+  newsletterListHealth: "/api/newsletter/list-health",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

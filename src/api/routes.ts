@@ -6,6 +6,8 @@ import { authHandlers } from "./routes/auth.handlers.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { blogPostsHandlers } from "./routes/blog-posts.handlers.ts";
 import { blogPostsRoutes } from "./routes/blog-posts.routes.ts";
+import { emailEventsHandlers } from "./routes/email-events.handlers.ts";
+import { emailEventsRoutes } from "./routes/email-events.routes.ts";
 import { downloadsHandlers } from "./routes/downloads.handlers.ts";
 import { downloadsRoutes } from "./routes/downloads.routes.ts";
 import { filesHandlers } from "./routes/files.handlers.ts";
@@ -47,6 +49,7 @@ export const apiContract = {
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
   previewLinks: previewLinksRoutes,
+  emailEvents: emailEventsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -75,4 +78,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(previewLinksRoutes, previewLinksHandlers),
+  ...serve(emailEventsRoutes, emailEventsHandlers),
 ];

@@ -14,6 +14,8 @@ import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { siteAt } from "../core/shared/site.ts";
 import { signerFor } from "./signer.ts";
+import { fetchFromSns } from "../adapters/sns-fetch.ts";
+import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signature.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
 export interface AppParts {
@@ -36,6 +38,8 @@ export interface AppParts {
   sharedReadMs?: number;
   /** Check every JSON answer against its declared schema (tests: drift from the contract fails them). */
   checkAnswers?: boolean;
+  /** GETs from Amazon SNS (signing certificates, subscription confirmations). Default: the network; tests serve their own. */
+  snsFetch?: SnsFetch;
 }
 
 export interface App {
@@ -62,6 +66,7 @@ export function createApp(parts: AppParts): App {
     clock = systemClock,
     sharedReadMs = 0,
     checkAnswers = false,
+    snsFetch = fetchFromSns,
   } = parts;
   const deps: AppDeps = {
     db,
@@ -77,6 +82,16 @@ export function createApp(parts: AppParts): App {
     mail: mail === noMailer ? mail : replyingMailer({ db, now: () => clock.now() }, mail, { fixed: env.MAIL_REPLY_TO }),
     site: siteAt(env.SITE_URL),
     signer: signerFor(env),
+    // Bounce and complaint webhooks: a provider is heard once its secret is set (docs/email.md).
+    webhooks: {
+      postmark: env.POSTMARK_WEBHOOK_AUTH,
+      resend: env.RESEND_WEBHOOK_SECRET,
+      mailgun: env.MAILGUN_WEBHOOK_SIGNING_KEY,
+      sendgrid: env.SENDGRID_WEBHOOK_PUBLIC_KEY,
+      sesTopicArns: env.SES_SNS_TOPIC_ARNS?.split(",").map((arn) => arn.trim()),
+    },
+    snsFetch,
+    snsCertificate: snsCertificates(snsFetch),
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
     setup: {

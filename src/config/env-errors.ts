@@ -22,6 +22,10 @@ const secretNames = new Set([
   "SMTP_URL",
   "BUILD_HOOK_URL",
   "DKIM_PRIVATE_KEY",
+  // Whoever has a webhook's secret can forge bounces and complaints.
+  "POSTMARK_WEBHOOK_AUTH",
+  "RESEND_WEBHOOK_SECRET",
+  "MAILGUN_WEBHOOK_SIGNING_KEY",
 ]);
 
 /** Parses `env` with `schema`, turning zod's issues into one line per variable. */

@@ -35,6 +35,28 @@ describe("server environment", () => {
   });
 });
 
+describe("bounce and complaint webhooks", () => {
+  it("reads each provider's secret, unset by default; a malformed one is named, a secret never printed", () => {
+    const unset = readServerEnv({});
+    expect([unset.POSTMARK_WEBHOOK_AUTH, unset.RESEND_WEBHOOK_SECRET, unset.MAILGUN_WEBHOOK_SIGNING_KEY, unset.SES_SNS_TOPIC_ARNS]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const set = readServerEnv({
+      POSTMARK_WEBHOOK_AUTH: "hooks:long-enough-password",
+      RESEND_WEBHOOK_SECRET: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      SES_SNS_TOPIC_ARNS: "arn:aws:sns:us-east-1:123456789012:ses-events, arn:aws:sns:eu-west-1:123456789012:other",
+    });
+    expect(set.POSTMARK_WEBHOOK_AUTH).toBe("hooks:long-enough-password");
+    expect(() => readServerEnv({ POSTMARK_WEBHOOK_AUTH: "hooks:short" })).toThrow(/POSTMARK_WEBHOOK_AUTH: must be user:password/);
+    expect(() => readServerEnv({ POSTMARK_WEBHOOK_AUTH: "hooks:short" })).not.toThrow(/short/);
+    expect(() => readServerEnv({ RESEND_WEBHOOK_SECRET: "secret" })).toThrow(/RESEND_WEBHOOK_SECRET: must be the webhook's signing secret/);
+    expect(() => readServerEnv({ SES_SNS_TOPIC_ARNS: "my-topic" })).toThrow(/SES_SNS_TOPIC_ARNS: must be SNS topic ARNs/);
+  });
+});
+
 describe("DKIM and Reply-To", () => {
   const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const dkim = { DKIM_DOMAIN: "example.com", DKIM_SELECTOR: "mail2026", DKIM_PRIVATE_KEY: pem };

@@ -130,6 +130,26 @@ export const serverEnvSchema = z.object({
       .transform(dkimPem)
       .refine(isPrivateKey, "must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), with its line breaks or with \\n for each"),
   ),
+  /**
+   * Bounce and complaint webhooks (docs/email.md): each provider's is listened to only once its
+   * secret is set. Postmark: the `user:password` put in the webhook URL.
+   */
+  POSTMARK_WEBHOOK_AUTH: optional(z.string().regex(/^[^:\s]+:\S{12,}$/, "must be user:password, the password at least 12 characters")),
+  /** Resend's webhook signing secret (`whsec_…`). */
+  RESEND_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, "must be the webhook's signing secret, whsec_…")),
+  /** Mailgun's HTTP webhook signing key. */
+  MAILGUN_WEBHOOK_SIGNING_KEY: optional(z.string().min(16, "must be Mailgun's webhook signing key")),
+  /** SendGrid's Signed Event Webhook verification key (base64, as Mail Settings shows it). */
+  SENDGRID_WEBHOOK_PUBLIC_KEY: optional(z.string().regex(/^[A-Za-z0-9+/=\s-]{60,}$/, "must be the verification key SendGrid shows (base64)")),
+  /** The Amazon SNS topics SES publishes bounces and complaints to, comma-separated ARNs. */
+  SES_SNS_TOPIC_ARNS: optional(
+    z
+      .string()
+      .refine(
+        (value) => value.split(",").every((arn) => /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(arn.trim())),
+        "must be SNS topic ARNs, comma-separated, e.g. arn:aws:sns:us-east-1:123456789012:ses-events",
+      ),
+  ),
   /** `true` in Netlify's builds. */
   NETLIFY: optional(z.string()),
   /** Set by Netlify in functions at run time. */

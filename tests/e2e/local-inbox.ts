@@ -19,5 +19,5 @@ export async function inboxFor(request: APIRequestContext, email: string, count:
   return mails;
 }
 
-/** An address the local catcher refuses (550 5.1.1) the first time it is sent to, and takes after (netlify/local/mail-catcher.ts). */
+/** An address the local catcher refuses (550 5.2.2, mailbox full) the first time it is sent to, and takes after (netlify/local/mail-catcher.ts). */
 export const refusedOnceAddress = (tag: string) => `refuse-once+${tag}@example.com`;

@@ -50,6 +50,8 @@ export interface SmtpSinkOptions {
    * mailbox busy), 5xx a permanent one (no such mailbox). Undefined accepts it (the default for all).
    */
   reject?: (address: string) => 450 | 451 | 550 | 553 | undefined;
+  /** The words after the code of a refusal (default: "refused by the test sink: <address>"), e.g. "5.1.1 User unknown". */
+  rejectText?: (address: string) => string | undefined;
   /**
    * `messages` (the default) parses and keeps every message; `counts` only counts them and their
    * Message-IDs, without parsing or keeping a body (the benchmark's hundreds of thousands).
@@ -92,7 +94,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       if (failing === "rcpt-554") return callback(refusal(554, `5.7.1 <${address.address}>: Relay access denied`));
       const code = options.reject?.(address.address.toLowerCase());
       if (code === undefined) return callback();
-      callback(Object.assign(new Error(`${String(code)} refused by the test sink: ${address.address}`), { responseCode: code }));
+      const text = options.rejectText?.(address.address.toLowerCase()) ?? `refused by the test sink: ${address.address}`;
+      callback(Object.assign(new Error(`${String(code)} ${text}`), { responseCode: code }));
     },
     onData(stream, _session, accepted) {
       // A remote provider's pace: the reply to the data comes `delayMs` after it arrived.

@@ -44,7 +44,7 @@ export const testMailFrom = "No Filter <hello@nofilter.test>";
  * sink refuse some recipients; `overrides.env` adds variables (a SESSION_SECRET to rotate).
  */
 export async function createTestApp(
-  overrides: Partial<Pick<AppDeps, "db" | "now" | "clock">> & { smtp?: SmtpSinkOptions; env?: Record<string, string> } = {},
+  overrides: Partial<Pick<AppDeps, "db" | "now" | "clock" | "snsFetch">> & { smtp?: SmtpSinkOptions; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const ownsDb = !overrides.db;
   const db = overrides.db ?? (await createMigratedDatabase());
@@ -72,6 +72,7 @@ export async function createTestApp(
     },
     ...(overrides.clock ? { clock: overrides.clock } : overrides.now && { clock: { now: overrides.now, sleep: systemClock.sleep } }),
     checkAnswers: true,
+    ...(overrides.snsFetch && { snsFetch: overrides.snsFetch }),
   });
   // As on Netlify, work a call starts after its answer (a rebuild, the outbox's delivery) is handed
   // to `waitUntil`; here the call returns once that work is done too, so a test reads the mail a call

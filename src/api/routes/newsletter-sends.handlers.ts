@@ -1,9 +1,12 @@
 import { recipientTokenPlaceholder } from "../../core/newsletter/newsletter-message.ts";
+import { listHealth } from "../../core/email-events/send-health.ts";
 import {
+  cancelSend,
   failedRecipients,
   listSends,
   publishedPost,
   renderPostNewsletter,
+  resumePausedSend,
   retryFailed,
   sendStatus,
   startSend,
@@ -42,4 +45,11 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
     deps.kickSends();
     return send;
   },
+  resume: async ({ params, deps }) => {
+    const send = await resumePausedSend(deps, params.id);
+    deps.kickSends();
+    return send;
+  },
+  cancel: ({ params, deps }) => cancelSend(deps, params.id),
+  listHealth: ({ deps }) => listHealth(deps),
 };

@@ -6,6 +6,7 @@ import {
   testSendSchema,
   testSentSchema,
 } from "../../core/newsletter/newsletter.schema.ts";
+import { listHealthSchema } from "../../core/email-events/email-events.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 import { rowIdParams } from "../params.schema.ts";
@@ -93,5 +94,32 @@ export const newsletterSendsRoutes = {
     summary: "Sends the email again to the failed recipients of a send, and to no one else",
     params: sendId,
     answers: { 202: jsonAnswer(newsletterSendSchema, "The send, with its failed rows pending again") },
+  }),
+  resume: declareRoute({
+    method: "POST",
+    path: apiPaths.newsletterSendResume,
+    access: "admin",
+    summary:
+      "Goes on with a send that paused itself (complaints or hard bounces over the thresholds): each pending recipient is sent once, and it does not pause itself again (409 unless paused)",
+    params: sendId,
+    answers: { 202: jsonAnswer(newsletterSendSchema, "The send, going out again") },
+    errors: [409],
+  }),
+  cancel: declareRoute({
+    method: "POST",
+    path: apiPaths.newsletterSendCancel,
+    access: "admin",
+    summary: "Stops a send that has not finished (queued, sending or paused) for good: its pending recipients get nothing (409 when finished)",
+    params: sendId,
+    answers: { 202: jsonAnswer(newsletterSendSchema, "The send, cancelled") },
+    errors: [409],
+  }),
+  listHealth: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterListHealth,
+    access: "admin",
+    summary:
+      "The list's health over 30 days: the spam-complaint rate against Gmail's 0.3 % line, the hard-bounce rate, and who gets nothing because they bounced or complained",
+    answers: { 200: jsonAnswer(listHealthSchema, "The last 30 days") },
   }),
 };

@@ -27,6 +27,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "background_run_starts",
       "build_hook_state",
       "downloads",
+      "email_events",
       "login_throttle",
       "newsletter_recipients",
       "newsletter_sends",

@@ -105,3 +105,15 @@ export const maxPauseMs = 2 * 60_000;
 export function pauseDelayMs(pauses: number): number {
   return Math.min(retryDelayMs(pauses + 1), maxPauseMs);
 }
+
+/**
+ * A permanent refusal that says the address does not exist (RFC 3463 `5.1.x`, or the usual words
+ * for it): the same as a hard bounce heard later — the subscriber becomes `bounced` (issue 28).
+ */
+export function isUnknownRecipient(failure: DeliveryFailure): boolean {
+  if (failure.kind !== "permanent") return false;
+  return (
+    /\b5\.1\.\d{1,2}\b/.test(failure.reason) ||
+    /user unknown|unknown user|no such (user|mailbox|recipient)|(mailbox|address|recipient) does not exist/i.test(failure.reason)
+  );
+}

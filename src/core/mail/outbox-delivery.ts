@@ -1,3 +1,4 @@
+import { recordSmtpBounce } from "../email-events/email-events.service.ts";
 import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
 import { subscriberEmailRenderer, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
@@ -25,5 +26,7 @@ function queuedMailRenderer(deps: OutboxDeliveryDeps): (message: OutboxMessage) 
  * safety net. Overlapping runs are safe (see `deliverOutbox`).
  */
 export function deliverQueuedMail(deps: OutboxDeliveryDeps, options: OutboxOptions = {}): Promise<OutboxRun> {
-  return deliverOutbox(deps, queuedMailRenderer(deps), options);
+  const onUnknownRecipient = (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) =>
+    recordSmtpBounce(deps, { ...bounce, sendId: null });
+  return deliverOutbox({ ...deps, onUnknownRecipient }, queuedMailRenderer(deps), options);
 }

@@ -5,6 +5,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
 import {
   classifyDeliveryFailure,
+  isUnknownRecipient,
   pauseDelayMs,
   providerStreak,
   replyWithoutAddress,
@@ -47,6 +48,8 @@ export interface OutboxMessage {
   /** How many times the row was handed over, this time included. */
   attempts: number;
   createdAt: Date;
+  /** The subscriber's status at the claim: a `bounced` or `complained` one gets nothing. */
+  subscriberStatus?: string | null;
 }
 
 /** A queued message made ready to send: its content and any headers (List-Unsubscribe). */
@@ -116,6 +119,7 @@ interface OutboxRow {
   message_id: string;
   attempts: number;
   created_at: Date;
+  subscriber_status: string | null;
 }
 
 /**
@@ -135,7 +139,8 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
         FOR UPDATE SKIP LOCKED
      )
      UPDATE outbox o SET lease_until = $3, attempts = o.attempts + 1 FROM picked WHERE o.id = picked.id
-     RETURNING o.id, o.kind, o.subscriber_id, o.to_address, o.consent_id, o.download_id, o.post_id, o.message_id, o.attempts, o.created_at`,
+     RETURNING o.id, o.kind, o.subscriber_id, o.to_address, o.consent_id, o.download_id, o.post_id, o.message_id, o.attempts, o.created_at,
+               (SELECT s.status FROM subscribers s WHERE s.id = o.subscriber_id) AS subscriber_status`,
     [now, size, new Date(now.getTime() + leaseMs)],
   );
   return rows
@@ -150,6 +155,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
       messageId: row.message_id,
       attempts: row.attempts,
       createdAt: row.created_at,
+      subscriberStatus: row.subscriber_status,
     }))
     .sort((a, b) => a.id - b.id);
 }
@@ -191,6 +197,19 @@ export interface OutboxDeps {
    * address is still the seeded placeholder. Unset: locally the placeholder goes out.
    */
   production?: boolean;
+  /** A recipient refused as unknown (5.1.x): the subscriber is `bounced` (outbox-delivery.ts records it). */
+  onUnknownRecipient?: (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) => Promise<unknown>;
+}
+
+/**
+ * Nothing goes to someone whose address bounced or who marked our mail as spam, until they sign
+ * up again through the double opt-in (which makes them `pending`, so its confirmation goes out).
+ * The row fails with this reason, so the owner sees why it was not sent.
+ */
+export function suppressedMessage(status: string | null | undefined): string | undefined {
+  if (status === "bounced") return "Not sent: this address bounced, so nothing goes to it until its owner signs up again";
+  if (status === "complained") return "Not sent: this person marked our email as spam, so nothing goes to them until they sign up again";
+  return undefined;
 }
 
 /**
@@ -278,6 +297,11 @@ async function deliverOne(
   message: OutboxMessage,
   retryForMs: number,
 ): Promise<{ outcome: Outcome; failure?: DeliveryFailure }> {
+  const suppressed = suppressedMessage(message.subscriberStatus);
+  if (suppressed) {
+    await markOutboxFailed(deps.db, message.id, suppressed);
+    return { outcome: "failed" };
+  }
   let subject: string;
   try {
     const mail = await render(message);
@@ -298,6 +322,14 @@ async function deliverOne(
     const now = deps.now();
     if (failure.kind === "permanent" || now.getTime() - message.createdAt.getTime() >= retryForMs) {
       await markOutboxFailed(deps.db, message.id, failure.reason);
+      if (isUnknownRecipient(failure) && message.subscriberId !== null) {
+        await deps.onUnknownRecipient?.({
+          ref: `outbox:${String(message.id)}`,
+          subscriberId: message.subscriberId,
+          messageId: message.messageId,
+          reason: failure.reason,
+        });
+      }
       return { outcome: "failed", failure };
     }
     await markOutboxRetry(deps.db, message.id, failure.reason, new Date(now.getTime() + retryDelayMs(message.attempts)));

@@ -46,6 +46,8 @@ export async function claimBatch(
        SELECT r.id, s.email, s.status AS subscriber_status, s.source
          FROM newsletter_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
         WHERE r.send_id = $1 AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $2)
+          -- A send paused by its figures or cancelled hands out nothing more (in-flight rows finish).
+          AND EXISTS (SELECT 1 FROM newsletter_sends ns WHERE ns.id = $1 AND ns.status IN ('queued', 'sending'))
         ORDER BY r.id
         LIMIT $3
         FOR UPDATE OF r SKIP LOCKED
@@ -213,16 +215,18 @@ export async function pauseSend(deps: { db: SqlQueryable; now: () => Date }, sen
   const until = new Date(now.getTime() + pauseDelayMs(rows[0]?.pauses ?? 0));
   await deps.db.query(
     `UPDATE newsletter_sends SET paused_reason = $2, paused_until = $3, pauses = pauses + 1
-      WHERE id = $1 AND (paused_until IS NULL OR paused_until <= $4)`,
+      WHERE id = $1 AND status <> 'paused' AND (paused_until IS NULL OR paused_until <= $4)`,
     [sendId, reason, until, now],
   );
 }
 
 /** A message went through: the provider is back, so the send's pause is over and its backoff starts over. */
 export async function resumeSend(db: SqlQueryable, sendId: number): Promise<void> {
-  await db.query("UPDATE newsletter_sends SET paused_reason = NULL, paused_until = NULL, pauses = 0 WHERE id = $1 AND paused_reason IS NOT NULL", [
-    sendId,
-  ]);
+  // A send its figures paused keeps its reason until the owner resumes or cancels it.
+  await db.query(
+    "UPDATE newsletter_sends SET paused_reason = NULL, paused_until = NULL, pauses = 0 WHERE id = $1 AND paused_reason IS NOT NULL AND status <> 'paused'",
+    [sendId],
+  );
 }
 
 /** The reason a send waits out a pause now (no worker claims its rows until then), or null. */

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { isRowId } from "../db/row-id.ts";
+import { sendFigures, sendFiguresColumns, sendFiguresSql, type SendFigureRow } from "../email-events/send-health.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { renderNewsletterEmail } from "../mail/emails.ts";
 import type { EmailContent } from "../mail/email-content.ts";
@@ -116,7 +117,7 @@ export async function startSend(deps: NewsletterDeps, postId: number): Promise<N
   return sendStatus(deps, sendId);
 }
 
-interface SendRow {
+interface SendRow extends SendFigureRow {
   id: number;
   post_id: number;
   status: NewsletterSend["status"];
@@ -141,8 +142,10 @@ const sendsWithCounts = (where: string) =>
           (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
           (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
           (count(*) FILTER (WHERE r.status = 'skipped'))::int AS skipped,
-          (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending
+          (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending,
+          ${sendFiguresColumns}
      FROM newsletter_sends s LEFT JOIN newsletter_recipients r ON r.send_id = s.id
+     ${sendFiguresSql}
     WHERE ${where}
     GROUP BY s.id
     ORDER BY s.created_at DESC, s.id DESC`;
@@ -183,14 +186,17 @@ export async function failedRecipients(deps: Pick<NewsletterDeps, "db">, sendId:
  * nothing else is touched, so only those recipients get the email. Workers do the sending.
  */
 export async function retryFailed(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<NewsletterSend> {
-  await sendStatus(deps, sendId);
+  const send = await sendStatus(deps, sendId);
+  if (send.status === "cancelled") throw new ConflictError("This send was cancelled");
   await deps.db.transaction(async (tx) => {
     const { rows } = await tx.query(
       `UPDATE newsletter_recipients SET status = 'pending', attempts = 0, lease_until = NULL
         WHERE send_id = $1 AND status = 'failed' AND subscriber_id IS NOT NULL RETURNING 1`,
       [sendId],
     );
-    if (rows.length > 0) await tx.query("UPDATE newsletter_sends SET status = 'sending', finished_at = NULL WHERE id = $1", [sendId]);
+    // A paused send stays paused: the rows wait for the owner's Resume with the rest.
+    if (rows.length > 0)
+      await tx.query("UPDATE newsletter_sends SET status = 'sending', finished_at = NULL WHERE id = $1 AND status <> 'paused'", [sendId]);
     // The owner asked for a try now: a pause's wait ends (the send pauses again if the provider is still down).
     await tx.query("UPDATE newsletter_sends SET paused_until = NULL WHERE id = $1 AND paused_until IS NOT NULL", [sendId]);
   });
@@ -212,5 +218,52 @@ function toSend(row: SendRow): NewsletterSend {
     finishedAt: isoOrNull(row.finished_at),
     pausedReason: row.paused_reason,
     pausedUntil: isoOrNull(row.paused_until),
+    ...sendFigures(row),
   };
+}
+
+/**
+ * The owner read why a send paused itself and goes on: it is `sending` again (or `queued`, if it
+ * never started), its pending rows are claimed as before — each sent once — and it does not pause
+ * itself again (the owner chose to go on with these figures). 409 unless it is paused.
+ */
+export async function resumePausedSend(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<NewsletterSend> {
+  await sendStatus(deps, sendId);
+  const { rows } = await deps.db.query(
+    `UPDATE newsletter_sends
+        SET status = CASE WHEN started_at IS NULL THEN 'queued' ELSE 'sending' END,
+            paused_reason = NULL, paused_until = NULL, pauses = 0, auto_pause_off = true
+      WHERE id = $1 AND status = 'paused' RETURNING id`,
+    [sendId],
+  );
+  if (rows.length === 0) throw new ConflictError("Only a paused send can be resumed");
+  return sendStatus(deps, sendId);
+}
+
+/** Statuses a send is finished in: nothing more goes out, and cancel has nothing to stop. */
+const finishedStatuses = ["sent", "failed", "cancelled"];
+
+/**
+ * Stops a send for good, from whatever state it is still going out in (queued, sending, paused — and
+ * any later one that is not finished): its pending recipients are skipped and get nothing; rows in
+ * flight at that moment finish. 409 for a finished send.
+ */
+export async function cancelSend(deps: Pick<NewsletterDeps, "db" | "now">, sendId: number): Promise<NewsletterSend> {
+  await sendStatus(deps, sendId);
+  await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE newsletter_sends SET status = 'cancelled', finished_at = $2, paused_until = NULL
+        WHERE id = $1 AND status <> ALL($3::text[]) RETURNING id`,
+      [sendId, deps.now(), finishedStatuses],
+    );
+    if (rows.length === 0) throw new ConflictError("This send has finished already");
+    // Rows a worker holds right now are left to it (settled as sent or failed); the rest, those
+    // waiting for a retry (a reply kept) included, are skipped.
+    await tx.query(
+      `UPDATE newsletter_recipients SET status = 'skipped', last_error = 'Cancelled by the owner'
+        WHERE send_id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2 OR last_error IS NOT NULL)`,
+      [sendId, deps.now()],
+    );
+  });
+  return sendStatus(deps, sendId);
 }

@@ -1,5 +1,14 @@
 import type { EmailContent } from "../mail/email-content.ts";
-import { classifyDeliveryFailure, providerStreak, replyWithoutAddress, retryDelayMs, type DeliveryFailure } from "../mail/delivery-failure.ts";
+import { recordSmtpBounce } from "../email-events/email-events.service.ts";
+import { pauseIfOverThresholds } from "../email-events/send-health.ts";
+import {
+  classifyDeliveryFailure,
+  isUnknownRecipient,
+  providerStreak,
+  replyWithoutAddress,
+  retryDelayMs,
+  type DeliveryFailure,
+} from "../mail/delivery-failure.ts";
 import { personalMessage } from "./newsletter-message.ts";
 import {
   claimBatch,
@@ -58,6 +67,8 @@ type Outcome = "sent" | "failed" | "skipped" | "retried";
 interface Delivered {
   outcome: Exclude<Outcome, "skipped"> | "paused";
   failure?: DeliveryFailure;
+  /** The message's Message-ID (a failure's too: an unknown recipient's bounce names it). */
+  messageId?: string;
 }
 
 /**
@@ -154,7 +165,7 @@ async function deliverOne(
     }
     if (failure.kind === "permanent" || row.attempts >= maxAttempts) {
       await markFailed(deps.db, row.id, failure.reason);
-      return { outcome: "failed", failure };
+      return { outcome: "failed", failure, messageId: message.messageId as string };
     }
     await markRetry(deps.db, row.id, failure.reason, new Date(deps.now().getTime() + retryDelayMs(row.attempts)));
     return { outcome: "retried", failure };
@@ -213,7 +224,20 @@ export async function runSendWorker(deps: NewsletterDeps, sendId: number, option
     }
     if (outcome !== "failed" || failure?.kind !== "permanent") return;
     const refusedAlike = streak.record(row.id, row.email ?? "", failure);
-    if (!refusedAlike) return;
+    if (!refusedAlike) {
+      // "550 5.1.1 user unknown": the address is dead, the subscriber `bounced` (and the send may stop itself).
+      if (isUnknownRecipient(failure) && row.subscriberId !== null && delivered.messageId) {
+        const bouncedSend = await recordSmtpBounce(deps, {
+          ref: `newsletter:${String(row.id)}`,
+          subscriberId: row.subscriberId,
+          sendId,
+          messageId: delivered.messageId,
+          reason: failure.reason,
+        });
+        if (bouncedSend !== undefined) await pauseIfOverThresholds(deps, bouncedSend);
+      }
+      return;
+    }
     await giveBack(deps.db, refusedAlike);
     run.failed -= refusedAlike.length;
     pausedFor ??= failure.reason;

@@ -9,13 +9,21 @@ export const startSendSchema = z.object({ postId: postIdSchema });
 /** The body of `POST /api/newsletter/sends/test`: one preview of a post's email to one address. */
 export const testSendSchema = z.object({ postId: postIdSchema, email: emailSchema });
 
-export const sendStatuses = ["queued", "sending", "sent", "failed"] as const;
+export const sendStatuses = ["queued", "sending", "sent", "failed", "paused", "cancelled"] as const;
+
+/** A count of what came back, as a share: of the messages handed over (bounces) or delivered (complaints, unsubscribes). */
+const rateSchema = z.number().min(0).meta({ description: "A fraction: 0.003 is 0.3 %" });
 
 /** A send and where it stands: sent + failed + skipped + pending = total, always. */
 export const newsletterSendSchema = z.object({
   id: z.number().int(),
   postId: z.number().int(),
-  /** queued until a worker takes it; sending; sent once no recipient is pending (some may have failed). */
+  /**
+   * queued until a worker takes it; sending; sent once no recipient is pending (some may have
+   * failed); paused when its complaints or hard bounces passed the owner's thresholds
+   * (`pausedReason` says which) until the owner resumes or cancels it; cancelled (its pending
+   * recipients skipped).
+   */
   status: z.enum(sendStatuses),
   total: z.number().int(),
   sent: z.number().int(),
@@ -32,6 +40,16 @@ export const newsletterSendSchema = z.object({
    */
   pausedReason: z.string().nullable(),
   pausedUntil: z.iso.datetime().nullable(),
+  /** Delivered: sent, less the messages a provider bounced for good afterwards. */
+  delivered: z.number().int(),
+  /** Hard bounces: refused as unknown at send time, or reported by the provider afterwards. */
+  bounced: z.number().int(),
+  softBounced: z.number().int(),
+  /** Spam complaints reported by the provider. */
+  complained: z.number().int(),
+  /** Recipients who unsubscribed after this send and before the next one reached them. */
+  unsubscribed: z.number().int(),
+  rates: z.object({ delivered: rateSchema, bounced: rateSchema, softBounced: rateSchema, complained: rateSchema, unsubscribed: rateSchema }),
 });
 
 export type NewsletterSend = z.output<typeof newsletterSendSchema>;

@@ -12,7 +12,8 @@ interface SettingDefinition {
 
 /**
  * The 11 settings of SPEC §3, in the order the dashboard lists them, then `mailing_address`: the
- * postal address anti-spam law (the US CAN-SPAM Act) requires in every email's footer.
+ * postal address anti-spam law (the US CAN-SPAM Act) requires in every email's footer, then the two
+ * thresholds at which a newsletter send pauses itself.
  */
 export const settingDefinitions = {
   hero_title: {
@@ -78,6 +79,18 @@ export const settingDefinitions = {
     // A placeholder on several lines: obviously not a real address, and it shows that line breaks are kept.
     defaultValue: "No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA",
   },
+  // A send stops itself past these (issue 28; docs/decisions/0030-bounces-and-complaints.md):
+  // Gmail's and Yahoo's 0.3 % spam-complaint line, and a hard-bounce rate no clean list reaches.
+  complaint_pause_percent: {
+    description: "Pause a send when spam complaints reach this % of messages delivered",
+    type: "text",
+    defaultValue: "0.3",
+  },
+  bounce_pause_percent: {
+    description: "Pause a send when hard bounces reach this % of messages sent",
+    type: "text",
+    defaultValue: "5",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -113,6 +126,12 @@ export function settingValueSchema(key: SettingKey) {
     .max(maxSettingLength, `Must be ${String(maxSettingLength)} characters or less`);
   if (key === "contact_email") {
     return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
+  }
+  if (key === "complaint_pause_percent" || key === "bounce_pause_percent") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,3}(\.\d{1,3})?$/.test(value) && Number(value) > 0 && Number(value) <= 100),
+      "Please enter a percentage between 0 and 100, e.g. 0.3.",
+    );
   }
   if (settingDefinitions[key].type === "url") {
     return base.refine(

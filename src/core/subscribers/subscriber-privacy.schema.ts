@@ -61,6 +61,19 @@ export const subscriberDataSchema = z.object({
       lastError: z.string().nullable(),
     }),
   ),
+  /**
+   * What their mail provider reported back (issue 28): bounces, spam complaints and deliveries,
+   * with the provider (`smtp`: refused at send time), its words and the time. Part of the consent
+   * history: a bounce or complaint is why they receive nothing.
+   */
+  emailEvents: z.array(
+    z.object({
+      type: z.enum(["hard_bounce", "soft_bounce", "complaint", "delivered"]),
+      provider: z.string(),
+      reason: z.string().nullable(),
+      occurredAt: z.iso.datetime(),
+    }),
+  ),
   exportedAt: z.iso.datetime(),
 });
 

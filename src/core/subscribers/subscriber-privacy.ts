@@ -79,6 +79,12 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         WHERE subscriber_id = $1 AND status <> 'sent' ORDER BY created_at, id`,
       [id],
     );
+    const events = await tx.query<{
+      type: SubscriberData["emailEvents"][number]["type"];
+      provider: string;
+      reason: string | null;
+      occurred_at: Date;
+    }>("SELECT type, provider, reason, occurred_at FROM email_events WHERE subscriber_id = $1 ORDER BY occurred_at, id", [id]);
     return {
       subscriber: {
         id: row.id,
@@ -118,6 +124,12 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         attempts: email.attempts,
         lastError: email.last_error,
       })),
+      emailEvents: events.rows.map((event) => ({
+        type: event.type,
+        provider: event.provider,
+        reason: event.reason,
+        occurredAt: event.occurred_at.toISOString(),
+      })),
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -125,7 +137,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record and every email of theirs in the outbox, sent or still queued. Their newsletter rows
+ * send record, every bounce or complaint heard about them, and every email of theirs in the outbox, sent or still queued. Their newsletter rows
  * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
  * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such
  * user"). A test send to the address (nobody's row) goes too. One transaction, so the address is

@@ -12,8 +12,12 @@ export const emailSchema = z
 /** The body of `POST /api/newsletter/subscribe` (and of a download request). */
 export const subscribeSchema = z.object({ email: emailSchema }, { error: "Email is required" });
 
-/** Where a subscriber is: `pending` until they confirm by email, `active` while they receive the newsletter. */
-export const subscriberStatuses = ["pending", "active", "unsubscribed"] as const;
+/**
+ * Where a subscriber is: `pending` until they confirm by email, `active` while they receive the
+ * newsletter; `bounced` (their address bounced) and `complained` (they marked our mail as spam)
+ * receive nothing at all until they sign up again through the double opt-in.
+ */
+export const subscriberStatuses = ["pending", "active", "unsubscribed", "bounced", "complained"] as const;
 
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
 
@@ -26,6 +30,9 @@ export const subscriberSchema = z.object({
   status: z.enum(subscriberStatuses),
   subscribedAt: z.iso.datetime(),
   source: z.string(),
+  /** Why a `bounced` or `complained` subscriber gets nothing (the provider's words), and since when. */
+  statusReason: z.string().nullable().optional(),
+  statusChangedAt: z.iso.datetime().nullable().optional(),
 });
 
 export type Subscriber = z.output<typeof subscriberSchema>;
@@ -36,6 +43,8 @@ export const subscriberCountsSchema = z.object({
   pending: z.number().int(),
   active: z.number().int(),
   unsubscribed: z.number().int(),
+  bounced: z.number().int(),
+  complained: z.number().int(),
   newsletterSignups: z.number().int().meta({ description: "Signed up with the newsletter form (source `newsletter`)" }),
 });
 

@@ -13,7 +13,11 @@ interface SubscriberRow {
   status: SubscriberStatus;
   subscribed_at: Date;
   source: string;
+  suppressed_reason?: string | null;
+  suppressed_at?: Date | null;
 }
+
+const suppressed = (status: SubscriberStatus) => status === "bounced" || status === "complained";
 
 const toSubscriber = (row: SubscriberRow): Subscriber => ({
   id: row.id,
@@ -22,6 +26,10 @@ const toSubscriber = (row: SubscriberRow): Subscriber => ({
   status: row.status,
   subscribedAt: row.subscribed_at.toISOString(),
   source: row.source,
+  ...(suppressed(row.status) && {
+    statusReason: row.suppressed_reason ?? null,
+    statusChangedAt: row.suppressed_at ? row.suppressed_at.toISOString() : null,
+  }),
 });
 
 /** A subscriber row as the lifecycle reads it. */
@@ -33,15 +41,15 @@ interface LifecycleRow {
 
 /**
  * Records an address (already normalized by `emailSchema`) that asked for something: a new one is
- * `pending`. With `reopen` (a newsletter signup) an unsubscribed address goes back to `pending` and
- * must confirm again; otherwise a known address stays as it is. One statement, so two concurrent
+ * `pending`. With `reopen` (a newsletter signup) an unsubscribed, bounced or complained address goes
+ * back to `pending` and must confirm again; otherwise a known address stays as it is. One statement, so two concurrent
  * asks for the same address make one row.
  */
 async function recordAddress(db: SqlQueryable, email: string, source: ConsentSource, now: Date, reopen: boolean): Promise<LifecycleRow> {
   const { rows } = await db.query<LifecycleRow>(
     `INSERT INTO subscribers (email, source, subscribed_at, status) VALUES ($1, $2, $3, 'pending')
      ON CONFLICT ((lower(email))) DO UPDATE
-       SET status = CASE WHEN $4 AND subscribers.status = 'unsubscribed' THEN 'pending' ELSE subscribers.status END
+       SET status = CASE WHEN $4 AND subscribers.status IN ('unsubscribed', 'bounced', 'complained') THEN 'pending' ELSE subscribers.status END
      RETURNING id, email, status`,
     [email, source, now, reopen],
   );
@@ -137,7 +145,7 @@ export async function listSubscribers(deps: { db: SqlQueryable }, page?: ListPag
   const params: unknown[] = status ? [status] : [];
   const slice = page ? ` LIMIT $${String(params.length + 1)} OFFSET $${String(params.length + 2)}` : "";
   const { rows } = await deps.db.query<SubscriberRow>(
-    `SELECT id, email, status, subscribed_at, source FROM subscribers ${where} ORDER BY subscribed_at DESC, id DESC${slice}`,
+    `SELECT id, email, status, subscribed_at, source, suppressed_reason, suppressed_at FROM subscribers ${where} ORDER BY subscribed_at DESC, id DESC${slice}`,
     page ? [...params, ...limitOffset(page)] : params,
   );
   return rows.map(toSubscriber);
@@ -150,10 +158,12 @@ export async function countSubscribers(deps: { db: SqlQueryable }): Promise<Subs
             count(*) FILTER (WHERE status = 'pending')::int AS pending,
             count(*) FILTER (WHERE status = 'active')::int AS active,
             count(*) FILTER (WHERE status = 'unsubscribed')::int AS unsubscribed,
+            count(*) FILTER (WHERE status = 'bounced')::int AS bounced,
+            count(*) FILTER (WHERE status = 'complained')::int AS complained,
             count(*) FILTER (WHERE source = 'newsletter')::int AS "newsletterSignups"
        FROM subscribers`,
   );
-  return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
+  return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
 }
 
 /** A status as the CSV says it, in words: Pending, Active, Unsubscribed (never a vague "Inactive"). */

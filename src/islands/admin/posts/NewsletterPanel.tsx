@@ -19,7 +19,16 @@ const failedKey = (sendId: number) => [routes.failed.path, sendId];
 /** Still going: the one case the dashboard polls (SPEC §9 has no polling otherwise). */
 const running = (send: NewsletterSend | undefined) => send?.status === "queued" || send?.status === "sending";
 
-const statusLabels: Record<NewsletterSend["status"], string> = { queued: "Queued", sending: "Sending", sent: "Sent", failed: "Failed" };
+const statusLabels: Record<NewsletterSend["status"], string> = {
+  queued: "Queued",
+  sending: "Sending",
+  sent: "Sent",
+  failed: "Failed",
+  paused: "Paused",
+  cancelled: "Cancelled",
+};
+
+const percent = (fraction: number) => `${(fraction * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })} %`;
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
@@ -233,7 +242,35 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
     onError: (error) => showErrorToast(error.message),
   });
 
+  const settle = (answer: NewsletterSend) => {
+    queryClient.setQueryData(sendKey(send.id), answer);
+    void queryClient.invalidateQueries({ queryKey: historyKey(postId) });
+  };
+  const resume = useMutation({
+    mutationFn: () => callApi(routes.resume, { params: { id: send.id } }),
+    onSuccess: (answer) => {
+      settle(answer);
+      showToast({ title: "Send Resumed", description: "The rest of the list is being sent." });
+    },
+    onError: (error) => showErrorToast(error.message),
+  });
+  const cancel = useMutation({
+    mutationFn: () => callApi(routes.cancel, { params: { id: send.id } }),
+    onSuccess: (answer) => {
+      settle(answer);
+      showToast({ title: "Send Cancelled", description: "Nobody else gets this send." });
+    },
+    onError: (error) => showErrorToast(error.message),
+  });
+
   const handled = send.sent + send.failed + send.skipped;
+  const figures = [
+    ["Delivered", send.delivered, send.rates.delivered],
+    ["Bounced", send.bounced, send.rates.bounced],
+    ["Soft bounced", send.softBounced, send.rates.softBounced],
+    ["Complaints", send.complained, send.rates.complained],
+    ["Unsubscribed", send.unsubscribed, send.rates.unsubscribed],
+  ] as const;
   const counts = [
     ["Sent", send.sent],
     ["Failed", send.failed],
@@ -256,6 +293,28 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           {send.pausedUntil && <span className="text-slate"> — trying again at {dateTime.format(new Date(send.pausedUntil))}</span>}
         </p>
       )}
+      {send.status === "paused" && (
+        // Its figures stopped it: the owner reads why and chooses.
+        <div role="alert" className="mt-2 break-words border-3 border-ink bg-amber/20 p-2 text-sm" data-auto-paused>
+          <p className="font-semibold">{send.pausedReason}</p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button type="button" className="btn py-2 text-sm" onClick={() => resume.mutate()} disabled={resume.isPending || cancel.isPending}>
+              Resume
+            </button>
+            <ConfirmButton
+              label="Cancel send"
+              title="Cancel this send?"
+              description={`${String(send.pending)} pending ${send.pending === 1 ? "subscriber gets" : "subscribers get"} nothing. This can't be undone.`}
+              confirmLabel="Cancel send"
+              onConfirm={() => cancel.mutate()}
+              disabled={resume.isPending || cancel.isPending}
+              triggerClassName="btn btn-light py-2 text-sm"
+            >
+              Cancel send
+            </ConfirmButton>
+          </div>
+        </div>
+      )}
       <progress
         className="admin-progress mt-3"
         value={handled}
@@ -270,6 +329,13 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           </span>
         ))}
         <span>Total: {send.total}</span>
+      </p>
+      <p className="mt-1 flex flex-wrap gap-x-4 text-sm" aria-label="What came back">
+        {figures.map(([label, count, rate]) => (
+          <span key={label} data-figure={label.toLowerCase()}>
+            {label}: <strong>{count}</strong> <span className="text-slate">({percent(rate)})</span>
+          </span>
+        ))}
       </p>
       {send.failed > 0 && !running(send) && (
         <div className="mt-3">

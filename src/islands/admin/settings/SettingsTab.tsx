@@ -51,6 +51,13 @@ export default function SettingsTab() {
             </dd>
           </div>
           <div>
+            <dt className="font-bold">When a send pauses itself</dt>
+            <dd>
+              A newsletter send stops on its own when spam complaints reach this share of the messages delivered (default 0.3 %, Gmail&apos;s and
+              Yahoo&apos;s limit) or hard bounces this share of those sent (default 5 %), once there are at least 5. You then resume or cancel it.
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Empty means default</dt>
             <dd>Clear a field and save it to bring back the built-in text. Changes go live after the site rebuilds, in a few seconds.</dd>
           </div>

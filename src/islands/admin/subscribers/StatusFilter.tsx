@@ -2,7 +2,13 @@ import { subscriberStatuses, type SubscriberStatus } from "../../../core/subscri
 
 export type StatusChoice = SubscriberStatus | "all";
 
-export const statusLabels: Record<SubscriberStatus, string> = { pending: "Pending", active: "Active", unsubscribed: "Unsubscribed" };
+export const statusLabels: Record<SubscriberStatus, string> = {
+  pending: "Pending",
+  active: "Active",
+  unsubscribed: "Unsubscribed",
+  bounced: "Bounced",
+  complained: "Complained",
+};
 
 interface Props {
   value: StatusChoice;

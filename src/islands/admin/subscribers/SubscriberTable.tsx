@@ -14,6 +14,8 @@ interface Props {
 
 /** The subscribers, one line each, with each person's export and erase. */
 export function SubscriberTable({ subscribers, onExport, onErase, exportingId }: Props) {
+  // Bounced and complained people get nothing: the list says why, and since when.
+  const showWhy = subscribers.some((subscriber) => subscriber.statusReason);
   return (
     <div className="admin-scroll mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Subscriber list">
       {/* Rows keep one line each; on a phone the list scrolls sideways instead of breaking emails apart. */}
@@ -24,6 +26,7 @@ export function SubscriberTable({ subscribers, onExport, onErase, exportingId }:
             <th scope="col">Status</th>
             <th scope="col">Subscribed</th>
             <th scope="col">Source</th>
+            {showWhy && <th scope="col">Why nothing is sent</th>}
             <th scope="col">
               <span className="sr-only">Actions</span>
             </th>
@@ -38,6 +41,12 @@ export function SubscriberTable({ subscribers, onExport, onErase, exportingId }:
               </td>
               <td>{formatLongDate(subscriber.subscribedAt)}</td>
               <td>{subscriber.source}</td>
+              {showWhy && (
+                <td className="min-w-64 whitespace-normal text-sm" data-status-reason>
+                  {subscriber.statusChangedAt && <span className="font-semibold">{formatLongDate(subscriber.statusChangedAt)}: </span>}
+                  {subscriber.statusReason}
+                </td>
+              )}
               <td>
                 <div className="flex justify-end gap-2">
                   <button

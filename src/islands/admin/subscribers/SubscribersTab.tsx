@@ -8,6 +8,7 @@ import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Icon } from "../ui/icons.tsx";
 import { ListState } from "../ui/ListState.tsx";
 import { ImportPanel } from "./ImportPanel.tsx";
+import { ListHealthPanel } from "./ListHealthPanel.tsx";
 import { MailHealthPanel } from "./MailHealthPanel.tsx";
 import { saveFile } from "./save-file.ts";
 import { StatusFilter, statusLabels, type StatusChoice } from "./StatusFilter.tsx";
@@ -47,7 +48,7 @@ export default function SubscribersTab() {
     },
     onError: () => showErrorToast("Failed to erase subscriber."),
   });
-  const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, newsletterSignups: 0 };
+  const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
   const { active, newsletterSignups: fromNewsletter } = counts;
   const visible = subscribers.data?.pages.flat() ?? [];
 
@@ -65,6 +66,7 @@ export default function SubscribersTab() {
       </div>
       <ImportPanel />
       <MailHealthPanel />
+      <ListHealthPanel />
       <ListState
         loading={totals.isPending}
         error={totals.error ?? subscribers.error}
