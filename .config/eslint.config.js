@@ -37,6 +37,10 @@ const corePolicy = {
     { pattern: pkg("file-type") }, // upload checks on a buffer's first bytes
     { pattern: pkg("sharp") }, // image cleaning, buffer to buffer
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
+    { pattern: pkg("saxes") }, // WordPress exports (WXR) read as a stream of XML events
+    { pattern: pkg("node-html-parser") }, // imported posts: their images, and Substack's and Medium's chrome removed
+    { pattern: pkg("yauzl") }, // Substack and Medium export zips, backup archives: read from bytes
+    { pattern: pkg("yazl") }, // backup archives written as a stream
   ],
   files: [],
   hints: [

@@ -47,6 +47,12 @@ export const apiPaths = {
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",
   mailOutbox: "/api/mail/outbox",
   mailOutboxRetry: "/api/mail/outbox/retry",
+  imports: "/api/imports",
+  importRun: "/api/imports/:id",
+  backups: "/api/backups",
+  backupDownload: "/api/backups/:id/download",
+  restores: "/api/backups/restore",
+  restoreRun: "/api/backups/restore/:id",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -2,6 +2,7 @@ import type { ServerEnv } from "../config/server-env.ts";
 import type { LoginDeps } from "../core/auth/login.ts";
 import type { PasskeyDeps } from "../core/auth/passkeys.ts";
 import type { DownloadsDeps } from "../core/downloads/downloads.service.ts";
+import type { ImportRunDeps } from "../core/imports/import-runs.ts";
 import type { KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { NewsletterDeps } from "../core/newsletter/newsletter-sends.ts";
 import type { PostsDeps } from "../core/posts/posts.service.ts";
@@ -18,7 +19,8 @@ export type AppDeps = PostsDeps &
   MailDeps &
   NewsletterDeps &
   PasskeyDeps &
-  LoginDeps & {
+  LoginDeps &
+  ImportRunDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */
