@@ -28,6 +28,8 @@ import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
 import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
 import { importsHandlers } from "./routes/imports.handlers.ts";
 import { importsRoutes } from "./routes/imports.routes.ts";
+import { backupsHandlers } from "./routes/backups.handlers.ts";
+import { backupsRoutes } from "./routes/backups.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -44,6 +46,7 @@ export const apiContract = {
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
   imports: importsRoutes,
+  backups: backupsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -71,4 +74,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(importsRoutes, importsHandlers),
+  ...serve(backupsRoutes, backupsHandlers),
 ];

@@ -3,6 +3,7 @@ import type { LoginDeps } from "../core/auth/login.ts";
 import type { PasskeyDeps } from "../core/auth/passkeys.ts";
 import type { DownloadsDeps } from "../core/downloads/downloads.service.ts";
 import type { ImportRunDeps } from "../core/imports/import-runs.ts";
+import type { BackupRunDeps } from "../core/backups/backup-runs.ts";
 import type { KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { NewsletterDeps } from "../core/newsletter/newsletter-sends.ts";
 import type { PostsDeps } from "../core/posts/posts.service.ts";
@@ -20,7 +21,8 @@ export type AppDeps = PostsDeps &
   NewsletterDeps &
   PasskeyDeps &
   LoginDeps &
-  ImportRunDeps & {
+  ImportRunDeps &
+  BackupRunDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

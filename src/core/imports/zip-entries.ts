@@ -8,7 +8,12 @@ export const maxUnzippedBytes = 256 * 1024 * 1024;
  * The files of a zip (folders left out), by path, read with yauzl, which checks each entry's size
  * and CRC as it inflates. `wanted` picks the entries worth reading.
  */
-export function readZipEntries(bytes: Uint8Array, wanted: (name: string) => boolean, notZipMessage: string): Promise<Map<string, Uint8Array>> {
+export function readZipEntries(
+  bytes: Uint8Array,
+  wanted: (name: string) => boolean,
+  notZipMessage: string,
+  maxBytes = maxUnzippedBytes,
+): Promise<Map<string, Uint8Array>> {
   return new Promise((resolve, reject) => {
     const entries = new Map<string, Uint8Array>();
     let total = 0;
@@ -32,8 +37,8 @@ export function readZipEntries(bytes: Uint8Array, wanted: (name: string) => bool
             return;
           }
           total += entry.uncompressedSize;
-          if (total > maxUnzippedBytes) {
-            fail(new PayloadTooLargeError("The export unpacks to more than 256 MB."));
+          if (total > maxBytes) {
+            fail(new PayloadTooLargeError(`The file unpacks to more than ${String(Math.round(maxBytes / 1024 / 1024))} MB.`));
             return;
           }
           zip.openReadStream(entry, (streamError, stream) => {
