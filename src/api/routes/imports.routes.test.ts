@@ -1,4 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import yazl from "yazl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImageServer } from "../../../tests/support/image-server.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
@@ -16,6 +19,21 @@ describe.each(databaseTargets)("imports on $name", (target) => {
   let app: TestApp;
   let images: Awaited<ReturnType<typeof startImageServer>>;
   const fixture = async (name: string) => new File([(await readFile(new URL(name, fixtures), "utf8")).replaceAll("{{SERVER}}", images.url)], name);
+
+  /** A fixture folder as the zip the service exports: every file under it, `{{SERVER}}` made the image server's address. */
+  const zipFixture = async (folder: string): Promise<File> => {
+    const zip = new yazl.ZipFile();
+    const root = new URL(`${folder}/`, fixtures);
+    for (const name of (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile())) {
+      const full = path.join(name.parentPath, name.name);
+      const relative = path.relative(fileURLToPath(root), full).split(path.sep).join("/");
+      zip.addBuffer(Buffer.from((await readFile(full, "utf8")).replaceAll("{{SERVER}}", images.url)), relative);
+    }
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+    return new File([Buffer.concat(chunks)], `${folder}.zip`);
+  };
 
   beforeAll(async () => {
     testDb = await target.createMigrated();
@@ -149,6 +167,66 @@ describe.each(databaseTargets)("imports on $name", (target) => {
 
     const again = await runImport({ source: "wordpress", file: await fixture("wordpress.wxr"), dryRun: "false" });
     expect(again.report.posts).toEqual({ new: 0, skipped: 4 });
+  });
+
+  it("imports a Substack export: its chrome removed, drafts kept, the email list only with consent", async () => {
+    const withoutConsent = await runImport({ source: "substack", file: await zipFixture("substack") });
+    expect(withoutConsent.report.subscribers).toEqual({ imported: 0, skipped: 2 });
+    const run = await runImport({ source: "substack", file: await zipFixture("substack"), dryRun: "false", consent: "true" });
+    expect(run.status).toBe("done");
+    expect(run.report.posts).toEqual({ new: 3, skipped: 1 });
+    expect(run.report.subscribers).toEqual({ imported: 2, skipped: 0 });
+    expect(run.report.images).toEqual({ copied: 1, failed: [] });
+    expect(run.report.warnings.map((warning) => `${warning.post}: ${warning.message}`)).toContain(
+      "The podcast: No HTML file for this post (posts/104.the-podcast.html): not imported.",
+    );
+    const { rows } = await testDb.db.query<{ title: string; slug: string; content: string; published: boolean; excerpt: string | null }>(
+      "SELECT p.title, p.slug, p.content, p.published, p.excerpt FROM posts p JOIN imported_posts i ON i.post_id = p.id WHERE i.source = 'substack' ORDER BY p.id",
+    );
+    expect(rows.map((row) => [row.slug, row.published])).toEqual([
+      ["first-letter", true],
+      ["zweiter-brief", true],
+      ["unfinished", false],
+    ]);
+    const first = rows[0]?.content ?? "";
+    expect(first).toContain("Welcome to the first letter.");
+    expect(first).toContain("Last paragraph.");
+    expect(first).toMatch(/<img src="\/api\/files\/images\/[^"]+_40x20\.png" alt="A photo" \/>/);
+    expect(first).not.toMatch(/Subscribe|Thanks for reading|Type your email/);
+    expect(rows[1]?.content).not.toContain("Share");
+    expect(rows[0]?.excerpt).toBe("Where it all starts");
+    const subscribers = await testDb.db.query<{ email: string; status: string; source: string }>(
+      "SELECT email, status, source FROM subscribers ORDER BY email",
+    );
+    expect(subscribers.rows).toEqual([
+      { email: "paid@example.com", status: "active", source: "import" },
+      { email: "reader@example.com", status: "active", source: "import" },
+    ]);
+    expect(await publishedImportRedirects(testDb.db)).toContainEqual({ from: "/p/first-letter", to: "first-letter" });
+    const again = await runImport({ source: "substack", file: await zipFixture("substack"), dryRun: "false", consent: "true" });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 4 });
+    expect(again.report.subscribers).toEqual({ imported: 0, skipped: 2 });
+  });
+
+  it("imports a Medium export: drafts kept as drafts, the title and subtitle not repeated in the body", async () => {
+    const run = await runImport({ source: "medium", file: await zipFixture("medium"), dryRun: "false" });
+    expect(run.status).toBe("done");
+    expect(run.report.posts).toEqual({ new: 2, skipped: 0 });
+    const { rows } = await testDb.db.query<{ title: string; slug: string; content: string; published: boolean; excerpt: string | null }>(
+      "SELECT p.title, p.slug, p.content, p.published, p.excerpt FROM posts p JOIN imported_posts i ON i.post_id = p.id WHERE i.source = 'medium' ORDER BY p.id",
+    );
+    expect(rows.map((row) => [row.title, row.published])).toEqual([
+      ["Cash is a fact", true],
+      ["Half an idea", false],
+    ]);
+    expect(rows[0]?.content).not.toMatch(/Cash is a fact|Profit is an opinion/);
+    expect(rows[0]?.content).toContain("<p>Every founder learns it.</p>");
+    expect(rows[0]?.content).toMatch(/<img src="\/api\/files\/images\/[^"]+_40x20\.png"/);
+    expect(rows[0]?.excerpt).toBe("Profit is an opinion");
+    expect(rows[1]?.content).not.toContain("Half an idea");
+    expect(await publishedImportRedirects(testDb.db)).toContainEqual({ from: "/@founder/cash-is-a-fact-1a2b3c4d5e6f", to: "cash-is-a-fact" });
+    const again = await runImport({ source: "medium", file: await zipFixture("medium"), dryRun: "false" });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 2 });
   });
 
   it("fails a run whose file is not the export it claims, with the reason", async () => {
