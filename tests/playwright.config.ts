@@ -53,6 +53,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     // No SMTP_URL even if the shell has one: the tests' mail goes to the local catcher, never out.
-    env: { PORT: String(e2ePort), LOCAL_STATE_DIR: process.env.E2E_STATE_DIR, SMTP_URL: "" },
+    // IMPORT_ALLOW_PRIVATE_HOSTS: an import test serves the old blog's images from loopback.
+    env: { PORT: String(e2ePort), LOCAL_STATE_DIR: process.env.E2E_STATE_DIR, SMTP_URL: "", IMPORT_ALLOW_PRIVATE_HOSTS: "1" },
   },
 });
