@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts"
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { Backup, RestoreRun } from "../../core/backups/backup.schema.ts";
 import type { Manifest } from "../../core/backups/backup-archive.ts";
+import { backupIfDue } from "../../core/backups/backup-runs.ts";
 import { readZipEntries } from "../../core/imports/zip-entries.ts";
 
 /** Reads a zip back entry by entry (as written), to rebuild it with one entry changed. */
@@ -168,5 +169,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const kept: string[] = [];
     for await (const key of first.app.deps.files.list("backups/")) kept.push(key);
     expect(kept).toHaveLength(8);
+    // The weekly check starts none while the last backup is less than a week old.
+    expect(await backupIfDue(first.app.deps)).toBeNull();
   });
 });

@@ -42,6 +42,17 @@ export async function startBackup(deps: BackupRunDeps): Promise<{ id: number }> 
   return { id };
 }
 
+/** How often a backup is made on its own (the Scheduled Function and `npm start`'s timer look daily / hourly). */
+export const backupEveryMs = 7 * 24 * 60 * 60 * 1000;
+
+/** Starts a backup when none was started in the last week; otherwise nothing. Safe to call often. */
+export async function backupIfDue(deps: BackupRunDeps): Promise<{ id: number } | null> {
+  const { rows } = await deps.db.query("SELECT 1 FROM backup_runs WHERE kind = 'backup' AND status <> 'failed' AND created_at > $1 LIMIT 1", [
+    new Date(deps.now().getTime() - backupEveryMs),
+  ]);
+  return rows.length > 0 ? null : startBackup(deps);
+}
+
 /** Writes the archive of a started backup, then keeps only the newest `keptBackups`. */
 export async function runBackup(deps: BackupDeps, id: number): Promise<void> {
   const { rows } = await deps.db.query<RunRow>("SELECT * FROM backup_runs WHERE id = $1 AND kind = 'backup' AND status = 'running'", [id]);
