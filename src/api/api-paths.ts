@@ -53,6 +53,9 @@ export const apiPaths = {
   backupDownload: "/api/backups/:id/download",
   restores: "/api/backups/restore",
   restoreRun: "/api/backups/restore/:id",
+  uploads: "/api/uploads",
+  uploadPart: "/api/uploads/:uploadId/:part",
+  uploadComplete: "/api/uploads/:uploadId/complete",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -30,6 +30,8 @@ import { importsHandlers } from "./routes/imports.handlers.ts";
 import { importsRoutes } from "./routes/imports.routes.ts";
 import { backupsHandlers } from "./routes/backups.handlers.ts";
 import { backupsRoutes } from "./routes/backups.routes.ts";
+import { uploadsHandlers } from "./routes/uploads.handlers.ts";
+import { uploadsRoutes } from "./routes/uploads.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -47,6 +49,7 @@ export const apiContract = {
   subscriptions: subscriptionsRoutes,
   imports: importsRoutes,
   backups: backupsRoutes,
+  uploads: uploadsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -75,4 +78,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(importsRoutes, importsHandlers),
   ...serve(backupsRoutes, backupsHandlers),
+  ...serve(uploadsRoutes, uploadsHandlers),
 ];

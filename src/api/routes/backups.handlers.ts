@@ -17,6 +17,6 @@ export const backupsHandlers: RouteHandlers<typeof backupsRoutes> = {
       },
     });
   },
-  restore: async ({ body, deps }) => startRestore(deps, { bytes: new Uint8Array(await body.file.arrayBuffer()), replace: body.replace }),
+  restore: ({ body, deps }) => startRestore(deps, body),
   restoreRun: ({ params, deps }) => getRestoreRun(deps, params.id),
 };

@@ -229,6 +229,36 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     expect(again.report.posts).toEqual({ new: 0, skipped: 2 });
   });
 
+  it("takes a file in parts (a chunked upload) and streams a WXR from them", async () => {
+    const headers = await app.adminHeaders();
+    const started = await app.call("/api/uploads", { method: "POST", headers });
+    expect(started.status).toBe(201);
+    const { uploadId } = (await started.json()) as { uploadId: string };
+    const bytes = new Uint8Array(await (await fixture("wordpress.wxr")).arrayBuffer());
+    const size = Math.ceil(bytes.byteLength / 3);
+    expect((await app.call(`/api/uploads/${uploadId}/complete`, { method: "POST", headers })).status).toBe(400);
+    for (let part = 1; part <= 3; part++) {
+      const body = bytes.slice((part - 1) * size, part * size);
+      const put = await app.call(`/api/uploads/${uploadId}/${String(part)}`, {
+        method: "PUT",
+        body,
+        headers: { ...headers, "content-type": "application/octet-stream" },
+      });
+      expect(put.status).toBe(204);
+    }
+    const unknown = await app.call(`/api/uploads/${crypto.randomUUID()}/1`, { method: "PUT", body: "x", headers });
+    expect(unknown.status).toBe(404);
+    const complete = await app.call(`/api/uploads/${uploadId}/complete`, { method: "POST", headers });
+    expect(await complete.json()).toEqual({ uploadId, parts: 3 });
+    const run = await runImport({ source: "wordpress", uploadId });
+    expect(run).toMatchObject({ status: "done", dryRun: true });
+    // Already imported above: the dry run says it would skip them all.
+    expect(run.report.posts).toEqual({ new: 0, skipped: 4 });
+    const left: string[] = [];
+    for await (const key of app.deps.files.list(`uploads/${uploadId}/`)) left.push(key);
+    expect(left).toEqual([]);
+  });
+
   it("fails a run whose file is not the export it claims, with the reason", async () => {
     const run = await runImport({ source: "wordpress", file: await fixture("ghost-5.json"), dryRun: "false" });
     expect(run.status).toBe("failed");

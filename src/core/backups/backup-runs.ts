@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { isRowId } from "../db/row-id.ts";
 import { AppError, ConflictError, NotFoundError } from "../errors.ts";
-import type { StartJob } from "../imports/import-runs.ts";
+import { deleteKeptUpload, keptUpload, readKeptUpload, type StartJob } from "../imports/import-runs.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { Signer } from "../shared/signer.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
@@ -130,20 +129,22 @@ export async function backupArchive(
  * Starts a restore: a site with content is refused at once (409) unless `replace`; the archive waits
  * in the file store for its run, which checks every hash before it changes anything.
  */
-export async function startRestore(deps: BackupRunDeps, input: { bytes: Uint8Array; replace: boolean }): Promise<{ id: number }> {
+export async function startRestore(
+  deps: BackupRunDeps,
+  input: { file?: File | undefined; uploadId?: string | undefined; replace: boolean },
+): Promise<{ id: number }> {
   if (!input.replace && (await siteHasContent(deps))) throw new ConflictError(siteHasContentMessage);
-  const key = `uploads/${randomUUID()}`;
-  await deps.files.put(key, input.bytes, { contentType: "application/zip" });
+  const key = await keptUpload(deps, input);
   try {
     const { rows } = await deps.db.query<{ id: number }>(
       "INSERT INTO backup_runs (kind, file_key, bytes, replace_content, created_at) VALUES ('restore', $1, $2, $3, $4) RETURNING id",
-      [key, input.bytes.byteLength, input.replace, deps.now()],
+      [key, input.file?.size ?? null, input.replace, deps.now()],
     );
     const id = (rows[0] as { id: number }).id;
     deps.startJob({ kind: "restore", id });
     return { id };
   } catch (error) {
-    await deps.files.delete(key).catch(() => undefined);
+    await deleteKeptUpload(deps.files, key);
     throw error;
   }
 }
@@ -162,9 +163,8 @@ export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild },
       deps.now(),
     ]);
   try {
-    const stored = await deps.files.get(row.file_key);
-    if (!stored) throw new NotFoundError("The uploaded archive is gone: please upload it again.");
-    const report = await restoreArchive(deps, stored.data, { replace: row.replace_content });
+    const archive = await (await readKeptUpload(deps.files, row.file_key)).whole();
+    const report = await restoreArchive(deps, archive, { replace: row.replace_content });
     // The restore replaced backup_runs' neighbours, not backup_runs: this row is still here.
     await finish("done", report, null);
     deps.rebuild();
@@ -172,7 +172,7 @@ export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild },
     if (!(error instanceof AppError)) console.error(`[backups] restore ${String(id)} failed:`, error);
     await finish("failed", null, error instanceof AppError ? error.message : "The restore failed; nothing was changed.");
   } finally {
-    await deps.files.delete(row.file_key).catch(() => undefined);
+    await deleteKeptUpload(deps.files, row.file_key);
   }
 }
 

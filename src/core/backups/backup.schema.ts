@@ -3,13 +3,17 @@ import { z } from "zod";
 const trueValues = new Set(["true", "on", "1"]);
 
 /** `POST /api/backups/restore`: the archive, and whether it may replace a site that has content. */
-export const restoreFormSchema = z.object({
-  file: z.instanceof(File, { error: "Please choose a backup archive (.zip)" }),
-  replace: z
-    .union([z.string(), z.boolean()])
-    .optional()
-    .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
-});
+export const restoreFormSchema = z
+  .object({
+    file: z.instanceof(File, { error: "Please choose a backup archive (.zip)" }).optional(),
+    // An archive over 4 MB arrives first in parts (`/api/uploads`); then its id stands for the file.
+    uploadId: z.uuid("Upload not found").optional(),
+    replace: z
+      .union([z.string(), z.boolean()])
+      .optional()
+      .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
+  })
+  .refine((form) => form.file ?? form.uploadId, { error: "Please choose a backup archive (.zip)", path: ["file"] });
 export type RestoreFormInput = z.input<typeof restoreFormSchema>;
 
 export const backupStatuses = ["running", "done", "failed"] as const;

@@ -3,6 +3,7 @@ import { isRowId } from "../db/row-id.ts";
 import { AppError, NotFoundError } from "../errors.ts";
 import { importSubscribers } from "../subscribers/subscriber-import.ts";
 import { importConsentWording } from "../subscribers/subscriber-import.schema.ts";
+import { checkUploadComplete, deleteUpload, isUploadFolder, readUploadParts, readUploadWhole, uploadFolderKey } from "./chunked-uploads.ts";
 import { readGhostExport } from "./ghost-export.ts";
 import { emptyReport, importReportSchema, type ImportForm, type ImportReport, type ImportRun, type ImportSource } from "./import.schema.ts";
 import type { ImportedPost } from "./imported-post.ts";
@@ -39,12 +40,45 @@ interface RunRow {
 export const uploadKey = (id: string): string => `uploads/${id}`;
 
 /**
+ * The key a run reads its file from: a chunked upload's folder (checked complete), or the form's
+ * file stored under a fresh key.
+ */
+export async function keptUpload(
+  deps: { files: ImportDeps["files"] },
+  form: { file?: File | undefined; uploadId?: string | undefined },
+): Promise<string> {
+  if (form.uploadId) {
+    await checkUploadComplete(deps, form.uploadId);
+    return uploadFolderKey(form.uploadId);
+  }
+  const key = uploadKey(randomUUID());
+  await deps.files.put(key, new Uint8Array(await (form.file as File).arrayBuffer()), { contentType: "application/octet-stream" });
+  return key;
+}
+
+/** Deletes what `keptUpload` kept. */
+export async function deleteKeptUpload(files: ImportDeps["files"], key: string): Promise<void> {
+  if (isUploadFolder(key)) await deleteUpload(files, key);
+  else await files.delete(key).catch(() => undefined);
+}
+
+/** The kept bytes whole (a zip, a JSON file), and how to stream them again from the start (a WXR file). */
+export async function readKeptUpload(
+  files: ImportDeps["files"],
+  key: string,
+): Promise<{ whole: () => Promise<Uint8Array>; open: () => AsyncIterable<Uint8Array> | Iterable<Uint8Array> }> {
+  if (isUploadFolder(key)) return { whole: () => readUploadWhole(files, key), open: () => readUploadParts(files, key) };
+  const stored = await files.get(key);
+  if (!stored) throw new NotFoundError("The uploaded file is gone: please upload it again.");
+  return { whole: () => Promise.resolve(stored.data), open: () => chunksOf(stored.data, 1024 * 1024) };
+}
+
+/**
  * Keeps the export in the file store and starts its run: a dry run, or the import the owner
  * confirmed after one. Answers at once (202); `getImportRun` shows the progress.
  */
-export async function startImport(deps: ImportRunDeps, form: ImportForm, bytes: Uint8Array): Promise<{ id: number }> {
-  const key = uploadKey(randomUUID());
-  await deps.files.put(key, bytes, { contentType: "application/octet-stream" });
+export async function startImport(deps: ImportRunDeps, form: ImportForm): Promise<{ id: number }> {
+  const key = await keptUpload(deps, form);
   try {
     const { rows } = await deps.db.query<{ id: number }>(
       "INSERT INTO import_runs (source, dry_run, file_key, site_url, report, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
@@ -54,7 +88,7 @@ export async function startImport(deps: ImportRunDeps, form: ImportForm, bytes: 
     deps.startJob({ kind: "import", id });
     return { id };
   } catch (error) {
-    await deps.files.delete(key).catch(() => undefined);
+    await deleteKeptUpload(deps.files, key);
     throw error;
   }
 }
@@ -75,16 +109,15 @@ function* chunksOf(bytes: Uint8Array, size: number): Generator<Uint8Array> {
 /** The export's posts as a stream, and anything else it carries (a Substack email list). */
 async function readExport(
   source: ImportSource,
-  bytes: Uint8Array,
+  file: Awaited<ReturnType<typeof readKeptUpload>>,
 ): Promise<{ site: string | null; posts: AsyncIterable<ImportedPost> | Iterable<ImportedPost>; subscribersCsv: string | null }> {
-  if (source === "ghost") return { site: null, posts: readGhostExport(bytes), subscribersCsv: null };
+  if (source === "ghost") return { site: null, posts: readGhostExport(await file.whole()), subscribersCsv: null };
   if (source === "wordpress") {
-    const chunkBytes = 1024 * 1024;
-    const { site, posts } = await readWordpressExport(() => chunksOf(bytes, chunkBytes));
+    const { site, posts } = await readWordpressExport(file.open);
     return { site, posts, subscribersCsv: null };
   }
-  if (source === "substack") return readSubstackExport(bytes);
-  return { site: null, posts: await readMediumExport(bytes), subscribersCsv: null };
+  if (source === "substack") return readSubstackExport(await file.whole());
+  return { site: null, posts: await readMediumExport(await file.whole()), subscribersCsv: null };
 }
 
 function capped(report: ImportReport): ImportReport {
@@ -113,9 +146,7 @@ export async function runImport(deps: ImportDeps, id: number): Promise<void> {
       [id, JSON.stringify(capped(context.report)), status, error, deps.now()],
     );
   try {
-    const stored = await deps.files.get(row.file_key);
-    if (!stored) throw new NotFoundError("The uploaded export is gone: please upload it again.");
-    const { site, posts, subscribersCsv } = await readExport(row.source, stored.data);
+    const { site, posts, subscribersCsv } = await readExport(row.source, await readKeptUpload(deps.files, row.file_key));
     context.siteUrl ??= site;
     let count = 0;
     for await (const post of posts) {
@@ -130,7 +161,7 @@ export async function runImport(deps: ImportDeps, id: number): Promise<void> {
     if (!(error instanceof AppError)) console.error(`[imports] run ${String(id)} failed:`, error);
     await save("failed", message);
   } finally {
-    await deps.files.delete(row.file_key).catch(() => undefined);
+    await deleteKeptUpload(deps.files, row.file_key);
   }
 }
 

@@ -7,25 +7,29 @@ export type ImportSource = (typeof importSources)[number];
 const trueValues = new Set(["true", "on", "1"]);
 
 /** `POST /api/imports`: the export, which kind it is, and whether to only report. */
-export const importFormSchema = z.object({
-  source: z.enum(importSources, { error: `Source must be one of: ${importSources.join(", ")}` }),
-  file: z.instanceof(File, { error: "Please choose the export file" }),
-  // A missing dryRun is a dry run: importing takes the owner's "yes" after reading the report.
-  dryRun: z
-    .union([z.string(), z.boolean()])
-    .optional()
-    .transform((value) => value === undefined || value === true || (typeof value === "string" && trueValues.has(value))),
-  // Where relative image addresses point (Ghost writes `__GHOST_URL__`); optional.
-  siteUrl: z
-    .union([z.literal(""), z.url({ protocol: /^https?$/, error: "Old site address must start with http:// or https://" })])
-    .optional()
-    .transform((value) => value || null),
-  // Substack's email list is imported only with the owner's word that these people agreed (as the CSV import asks).
-  consent: z
-    .union([z.string(), z.boolean()])
-    .optional()
-    .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
-});
+export const importFormSchema = z
+  .object({
+    source: z.enum(importSources, { error: `Source must be one of: ${importSources.join(", ")}` }),
+    file: z.instanceof(File, { error: "Please choose the export file" }).optional(),
+    // A file over 4 MB arrives first in parts (`/api/uploads`); then its id stands for the file.
+    uploadId: z.uuid("Upload not found").optional(),
+    // A missing dryRun is a dry run: importing takes the owner's "yes" after reading the report.
+    dryRun: z
+      .union([z.string(), z.boolean()])
+      .optional()
+      .transform((value) => value === undefined || value === true || (typeof value === "string" && trueValues.has(value))),
+    // Where relative image addresses point (Ghost writes `__GHOST_URL__`); optional.
+    siteUrl: z
+      .union([z.literal(""), z.url({ protocol: /^https?$/, error: "Old site address must start with http:// or https://" })])
+      .optional()
+      .transform((value) => value || null),
+    // Substack's email list is imported only with the owner's word that these people agreed (as the CSV import asks).
+    consent: z
+      .union([z.string(), z.boolean()])
+      .optional()
+      .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
+  })
+  .refine((form) => form.file ?? form.uploadId, { error: "Please choose the export file", path: ["file"] });
 
 export type ImportForm = z.output<typeof importFormSchema>;
 export type ImportFormInput = z.input<typeof importFormSchema>;

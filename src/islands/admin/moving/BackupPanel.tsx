@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { backupsRoutes } from "../../../api/routes/backups.routes.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
-import { fileTooLargeMessage } from "../../../core/messages.ts";
 import { callApi } from "../api-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { maxUploadBytes, uploadInParts, uploadTooLargeMessage } from "./upload-in-parts.ts";
 
 const backupsKey = [backupsRoutes.list.path];
 const formId = "site-restore";
@@ -32,8 +32,11 @@ export function BackupPanel() {
   const [restoreId, setRestoreId] = useState<number | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
   const restore = useMutation({
-    mutationFn: (input: { file: File; replace: boolean }) =>
-      callApi(backupsRoutes.restore, { body: { file: input.file, replace: String(input.replace) } }),
+    mutationFn: async (input: { file: File; replace: boolean }) => {
+      // An archive over one request's limit goes up in parts first.
+      const sent = input.file.size > maxFileBytes ? { uploadId: await uploadInParts(input.file, () => undefined) } : { file: input.file };
+      return callApi(backupsRoutes.restore, { body: { ...sent, replace: String(input.replace) } });
+    },
     onSuccess: ({ id }) => setRestoreId(id),
     onError: (error) => showErrorToast(error.message, "Restore Refused"),
   });
@@ -49,7 +52,7 @@ export function BackupPanel() {
     const data = new FormData(event.currentTarget);
     const file = data.get("file");
     if (!(file instanceof File) || file.size === 0) return setFileError("Please choose a backup archive (.zip)");
-    if (file.size > maxFileBytes) return setFileError(fileTooLargeMessage);
+    if (file.size > maxUploadBytes) return setFileError(uploadTooLargeMessage);
     setFileError(undefined);
     restore.mutate(
       { file, replace: data.get("replace") === "on" },

@@ -3,13 +3,13 @@ import { useEffect, useState, type FormEvent } from "react";
 import { importsRoutes } from "../../../api/routes/imports.routes.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { importSources, type ImportSource } from "../../../core/imports/import.schema.ts";
-import { fileTooLargeMessage } from "../../../core/messages.ts";
 import { importConsentWording } from "../../../core/subscribers/subscriber-import.schema.ts";
 import { callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
+import { maxUploadBytes, uploadInParts, uploadTooLargeMessage } from "./upload-in-parts.ts";
 
 const formId = "site-import";
 
@@ -36,11 +36,16 @@ export function ImportPanel() {
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
+  const [uploaded, setUploaded] = useState<number | null>(null);
   const start = useMutation({
-    mutationFn: (input: Chosen & { dryRun: boolean }) =>
-      callApi(importsRoutes.create, {
-        body: { source: input.source, file: input.file, siteUrl: input.siteUrl, consent: String(input.consent), dryRun: String(input.dryRun) },
-      }),
+    mutationFn: async (input: Chosen & { dryRun: boolean }) => {
+      // A file over one request's limit goes up in parts first.
+      const sent = input.file.size > maxFileBytes ? { uploadId: await uploadInParts(input.file, setUploaded) } : { file: input.file };
+      setUploaded(null);
+      return callApi(importsRoutes.create, {
+        body: { source: input.source, ...sent, siteUrl: input.siteUrl, consent: String(input.consent), dryRun: String(input.dryRun) },
+      });
+    },
     onSuccess: ({ id }) => setRunId(id),
     onError: (error) => showErrorToast(error.message, "Import Failed"),
   });
@@ -64,7 +69,7 @@ export function ImportPanel() {
     const data = new FormData(event.currentTarget);
     const file = data.get("file");
     if (!(file instanceof File) || file.size === 0) return setFileError("Please choose the export file");
-    if (file.size > maxFileBytes) return setFileError(fileTooLargeMessage);
+    if (file.size > maxUploadBytes) return setFileError(uploadTooLargeMessage);
     setFileError(undefined);
     const input: Chosen = {
       source: data.get("source") as ImportSource,
@@ -118,6 +123,7 @@ export function ImportPanel() {
         </button>
       </form>
       <div role="status" className="mt-3 text-sm">
+        {uploaded !== null && <p>Uploading… {Math.round(uploaded * 100)}%</p>}
         {current && <ImportReportView run={current} />}
       </div>
       {readyToImport && (
