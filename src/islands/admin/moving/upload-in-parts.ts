@@ -8,7 +8,7 @@ export const maxUploadBytes = 512 * 1024 * 1024;
 export const uploadTooLargeMessage = "The file is too large (the limit is 512 MB)";
 
 /**
- * Sends a file over one request's limit in 4 MB parts (`/api/uploads`) and returns the upload's id,
+ * Sends a file over one request's limit in 4 MB parts (`uploadsRoutes`) and returns the upload's id,
  * which then stands for the file. `onProgress` hears the share sent, 0–1.
  */
 export async function uploadInParts(file: File, onProgress: (fraction: number) => void): Promise<string> {
