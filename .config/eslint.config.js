@@ -39,6 +39,10 @@ const corePolicy = {
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
     { pattern: pkg("svix") }, // Resend's webhook signatures (Svix): an HMAC check over the body
     { pattern: pkg("@sendgrid/eventwebhook") }, // SendGrid's webhook signatures: an ECDSA check over the body
+    { pattern: pkg("saxes") }, // WordPress exports (WXR) read as a stream of XML events
+    { pattern: pkg("node-html-parser") }, // imported posts: their images, and Substack's and Medium's chrome removed
+    { pattern: pkg("yauzl") }, // Substack and Medium export zips, backup archives: read from bytes
+    { pattern: pkg("yazl") }, // backup archives written as a stream
   ],
   files: [],
   hints: [

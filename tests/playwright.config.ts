@@ -54,11 +54,13 @@ export default defineConfig({
     stdout: "pipe",
     // No SMTP_URL even if the shell has one: the tests' mail goes to the local catcher, never out.
     // POSTMARK_WEBHOOK_AUTH: the bounce and complaint webhook the browser test posts to (e2e/bounces-complaints.spec.ts).
+    // IMPORT_ALLOW_PRIVATE_HOSTS: an import test serves the old blog's images from loopback.
     env: {
       PORT: String(e2ePort),
       LOCAL_STATE_DIR: process.env.E2E_STATE_DIR,
       SMTP_URL: "",
       POSTMARK_WEBHOOK_AUTH: "e2e-hooks:postmark-e2e-password",
+      IMPORT_ALLOW_PRIVATE_HOSTS: "1",
     },
   },
 });

@@ -82,6 +82,7 @@ describe("demo content", () => {
         deleted.push(key);
         await files.delete(key);
       },
+      list: (prefix) => files.list(prefix),
     };
     // Posts can't be inserted: the seed must fail and take its files with it.
     await db.exec("ALTER TABLE posts ADD CONSTRAINT no_posts CHECK (false)");

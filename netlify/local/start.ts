@@ -29,6 +29,7 @@ import { threadedSmtpMailer } from "./threaded-mailer.ts";
 import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
 import { startScheduledPublisher } from "./scheduled-publisher.ts";
+import { startWeeklyBackups } from "./weekly-backup.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
 
@@ -154,6 +155,7 @@ ready.site = {
 
 // Scheduled posts go live from this process, as the publish-due-posts Scheduled Function does on Netlify.
 const scheduledPublisher = startScheduledPublisher(app.deps, { log });
+const weeklyBackups = startWeeklyBackups(app.deps, { log });
 
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
 const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
@@ -200,6 +202,7 @@ const stop = async () => {
   log("Stopping…");
   newsletterRunner.stop();
   scheduledPublisher.stop();
+  weeklyBackups.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

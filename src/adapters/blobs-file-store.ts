@@ -46,5 +46,8 @@ export function blobsFileStore(connection?: BlobsConnection): FileStore {
     async delete(key) {
       await store().delete(key);
     },
+    async *list(prefix) {
+      for await (const page of store().list({ prefix, paginate: true })) for (const blob of page.blobs) yield blob.key;
+    },
   };
 }

@@ -63,6 +63,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         ...processDeps,
         rebuild: () => processDeps.rebuild({ waitUntil: client.waitUntil }),
         kickSends: () => processDeps.kickSends({ waitUntil: client.waitUntil }),
+        startJob: (job: Parameters<typeof processDeps.startJob>[0]) => processDeps.startJob(job, { waitUntil: client.waitUntil }),
         ...(client.waitUntil && { waitUntil: client.waitUntil }),
       };
       // A token-checked endpoint is called from outside the site on purpose (a mail provider's one-click POST).

@@ -55,6 +55,15 @@ export const apiPaths = {
   newsletterSendResume: "/api/newsletter/sends/:id/resume",
   newsletterSendCancel: "/api/newsletter/sends/:id/cancel",
   newsletterListHealth: "/api/newsletter/list-health",
+  imports: "/api/imports",
+  importRun: "/api/imports/:id",
+  backups: "/api/backups",
+  backupDownload: "/api/backups/:id/download",
+  restores: "/api/backups/restore",
+  restoreRun: "/api/backups/restore/:id",
+  uploads: "/api/uploads",
+  uploadPart: "/api/uploads/:uploadId/:part",
+  uploadComplete: "/api/uploads/:uploadId/complete",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -32,6 +32,12 @@ import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
 import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
+import { importsHandlers } from "./routes/imports.handlers.ts";
+import { importsRoutes } from "./routes/imports.routes.ts";
+import { backupsHandlers } from "./routes/backups.handlers.ts";
+import { backupsRoutes } from "./routes/backups.routes.ts";
+import { uploadsHandlers } from "./routes/uploads.handlers.ts";
+import { uploadsRoutes } from "./routes/uploads.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -50,6 +56,9 @@ export const apiContract = {
   subscriptions: subscriptionsRoutes,
   previewLinks: previewLinksRoutes,
   emailEvents: emailEventsRoutes,
+  imports: importsRoutes,
+  backups: backupsRoutes,
+  uploads: uploadsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -79,4 +88,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(previewLinksRoutes, previewLinksHandlers),
   ...serve(emailEventsRoutes, emailEventsHandlers),
+  ...serve(importsRoutes, importsHandlers),
+  ...serve(backupsRoutes, backupsHandlers),
+  ...serve(uploadsRoutes, uploadsHandlers),
 ];

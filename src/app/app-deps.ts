@@ -3,6 +3,8 @@ import type { LoginDeps } from "../core/auth/login.ts";
 import type { PasskeyDeps } from "../core/auth/passkeys.ts";
 import type { DownloadsDeps } from "../core/downloads/downloads.service.ts";
 import type { EmailEventsDeps } from "../core/email-events/email-events.service.ts";
+import type { ImportRunDeps } from "../core/imports/import-runs.ts";
+import type { BackupRunDeps } from "../core/backups/backup-runs.ts";
 import type { KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { NewsletterDeps } from "../core/newsletter/newsletter-sends.ts";
 import type { PostsDeps } from "../core/posts/posts.service.ts";
@@ -24,7 +26,9 @@ export type AppDeps = PostsDeps &
   LoginDeps &
   SetupDeps &
   PreviewLinksDeps &
-  EmailEventsDeps & {
+  EmailEventsDeps &
+  ImportRunDeps &
+  BackupRunDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

@@ -16,6 +16,9 @@ import { siteAt } from "../core/shared/site.ts";
 import { signerFor } from "./signer.ts";
 import { fetchFromSns } from "../adapters/sns-fetch.ts";
 import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signature.ts";
+import { imageFetcher } from "../adapters/image-fetcher.ts";
+import type { StartJob } from "../core/imports/import-runs.ts";
+import { runJob } from "./run-job.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
 export interface AppParts {
@@ -31,6 +34,8 @@ export interface AppParts {
   kickSends?: KickSends;
   /** The clock every service reads and waits on. Default: the system clock; tests pass a fake one. */
   clock?: Clock;
+  /** Starts an import, backup or restore run elsewhere (production's Background Function). Default: in this process. */
+  startJob?: StartJob;
   /**
    * How long anonymous answers of `shared` routes are shared between requests (src/api/shared-reads.ts).
    * Default 0, read every time: tests that change the database directly see it at once.
@@ -64,6 +69,7 @@ export function createApp(parts: AppParts): App {
     rebuild = () => undefined,
     kickSends = noKick,
     clock = systemClock,
+    startJob,
     sharedReadMs = 0,
     checkAnswers = false,
     snsFetch = fetchFromSns,
@@ -78,6 +84,14 @@ export function createApp(parts: AppParts): App {
     clock,
     now: () => clock.now(),
     urls: apiUrls,
+    fetchImage: imageFetcher({ allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS === "1" && !isProduction(env) }),
+    // In process (tests, `npm start`): the run outlives the answer through `waitUntil` when there is one.
+    startJob:
+      startJob ??
+      ((job, { waitUntil } = {}) => {
+        const run = runJob(deps, job).catch((error: unknown) => console.error(`[${job.kind}] run ${String(job.id)} failed:`, error));
+        waitUntil?.(run);
+      }),
     // Replies go to MAIL_REPLY_TO or the contact_email setting (src/core/mail/reply-to.ts).
     mail: mail === noMailer ? mail : replyingMailer({ db, now: () => clock.now() }, mail, { fixed: env.MAIL_REPLY_TO }),
     site: siteAt(env.SITE_URL),

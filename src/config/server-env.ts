@@ -164,6 +164,8 @@ export const serverEnvSchema = z.object({
     (value) => (value === "" ? undefined : value),
     z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
   ),
+  /** `1`: an import may fetch images from private and loopback addresses (tests serve them locally). Never in production. */
+  IMPORT_ALLOW_PRIVATE_HOSTS: optional(z.enum(["1", "0"], { error: "must be 1 or 0" })),
 });
 
 /**

@@ -6,6 +6,7 @@ import { listDownloads } from "../core/downloads/downloads.service.ts";
 import type { Post } from "../core/posts/post.schema.ts";
 import { listPosts } from "../core/posts/posts.service.ts";
 import { publishedPostRedirects } from "../core/posts/post-slug-store.ts";
+import { publishedImportRedirects } from "../core/imports/import-redirects.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 
@@ -55,3 +56,8 @@ export const loadDownloads = oncePerBuild(async (): Promise<PublicDownload[]> =>
 
 /** Old addresses of live posts (their id, former slugs) and the slug each now lives at. */
 export const loadPostRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> => publishedPostRedirects((await buildDeps()).db));
+
+/** Old addresses of live imported posts on their former site (paths), and the slug each now lives at. */
+export const loadImportRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> =>
+  publishedImportRedirects((await buildDeps()).db),
+);

@@ -5,8 +5,16 @@ import { postPath } from "../core/posts/post-slug-rules.ts";
  * former slugs to its page, and from `/blog/page/1` to `/blog`. Netlify applies these only where
  * no page exists, so a post that takes a slug back is served, not redirected.
  */
-export function redirectsFile(postRedirects: readonly { from: string; to: string }[]): string {
-  const lines = ["/blog/page/1 /blog 301", ...postRedirects.map(({ from, to }) => `${postPath(from)} ${postPath(to)} 301`)];
+export function redirectsFile(
+  postRedirects: readonly { from: string; to: string }[],
+  importRedirects: readonly { from: string; to: string }[] = [],
+): string {
+  const lines = [
+    "/blog/page/1 /blog 301",
+    ...postRedirects.map(({ from, to }) => `${postPath(from)} ${postPath(to)} 301`),
+    // An imported post's address on its old site (a path there) → its page here (src/core/imports/import-redirects.ts).
+    ...importRedirects.map(({ from, to }) => `${from} ${postPath(to)} 301`),
+  ];
   return `${lines.join("\n")}\n`;
 }
 

@@ -11,6 +11,8 @@ import type { PageWeight } from "./page-weight.ts";
 import type { SignupLoadFigures, SlowSmtpFigures } from "./signups-slow-smtp.ts";
 import type { SearchFigures } from "./search.ts";
 
+import type { MovingFigures } from "./moving.ts";
+
 export interface BenchResults {
   date: string;
   machine: string;
@@ -36,6 +38,8 @@ export interface BenchResults {
   newsletterSend?: NewsletterSendFigures;
   /** Signups under `npm start` whose SMTP server answers 300 ms late, and the outbox's recovery after an outage. */
   signupsSlowSmtp?: SlowSmtpFigures;
+  /** Issue 32: a 5,000-post WXR import and a backup of 1,000 posts with 200 MB of files, each with its peak memory. */
+  moving?: MovingFigures;
   /** Figures not measured, with the reason. */
   skipped: Record<string, string>;
   benchSeconds?: number;
@@ -220,6 +224,7 @@ const flatHeapGrowthBytes = 4 * 2 ** 20;
 export function printReport(results: BenchResults): void {
   console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);
   if (results.signupsSlowSmtp) printSlowSmtp(results.signupsSlowSmtp);
+  if (results.moving) printMoving(results.moving);
   if (results.pages) printPages(results.pages);
   if (results.lighthouse) printLighthouse(results.lighthouse);
   if (results.pagesAt1000Posts) {
@@ -296,5 +301,28 @@ function printSlowSmtp(figures: SlowSmtpFigures): void {
   );
   console.log(
     `Outage: ${String(figures.outage.queued)} confirmations queued while the SMTP server was down (outbox paused: ${figures.outage.pausedReason ?? "—"}); the last delivered ${figures.outage.recoveryToLastDeliveredSeconds.toFixed(1)} s after it came back.`,
+  );
+}
+
+function printMoving(moving: MovingFigures): void {
+  console.log(`\nMoving in and out (${moving.database})`);
+  table(
+    ["run", "size", "seconds", "peak RSS", "target"],
+    [
+      [
+        `WXR import, ${String(moving.wxr.posts)} posts`,
+        `${String(moving.wxr.megabytes)} MB`,
+        String(moving.wxr.seconds),
+        `${String(moving.wxr.peakRssMb)} MB`,
+        `< 120 s, < 512 MB: ${verdict(moving.wxr.seconds < 120 && moving.wxr.peakRssMb < 512)}`,
+      ],
+      [
+        `backup, ${String(moving.backup.posts)} posts + ${String(moving.backup.fileMegabytes)} MB files`,
+        `${String(moving.backup.archiveMegabytes)} MB`,
+        String(moving.backup.seconds),
+        `${String(moving.backup.peakRssMb)} MB`,
+        "flat memory: not yet (built in memory)",
+      ],
+    ],
   );
 }

@@ -33,6 +33,7 @@ import { publishPhotoPost } from "./photo-post.ts";
 import { measureSearch } from "./search.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
+import { measureMovingInChild } from "./moving-child.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
@@ -118,6 +119,9 @@ try {
 
   log("signups with an SMTP server that takes 300 ms a message, then an outage and its recovery…");
   results.signupsSlowSmtp = await measureSignupsWithSlowSmtp(siteUrl, loadSeconds);
+
+  log("moving in and out: a 5,000-post WXR import, a backup of 1,000 posts and 200 MB of files (a process of its own, for its memory)…");
+  results.moving = await measureMovingInChild(postgresUrl);
 
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
 import { hashPassword } from "../../src/core/auth/password.ts";
 import { runRequestHeader, signRunRequest } from "../../src/adapters/background-run.ts";
+import { movingRunHeader, signMovingRun } from "../../src/adapters/moving-background.ts";
 import { keyRing } from "../../src/core/shared/signer.ts";
 
 // The deploy check: bundle the functions the way Netlify does, then load each bundle in a clean
@@ -68,15 +69,18 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     return { ...result, answers: result.status === 0 ? (JSON.parse(result.stdout) as { path: string; status: number; body: string }[]) : [] };
   };
 
-  it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function, scheduled publishing and previews", () => {
+  it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function, scheduled publishing, previews, imports and backups", () => {
     expect(bundles.map((bundle) => bundle.name).sort()).toEqual([
       "api",
+      "moving-background",
       "newsletter-send-background",
       "newsletter-watchdog",
       "preview",
       "publish-due-posts",
+      "weekly-backup",
     ]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
+    expect(bundles.find((bundle) => bundle.name === "moving-background")?.invocationMode).toBe("background");
   });
 
   it("runs the newsletter Background Function from its bundle alone, for a signed start only", async () => {
@@ -119,6 +123,39 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     expect(replayed.status, replayed.stderr).toBe(0);
     expect(replayed.stderr).toMatch(/background run refused: this start was already used/);
     expect(replayed.stdout).not.toMatch(/send \d+:/);
+  });
+
+  it("runs the imports' and backups' Background Function from its bundle alone, for a signed start only, and the weekly backup on its schedule", () => {
+    const background = bundles.find((bundle) => bundle.name === "moving-background") as { path: string };
+    const start = (headers: Record<string, string>) => {
+      const script = `
+        const { default: run, config } = await import("./netlify/functions/moving-background.mjs");
+        await run(new Request("https://nofilter.example/.netlify/functions/moving-background", { method: "POST", headers: ${JSON.stringify(headers)} }));
+        console.log(JSON.stringify(config));
+        process.exit(0);
+      `;
+      return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: background.path, env: productionEnv, encoding: "utf8" });
+    };
+    const job = { kind: "import" as const, id: 2_000_000_000 };
+    const unsigned = start({ [movingRunHeader]: signMovingRun(keyRing(["x".repeat(48)]), new Date(), job) });
+    expect(unsigned.status, unsigned.stderr).toBe(0);
+    expect(unsigned.stderr).toMatch(/background run refused: not a signed run request/);
+    const header = signMovingRun(keyRing([productionEnv.SESSION_SECRET as string]), new Date(), job);
+    const signed = start({ [movingRunHeader]: header });
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toMatch(/import 2000000000 finished/);
+    expect(JSON.parse(signed.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ background: true });
+    expect(start({ [movingRunHeader]: header }).stderr).toMatch(/this start was already used/);
+
+    const weekly = bundles.find((bundle) => bundle.name === "weekly-backup") as { path: string };
+    const script = `
+      const { config } = await import("./netlify/functions/weekly-backup.mjs");
+      console.log(JSON.stringify(config));
+      process.exit(0);
+    `;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: weekly.path, env: productionEnv, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ schedule: "@daily" });
   });
 
   it("runs the newsletter watchdog from its bundle alone, on its schedule", () => {

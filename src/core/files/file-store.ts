@@ -18,6 +18,8 @@ export interface FileStore {
   put(key: string, data: Uint8Array, meta: FileMeta): Promise<void>;
   get(key: string): Promise<StoredFile | null>;
   delete(key: string): Promise<void>;
+  /** Every key under `prefix` (e.g. `images/`), in pages as the store gives them: a backup reads them all. */
+  list(prefix: string): AsyncIterable<string>;
 }
 
 /**

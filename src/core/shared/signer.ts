@@ -4,7 +4,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * What a signature is for. Each purpose signs with a key of its own, so a signature made for one
  * can never pass as another's.
  */
-export type SigningPurpose = "download-link" | "subscription-token" | "background-run" | "device-cookie" | "message-id" | "preview-link";
+export type SigningPurpose =
+  "download-link" | "subscription-token" | "background-run" | "device-cookie" | "message-id" | "preview-link" | "backup-link";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -25,6 +26,7 @@ const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> =
   "device-cookie": (secret) => createHmac("sha256", secret).update("no-filter device cookies v1").digest(),
   "message-id": (secret) => createHmac("sha256", secret).update("no-filter message-id v1").digest(),
   "preview-link": (secret) => createHmac("sha256", secret).update("no-filter preview-link v1").digest(),
+  "backup-link": (secret) => createHmac("sha256", secret).update("no-filter backup-link v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {

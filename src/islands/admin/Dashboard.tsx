@@ -4,6 +4,7 @@ import { useState } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
+import MovingTab from "./moving/MovingTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SecurityTab from "./security/SecurityTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
@@ -18,6 +19,7 @@ const tabs = [
   { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
   { value: "settings", label: "Site Settings", Panel: SettingsTab },
   { value: "security", label: "Security", Panel: SecurityTab },
+  { value: "moving", label: "Import & Backup", Panel: MovingTab },
 ] as const;
 
 /** The logged-in dashboard: header with View Site and Logout, and the tabs. */

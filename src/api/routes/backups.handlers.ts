@@ -1,0 +1,22 @@
+import { backupArchive, getRestoreRun, listBackups, startBackup, startRestore } from "../../core/backups/backup-runs.ts";
+import type { RouteHandlers } from "../route-handler.ts";
+import { backupDownloadPath, type backupsRoutes } from "./backups.routes.ts";
+
+export const backupsHandlers: RouteHandlers<typeof backupsRoutes> = {
+  list: ({ deps }) => listBackups(deps, backupDownloadPath),
+  create: ({ deps }) => startBackup(deps),
+  download: async ({ params, query, deps }) => {
+    const archive = await backupArchive(deps, params.id, query);
+    return new Response(new Uint8Array(archive.data), {
+      headers: {
+        "content-type": "application/zip",
+        "content-disposition": `attachment; filename="no-filter-backup-${archive.fileName}"`,
+        "content-length": String(archive.data.byteLength),
+        "referrer-policy": "no-referrer",
+        "cache-control": "private, no-store",
+      },
+    });
+  },
+  restore: ({ body, deps }) => startRestore(deps, body),
+  restoreRun: ({ params, deps }) => getRestoreRun(deps, params.id),
+};

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yazl from "yazl";
+import sharp from "sharp";
+import { multipartBody } from "../../../tests/support/multipart.ts";
+import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import type { Backup, RestoreRun } from "../../core/backups/backup.schema.ts";
+import type { Manifest } from "../../core/backups/backup-archive.ts";
+import { backupIfDue } from "../../core/backups/backup-runs.ts";
+import { readZipEntries } from "../../core/imports/zip-entries.ts";
+
+/** Reads a zip back entry by entry (as written), to rebuild it with one entry changed. */
+async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  return readZipEntries(bytes, () => true, "not a zip");
+}
+
+async function zipOf(entries: Map<string, Uint8Array>): Promise<Uint8Array> {
+  const zip = new yazl.ZipFile();
+  for (const [path, data] of entries) zip.addBuffer(Buffer.from(data), path);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+const manifestOf = async (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode((await unzip(bytes)).get("manifest.json"))) as Manifest;
+
+describe.each(databaseTargets)("backup and restore on $name", (target) => {
+  let first: { db: TestDatabase; app: TestApp };
+  let second: { db: TestDatabase; app: TestApp };
+
+  async function site() {
+    const db = await target.createMigrated();
+    return { db, app: await createTestApp({ db: db.db }) };
+  }
+
+  beforeAll(async () => {
+    first = await site();
+    second = await site();
+    // A site with a post and its image, a resource with its file and thumbnail, subscribers, a former slug.
+    const image = new Uint8Array(
+      await sharp({ create: { width: 8, height: 4, channels: 3, background: "#123" } })
+        .png()
+        .toBuffer(),
+    );
+    const { files } = first.app.deps;
+    await files.put("images/one_8x4.png", image, { contentType: "image/png", fileName: "one.png" });
+    await files.put("images/thumb_8x4.png", image, { contentType: "image/png", fileName: "thumb.png" });
+    await files.put("downloads/guide.pdf", new TextEncoder().encode("%PDF-1.4 guide"), { contentType: "application/pdf", fileName: "Guide ü.pdf" });
+    const db = first.db.db;
+    await db.query(
+      `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key) VALUES
+       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt=""></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
+       ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL)`,
+    );
+    await db.query("INSERT INTO post_slug_redirects (old_slug, post_id) SELECT 'old-cafe', id FROM posts WHERE slug = 'cafe'");
+    await db.query(
+      "INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key) VALUES ('Guide', 'A guide', 'Guides', 'Guide ü.pdf', 'downloads/guide.pdf', 'application/pdf', 14, 'images/thumb_8x4.png')",
+    );
+    await db.query("INSERT INTO subscribers (email, source) VALUES ('a@example.com', 'import'), ('b@example.com', 'newsletter')");
+    await db.query("INSERT INTO site_settings (key, value) VALUES ('hero_title', 'Mine') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value");
+    await db.query("DELETE FROM posts WHERE slug = 'draft'");
+    await db.query("INSERT INTO posts (title, content, slug) VALUES ('Draft again', '<p>Later</p>', 'draft-again')");
+  });
+  afterAll(async () => {
+    for (const { app, db } of [first, second]) {
+      await app.close();
+      await db.drop();
+    }
+  });
+
+  async function backup(app: TestApp): Promise<Uint8Array> {
+    const headers = await app.adminHeaders();
+    expect((await app.call("/api/backups", { method: "POST", headers })).status).toBe(202);
+    const [latest] = (await (await app.call("/api/backups", { headers })).json()) as Backup[];
+    expect(latest?.status).toBe("done");
+    const download = await app.call(latest?.downloadUrl ?? "");
+    expect(download.status).toBe(200);
+    return new Uint8Array(await download.arrayBuffer());
+  }
+
+  async function restore(app: TestApp, archive: Uint8Array, replace: boolean): Promise<{ status: number; run?: RestoreRun }> {
+    const { body, contentType } = await multipartBody({ file: new File([new Uint8Array(archive)], "backup.zip"), replace: String(replace) });
+    const started = await app.call("/api/backups/restore", {
+      method: "POST",
+      body,
+      headers: { ...(await app.adminHeaders()), "content-type": contentType },
+    });
+    if (started.status !== 202) return { status: started.status };
+    const { id } = (await started.json()) as { id: number };
+    const run = await app.call(`/api/backups/restore/${String(id)}`, { headers: await app.adminHeaders() });
+    return { status: 202, run: (await run.json()) as RestoreRun };
+  }
+
+  const contentOf = async (db: TestDatabase) =>
+    (await db.db.query("SELECT id, title, content, slug, published_at FROM posts ORDER BY id")).rows.concat(
+      (await db.db.query("SELECT email, source FROM subscribers ORDER BY id")).rows,
+    );
+
+  it("round trip: backup → restore into an empty site → backup gives the same content hashes; secrets stay out", async () => {
+    const archive = await backup(first.app);
+    const manifest = await manifestOf(archive);
+    const paths = manifest.entries.map((entry) => entry.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "tables/posts.jsonl",
+        "tables/subscribers.jsonl",
+        "settings.json",
+        "files.jsonl",
+        "files/images/one_8x4.png",
+        "files/downloads/guide.pdf",
+      ]),
+    );
+    expect(paths.some((path) => /admin_sessions|passkeys|recovery_codes|backups\//.test(path))).toBe(false);
+    expect(manifest.schemaVersion).toMatch(/^\d{4}_/);
+
+    const restored = await restore(second.app, archive, false);
+    expect(restored.run).toMatchObject({ status: "done", error: null });
+    expect(await contentOf(second.db)).toEqual(await contentOf(first.db));
+    expect((await second.app.deps.files.get("downloads/guide.pdf"))?.fileName).toBe("Guide ü.pdf");
+    // A new row continues after the restored ids.
+    const { rows } = await second.db.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, slug) VALUES ('New', '<p>x</p>', 'new') RETURNING id",
+    );
+    const maxBefore = Math.max(...(await first.db.db.query<{ id: number }>("SELECT id FROM posts")).rows.map((row) => row.id));
+    expect(rows[0]?.id).toBeGreaterThan(maxBefore);
+    await second.db.db.query("DELETE FROM posts WHERE slug = 'new'");
+
+    const again = await manifestOf(await backup(second.app));
+    expect(again.entries).toEqual(manifest.entries);
+  });
+
+  it("refuses a site with content unless told to replace it", async () => {
+    const archive = await backup(first.app);
+    expect((await restore(second.app, archive, false)).status).toBe(409);
+  });
+
+  it("refuses a damaged archive and changes nothing", async () => {
+    const archive = await backup(first.app);
+    const entries = await unzip(archive);
+    entries.set("tables/posts.jsonl", new TextEncoder().encode(new TextDecoder().decode(entries.get("tables/posts.jsonl")).replace("Café", "Cafe")));
+    const before = await contentOf(second.db);
+    const tampered = await restore(second.app, await zipOf(entries), true);
+    expect(tampered.run).toMatchObject({
+      status: "failed",
+      error: "The archive is damaged: tables/posts.jsonl does not match its checksum. Nothing was changed.",
+    });
+    const flipped = archive.slice();
+    const at = Math.floor(flipped.length / 3);
+    flipped[at] = (flipped[at] ?? 0) ^ 0xff;
+    const corrupt = await restore(second.app, flipped, true);
+    expect(corrupt.run?.status).toBe("failed");
+    expect(await contentOf(second.db)).toEqual(before);
+  });
+
+  it("answers a download link only while it is signed and unexpired", async () => {
+    const [latest] = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
+    const url = new URL(latest?.downloadUrl ?? "", "http://localhost");
+    url.searchParams.set("signature", "x".repeat(43));
+    expect((await first.app.call(`${url.pathname}${url.search}`)).status).toBe(403);
+    expect((await first.app.call(url.pathname)).status).toBe(403);
+    expect((await first.app.call("/api/backups", { headers: { origin: "http://localhost:8888" } })).status).toBe(401);
+  });
+
+  it("keeps the newest 8 backups", async () => {
+    for (let count = 0; count < 6; count++) await backup(first.app);
+    const list = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
+    expect(list).toHaveLength(8);
+    const kept: string[] = [];
+    for await (const key of first.app.deps.files.list("backups/")) kept.push(key);
+    expect(kept).toHaveLength(8);
+    // The weekly check starts none while the last backup is less than a week old.
+    expect(await backupIfDue(first.app.deps)).toBeNull();
+  });
+});

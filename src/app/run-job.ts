@@ -1,0 +1,11 @@
+import type { AppDeps } from "./app-deps.ts";
+import { runBackup, runRestore } from "../core/backups/backup-runs.ts";
+import { runImport } from "../core/imports/import-runs.ts";
+import type { StartJob } from "../core/imports/import-runs.ts";
+
+/** Runs one import, backup or restore where it was started (in process) or in the Background Function. */
+export async function runJob(deps: AppDeps, job: Parameters<StartJob>[0]): Promise<void> {
+  if (job.kind === "import") await runImport(deps, job.id);
+  else if (job.kind === "backup") await runBackup(deps, job.id);
+  else await runRestore(deps, job.id);
+}

@@ -1,0 +1,35 @@
+import type { ImportWarning } from "./import.schema.ts";
+
+/** One post as an export describes it, before it is checked, cleaned and stored. */
+export interface ImportedPost {
+  /** The export's own id (Ghost's id, WordPress's post id, Substack's post id, Medium's file): re-imports match on it. */
+  sourceId: string;
+  title: string;
+  /** The body as the export holds it (already turned into HTML: wpautop, chrome removed). */
+  html: string;
+  /** The slug the post had; kept when free. */
+  slug: string | null;
+  state: "published" | "draft" | "scheduled";
+  /** When it was (or will be) published. */
+  publishedAt: Date | null;
+  createdAt: Date | null;
+  excerpt: string | null;
+  /** Tag or category names, the first that matches one of ours becomes the category. */
+  tags: string[];
+  featureImage: string | null;
+  /** Its address on the old site (absolute, or a path): answered 301 to the new page. */
+  oldUrl: string | null;
+  /** What the reader could not carry over (a shortcode, a missing body). */
+  warnings: string[];
+}
+
+/** A warning about a post, named by its title. */
+export const warningFor = (post: Pick<ImportedPost, "title">, message: string): ImportWarning => ({ post: post.title, message });
+
+/** A date from an export, or null when it is missing or not one. */
+export function exportDate(value: unknown): Date | null {
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  if (typeof value === "string" && (value.trim() === "" || value.startsWith("0000-00-00"))) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,0 +1,119 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { backupsRoutes } from "../../../api/routes/backups.routes.ts";
+import { maxFileBytes } from "../../../core/files/upload-limits.ts";
+import { callApi } from "../api-client.ts";
+import { showErrorToast, showToast } from "../toasts.ts";
+import { Field } from "../ui/Field.tsx";
+import { ListState } from "../ui/ListState.tsx";
+import { maxUploadBytes, uploadInParts, uploadTooLargeMessage } from "./upload-in-parts.ts";
+
+const backupsKey = [backupsRoutes.list.path];
+const formId = "site-restore";
+
+const size = (bytes: number | null) => (bytes === null ? "" : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+/**
+ * Moving out: a backup of the whole site (made in the background; listed with a download link that
+ * works for an hour), and a restore from one, which replaces a site's content only when asked.
+ */
+export function BackupPanel() {
+  const queryClient = useQueryClient();
+  const backups = useQuery({
+    queryKey: backupsKey,
+    queryFn: () => callApi(backupsRoutes.list),
+    refetchInterval: (query) => (query.state.data?.some((backup) => backup.status === "running") ? 1000 : false),
+  });
+  const make = useMutation({
+    mutationFn: () => callApi(backupsRoutes.create),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: backupsKey }),
+    onError: (error) => showErrorToast(error.message, "Backup Failed"),
+  });
+  const [restoreId, setRestoreId] = useState<number | null>(null);
+  const [fileError, setFileError] = useState<string | undefined>();
+  const restore = useMutation({
+    mutationFn: async (input: { file: File; replace: boolean }) => {
+      // An archive over one request's limit goes up in parts first.
+      const sent = input.file.size > maxFileBytes ? { uploadId: await uploadInParts(input.file, () => undefined) } : { file: input.file };
+      return callApi(backupsRoutes.restore, { body: { ...sent, replace: String(input.replace) } });
+    },
+    onSuccess: ({ id }) => setRestoreId(id),
+    onError: (error) => showErrorToast(error.message, "Restore Refused"),
+  });
+  const restoreRun = useQuery({
+    queryKey: [backupsRoutes.restoreRun.path, restoreId],
+    queryFn: () => callApi(backupsRoutes.restoreRun, { params: { id: restoreId ?? 0 } }),
+    enabled: restoreId !== null,
+    refetchInterval: (query) => (query.state.data?.status === "running" ? 1000 : false),
+  });
+
+  const submitRestore = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const file = data.get("file");
+    if (!(file instanceof File) || file.size === 0) return setFileError("Please choose a backup archive (.zip)");
+    if (file.size > maxUploadBytes) return setFileError(uploadTooLargeMessage);
+    setFileError(undefined);
+    restore.mutate(
+      { file, replace: data.get("replace") === "on" },
+      { onSuccess: () => showToast({ title: "Restore Started", description: "Every file in the archive is checked before anything changes." }) },
+    );
+  };
+
+  const list = backups.data ?? [];
+  const done = restoreRun.data;
+  return (
+    <section aria-labelledby="backup-title" className="border-3 border-ink bg-paper p-4">
+      <h3 id="backup-title" className="font-bold uppercase tracking-wide">
+        Backups
+      </h3>
+      <p className="mt-1 text-sm">
+        One zip with every post, resource, subscriber, setting and file. Made every week too; the last 8 are kept. Passkeys and recovery codes are not
+        in it.
+      </p>
+      <button type="button" className="btn mt-3 py-2 text-sm" onClick={() => make.mutate()} disabled={make.isPending}>
+        Back Up Now
+      </button>
+      <ListState loading={backups.isPending} error={backups.error} empty={list.length === 0} emptyText="No backups yet." />
+      <ul className="mt-3 space-y-2 text-sm">
+        {list.map((backup) => (
+          <li key={backup.id} className="flex flex-wrap items-center gap-3">
+            <span>{new Date(backup.createdAt).toLocaleString()}</span>
+            <span>{backup.status === "done" ? size(backup.bytes) : backup.status === "running" ? "Working…" : "Failed"}</span>
+            {backup.downloadUrl && (
+              <a className="font-bold underline" href={backup.downloadUrl} download>
+                Download
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h4 className="mt-6 font-bold uppercase tracking-wide">Restore</h4>
+      <form id={formId} className="mt-2 space-y-3" onSubmit={submitRestore} noValidate>
+        <Field label="Backup archive" name="file" idPrefix={formId} error={fileError}>
+          {(props) => <input {...props} type="file" accept=".zip,application/zip" className="admin-file" />}
+        </Field>
+        <label className="flex items-start gap-2 text-sm font-semibold">
+          <input type="checkbox" name="replace" className="mt-1" />
+          Replace this site&apos;s posts, resources and subscribers
+        </label>
+        <button type="submit" className="btn py-2 text-sm" disabled={restore.isPending || done?.status === "running"}>
+          Restore
+        </button>
+      </form>
+      <div role="status" className="mt-3 text-sm">
+        {done?.status === "running" && <p>Restoring…</p>}
+        {done?.status === "done" && done.report && (
+          <p className="font-bold">
+            Restored {done.report.rows.toLocaleString("en-US")} rows in {done.report.tables} tables and {done.report.files} files.
+          </p>
+        )}
+        {done?.status === "failed" && (
+          <p role="alert" className="font-semibold text-signal-dark">
+            {done.error}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
