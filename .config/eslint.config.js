@@ -37,6 +37,8 @@ const corePolicy = {
     { pattern: pkg("file-type") }, // upload checks on a buffer's first bytes
     { pattern: pkg("sharp") }, // image cleaning, buffer to buffer
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
+    { pattern: pkg("isbot") }, // stats: a user agent matched against a maintained list of crawlers
+    { pattern: pkg("ua-parser-js") }, // stats: a user agent's device class
   ],
   files: [],
   hints: [

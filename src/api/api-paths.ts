@@ -47,6 +47,8 @@ export const apiPaths = {
   newsletterSendRetry: "/api/newsletter/sends/:id/retry",
   mailOutbox: "/api/mail/outbox",
   mailOutboxRetry: "/api/mail/outbox/retry",
+  events: "/api/events",
+  stats: "/api/stats",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -26,6 +26,8 @@ import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
 import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
+import { statsHandlers } from "./routes/stats.handlers.ts";
+import { statsRoutes } from "./routes/stats.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -41,6 +43,7 @@ export const apiContract = {
   newsletterSends: newsletterSendsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
+  stats: statsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -67,4 +70,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
+  ...serve(statsRoutes, statsHandlers),
 ];

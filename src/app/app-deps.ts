@@ -7,6 +7,7 @@ import type { NewsletterDeps } from "../core/newsletter/newsletter-sends.ts";
 import type { PostsDeps } from "../core/posts/posts.service.ts";
 import type { Clock } from "../core/shared/clock.ts";
 import type { MailDeps } from "../core/subscribers/subscription-emails.ts";
+import type { StatsDeps } from "../core/stats/stats.service.ts";
 
 /**
  * Everything the app's features need, put together once by `createApp` (create-app.ts): the sum of
@@ -18,7 +19,8 @@ export type AppDeps = PostsDeps &
   MailDeps &
   NewsletterDeps &
   PasskeyDeps &
-  LoginDeps & {
+  LoginDeps &
+  StatsDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

@@ -1,0 +1,53 @@
+-- First-party, cookieless analytics (issue 29; docs/decisions/0032-cookieless-stats.md).
+--
+-- Nothing here holds an address, a user agent or a cookie. A visitor is a hash of
+-- (today's salt, address, user agent, site); the salt lives in stats_salts for its day only and is
+-- deleted once the day is over, so a hash can't be recomputed or linked to the next day's.
+
+-- Today's random salt (one row; earlier days' rows are deleted when the day turns).
+CREATE TABLE stats_salts (
+  day date PRIMARY KEY,
+  salt bytea NOT NULL
+);
+
+-- Raw page views of days not rolled up yet (today, in practice). Rolled into stats_daily and
+-- deleted in one statement once their day is over.
+CREATE TABLE stats_events (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  day date NOT NULL,
+  at timestamptz NOT NULL,
+  visitor text NOT NULL,
+  path text NOT NULL,
+  -- The referrer's site or utm_source; '' for a page reached from the site itself.
+  source text NOT NULL DEFAULT '',
+  utm_medium text NOT NULL DEFAULT '',
+  utm_campaign text NOT NULL DEFAULT '',
+  device text NOT NULL,
+  country text NOT NULL DEFAULT ''
+);
+CREATE INDEX stats_events_day_visitor_idx ON stats_events (day, visitor, at);
+
+-- One row per day × page × source × device × country. A visitor-day takes the source of its
+-- first page from outside the site and the device and country of its first page, so `entries`
+-- (visitors whose day began on this page) add up to the day's visitors along any dimension.
+CREATE TABLE stats_daily (
+  day date NOT NULL,
+  path text NOT NULL,
+  source text NOT NULL,
+  utm_medium text NOT NULL,
+  utm_campaign text NOT NULL,
+  device text NOT NULL,
+  country text NOT NULL,
+  visitors integer NOT NULL,
+  pageviews integer NOT NULL,
+  entries integer NOT NULL,
+  PRIMARY KEY (day, path, source, utm_medium, utm_campaign, device, country)
+);
+
+-- Pages answered "not found", counted apart (never as page views).
+CREATE TABLE stats_not_found (
+  day date NOT NULL,
+  path text NOT NULL,
+  views integer NOT NULL,
+  PRIMARY KEY (day, path)
+);

@@ -1,0 +1,191 @@
+import { clientKey } from "../client-key.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import { ValidationError } from "../errors.ts";
+import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
+import type { Clock } from "../shared/clock.ts";
+import { dailySalt, saltedHash } from "./daily-salt.ts";
+import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
+import { cellsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
+import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
+import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
+
+/** What the stats need: the database, the clock, and the site's time zone (UTC unless set). */
+export interface StatsDeps {
+  db: SqlExecutor;
+  now: Clock["now"];
+  env?: { RATE_LIMIT_MULTIPLIER?: number | undefined; SITE_TIME_ZONE?: string | undefined };
+}
+
+/** A page view as the API hands it over: the beacon's report and what the request said. Never stored as such. */
+export interface PageViewRequest extends PageViewReport {
+  userAgent: string;
+  clientIp: string;
+  /** ISO 3166 code from the platform (Netlify's geo context); none locally. */
+  country: string | undefined;
+  /** The site's own host names (the request's, SITE_URL's): a referrer on them is no source. */
+  siteHosts: readonly string[];
+}
+
+/** A page sends one beacon per view; a browser with many tabs opens a few a minute. A script gets 429. */
+export const pageViewLimit: RateLimit = { bucket: "stats-events", max: 120, windowMs: 60 * 1000 };
+
+const timeZoneOf = (deps: Pick<StatsDeps, "env">) => deps.env?.SITE_TIME_ZONE ?? "UTC";
+
+/** Today in the site's time zone. */
+export const statsToday = (deps: Pick<StatsDeps, "now" | "env">): Day => dayIn(timeZoneOf(deps), deps.now());
+
+/**
+ * Counts one page view. Bots (isbot, or no user agent) and pages from another site are dropped
+ * without a word; the caller has already dropped the owner's own views. The visitor is a hash of
+ * (today's salt, address, user agent, site); the rate limit keys the client by a hash under the same
+ * salt, so no table ever holds the address.
+ */
+export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Promise<void> {
+  if (isBotAgent(view.userAgent)) return;
+  let pageUrl: URL;
+  try {
+    pageUrl = new URL(view.url);
+  } catch {
+    return;
+  }
+  if (!view.siteHosts.includes(pageUrl.hostname)) return;
+  const now = deps.now();
+  const day = dayIn(timeZoneOf(deps), now);
+  const { salt, isNewDay } = await dailySalt(deps.db, day);
+  if (isNewDay) {
+    await rollUpPastDays(deps.db, day);
+    await dropExpiredRollups(deps.db, day);
+  }
+  const client = clientKey(view.clientIp);
+  await takeRateLimit(deps, pageViewLimit, `stats:${saltedHash(salt, "rate", client)}`);
+  const dimensions = pageViewDimensions(pageUrl, view.referrer, view.siteHosts);
+  if (view.notFound) {
+    await deps.db.query(
+      `INSERT INTO stats_not_found (day, path, views) VALUES ($1::date, $2, 1)
+       ON CONFLICT (day, path) DO UPDATE SET views = stats_not_found.views + 1`,
+      [day, dimensions.path],
+    );
+    return;
+  }
+  const visitor = saltedHash(salt, "visitor", client, view.userAgent, pageUrl.hostname);
+  const country = /^[A-Za-z]{2}$/.test(view.country ?? "") ? (view.country ?? "").toUpperCase() : "";
+  await deps.db.query(
+    `INSERT INTO stats_events (day, at, visitor, path, source, utm_medium, utm_campaign, device, country)
+     VALUES ($1::date, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [day, now, visitor, dimensions.path, dimensions.source, dimensions.utmMedium, dimensions.utmCampaign, deviceOf(view.userAgent), country],
+  );
+}
+
+/** The longest range the dashboard may ask for at once. */
+export const maxRangeDays = 400;
+const defaultRangeDays = 30;
+const topRows = 100;
+
+interface GroupedRow {
+  day: string | null;
+  path: string | null;
+  source: string | null;
+  device: string | null;
+  country: string | null;
+  visitors: number;
+  pageviews: number;
+  entries: number;
+}
+
+const byCount =
+  <Row>(count: (row: Row) => number, name: (row: Row) => string) =>
+  (a: Row, b: Row) =>
+    count(b) - count(a) || name(a).localeCompare(name(b));
+
+/**
+ * The dashboard's figures for a range of days (both included, in the site's time zone). Days
+ * already over are read from the rollups (rolled up first, if a day is still raw); today is
+ * counted from its raw page views. A visitor is counted once a day: the range's visitors are the
+ * sum of each day's, as the daily salt means a visitor can't be followed from one day to the next.
+ */
+export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stats> {
+  const today = statsToday(deps);
+  const to = query.to ?? today;
+  const from = query.from ?? addDays(to, -(defaultRangeDays - 1));
+  if (from > to) throw new ValidationError("from must not be after to");
+  if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
+  await rollUpPastDays(deps.db, today);
+  const [{ rows }, notFound, renamed] = await Promise.all([
+    deps.db.query<GroupedRow>(
+      `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf},
+       every_cell AS (
+         SELECT day, path, source, device, country, visitors, pageviews, entries FROM stats_daily WHERE day BETWEEN $1::date AND $2::date
+         UNION ALL
+         SELECT day, path, source, device, country, visitors, pageviews, entries FROM cells
+       )
+       SELECT day::text AS day, path, source, device, country,
+              sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews, sum(entries)::int AS entries
+         FROM every_cell GROUP BY GROUPING SETS ((day), (path), (source), (device), (country))`,
+      [from, to],
+    ),
+    deps.db.query<{ path: string; views: number }>(
+      `SELECT path, sum(views)::int AS views FROM stats_not_found WHERE day BETWEEN $1::date AND $2::date
+        GROUP BY path ORDER BY views DESC, path LIMIT ${String(topRows)}`,
+      [from, to],
+    ),
+    deps.db.query<{ old_slug: string; slug: string }>(`SELECT r.old_slug, p.slug FROM post_slug_redirects r JOIN posts p ON p.id = r.post_id`),
+  ]);
+  // An old address of a post counts as the post (its link still works: it redirects).
+  const currentPath = new Map(renamed.rows.map((row) => [`/blog/${row.old_slug}`, `/blog/${row.slug}`]));
+  const pages = new Map<string, { path: string; visitors: number; pageviews: number }>();
+  const days = new Map<string, { visitors: number; pageviews: number }>();
+  const sources: Stats["sources"] = [];
+  const devices: Stats["devices"] = [];
+  const countries: Stats["countries"] = [];
+  for (const row of rows) {
+    if (row.day !== null) days.set(row.day, { visitors: row.entries, pageviews: row.pageviews });
+    else if (row.path !== null) {
+      const path = currentPath.get(row.path) ?? row.path;
+      const page = pages.get(path) ?? { path, visitors: 0, pageviews: 0 };
+      page.visitors += row.visitors;
+      page.pageviews += row.pageviews;
+      pages.set(path, page);
+    } else if (row.source !== null) sources.push({ source: row.source, visitors: row.entries });
+    else if (row.device !== null) devices.push({ device: row.device, visitors: row.entries });
+    else if (row.country !== null) countries.push({ country: row.country || "unknown", visitors: row.entries });
+  }
+  const series = daysBetween(from, to).map((date) => ({ date, ...(days.get(date) ?? { visitors: 0, pageviews: 0 }) }));
+  return {
+    from,
+    to,
+    visitors: series.reduce((sum, day) => sum + day.visitors, 0),
+    pageviews: series.reduce((sum, day) => sum + day.pageviews, 0),
+    pages: [...pages.values()]
+      .sort(
+        byCount(
+          (page) => page.visitors * 1e6 + page.pageviews,
+          (page) => page.path,
+        ),
+      )
+      .slice(0, topRows),
+    sources: sources
+      .sort(
+        byCount(
+          (row) => row.visitors,
+          (row) => row.source,
+        ),
+      )
+      .slice(0, topRows),
+    devices: devices.sort(
+      byCount(
+        (row) => row.visitors,
+        (row) => row.device,
+      ),
+    ),
+    countries: countries.sort(
+      byCount(
+        (row) => row.visitors,
+        (row) => row.country,
+      ),
+    ),
+    signups: [],
+    downloads: [],
+    series,
+    notFound: notFound.rows,
+  };
+}
