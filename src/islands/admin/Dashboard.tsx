@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
@@ -9,6 +9,7 @@ import SecurityTab from "./security/SecurityTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
 import SiteBuildStatus from "./SiteBuildStatus.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
+import StatsTab from "./stats/StatsTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
 
 const tabs = [
@@ -17,6 +18,7 @@ const tabs = [
   { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
   { value: "settings", label: "Site Settings", Panel: SettingsTab },
   { value: "security", label: "Security", Panel: SecurityTab },
+  { value: "stats", label: "Stats", Panel: StatsTab },
 ] as const;
 
 /** The logged-in dashboard: header with View Site and Logout, and the tabs. */
@@ -29,6 +31,15 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
     setCurrent(value);
     setOpened((before) => new Set(before).add(value));
   };
+  // A link to `#stats…` (a post's figures, from Recent Posts) opens the Stats tab.
+  useEffect(() => {
+    const follow = () => {
+      if (location.hash.startsWith("#stats")) open("stats");
+    };
+    follow();
+    addEventListener("hashchange", follow);
+    return () => removeEventListener("hashchange", follow);
+  }, []);
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
     mutationFn: () => callApi(authRoutes.logout),

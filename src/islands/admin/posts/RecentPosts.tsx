@@ -7,6 +7,7 @@ import type { ItemListProps } from "../ui/ListAndForm.tsx";
 import { ListState } from "../ui/ListState.tsx";
 import { formatScheduledTime } from "./local-date-time.ts";
 import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
+import { postStatsHash } from "../stats/stats-range.ts";
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete, more }: ItemListProps<Post>) {
@@ -59,6 +60,11 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                       : "Not published"}
                 </span>
                 <span>{readTimeLabel(post.readTime)}</span>
+                {post.published && (
+                  <a href={postStatsHash(post.slug)} className="font-semibold underline" aria-label={`Stats for ${post.title}`}>
+                    Stats
+                  </a>
+                )}
               </p>
             </li>
           ))}
