@@ -51,3 +51,25 @@ CREATE TABLE stats_not_found (
   views integer NOT NULL,
   PRIMARY KEY (day, path)
 );
+
+-- Newsletter signups by the page the form was on and the visit's source. One row per consent
+-- asked (a second try of the same pending address is the same signup); confirmed once its consent
+-- is. Erasing the person leaves the count and forgets the consent (consent_id NULL).
+CREATE TABLE stats_signups (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  day date NOT NULL,
+  path text NOT NULL,
+  source text NOT NULL,
+  consent_id integer UNIQUE REFERENCES subscriber_consents (id) ON DELETE SET NULL
+);
+CREATE INDEX stats_signups_day_idx ON stats_signups (day);
+
+-- Download requests per day, resource, page and source.
+CREATE TABLE stats_downloads (
+  day date NOT NULL,
+  download_id integer NOT NULL REFERENCES downloads (id) ON DELETE CASCADE,
+  path text NOT NULL,
+  source text NOT NULL,
+  downloads integer NOT NULL,
+  PRIMARY KEY (day, download_id, path, source)
+);

@@ -1,13 +1,7 @@
 import { getStats, recordPageView } from "../../core/stats/stats.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
+import { siteHosts } from "../visit.ts";
 import type { statsRoutes } from "./stats.routes.ts";
-
-/** The site's own host names: the request's, and SITE_URL's when set (a proxy may present another). */
-function siteHosts(request: Request, siteUrl: string | undefined): string[] {
-  const hosts = [new URL(request.url).hostname];
-  if (siteUrl) hosts.push(new URL(siteUrl).hostname);
-  return hosts;
-}
 
 export const statsHandlers: RouteHandlers<typeof statsRoutes> = {
   event: async ({ body, deps, request, clientIp, country, session }) => {

@@ -48,7 +48,9 @@ async function stats(from: string, to: string): Promise<Stats> {
 }
 
 async function clearStats(): Promise<void> {
-  await app.deps.db.exec("DELETE FROM stats_events; DELETE FROM stats_daily; DELETE FROM stats_not_found; DELETE FROM rate_limit_counters");
+  await app.deps.db.exec(
+    "DELETE FROM stats_events; DELETE FROM stats_daily; DELETE FROM stats_not_found; DELETE FROM stats_signups; DELETE FROM stats_downloads; DELETE FROM rate_limit_counters",
+  );
 }
 
 describe("POST /api/events and GET /api/stats", () => {
@@ -223,6 +225,51 @@ describe("POST /api/events and GET /api/stats", () => {
     const refused = await view({ path: "/", ip: "198.51.100.41" });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: "Too many requests. Please try again later." });
+  });
+
+  it("counts a signup and a download under the form's page and the visit's source, and a confirmation once its consent is", async () => {
+    await clearStats();
+    const today = new Date(clock.now()).toISOString().slice(0, 10);
+    const ip = "198.51.100.50";
+    await view({ path: "/blog/story", ip, referrer: "https://news.ycombinator.com/" });
+    const form = (path: string, body: unknown, referer: string, headers: Record<string, string> = {}) =>
+      app.handler(
+        new Request(`${testOrigin}${path}`, {
+          method: "POST",
+          body: JSON.stringify(body),
+          headers: { "content-type": "application/json", origin: testOrigin, "user-agent": desktop, referer, ...headers },
+        }),
+        { ip },
+      );
+    expect((await form("/api/newsletter/subscribe", { email: "reader@example.com" }, `${testOrigin}/blog/story`)).status).toBe(200);
+    // The same pending address again is the same signup; another visitor's comes "direct".
+    expect((await form("/api/newsletter/subscribe", { email: "reader@example.com" }, `${testOrigin}/blog/story`)).status).toBe(200);
+    const other = await app.handler(
+      new Request(`${testOrigin}/api/newsletter/subscribe`, {
+        method: "POST",
+        body: JSON.stringify({ email: "second@example.com" }),
+        headers: { "content-type": "application/json", origin: testOrigin, "user-agent": phone, referer: `${testOrigin}/` },
+      }),
+      { ip: "198.51.100.51" },
+    );
+    expect(other.status).toBe(200);
+    const owner = await app.adminHeaders();
+    await form("/api/newsletter/subscribe", { email: "owner-test@example.com" }, `${testOrigin}/`, { cookie: owner.cookie ?? "" });
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO downloads (title, description, category, file_key, file_name, file_type, file_size) VALUES ('Deck', 'd', 'c', 'k', 'deck.pdf', 'application/pdf', 1) RETURNING id",
+    );
+    const id = rows[0]?.id ?? 0;
+    expect((await form(`/api/downloads/${String(id)}/request`, { email: "reader@example.com" }, `${testOrigin}/downloads`)).status).toBe(200);
+    await app.deps.db.query(
+      "UPDATE subscriber_consents SET confirmed_at = now() WHERE subscriber_id = (SELECT id FROM subscribers WHERE email = 'reader@example.com') AND source = 'newsletter'",
+    );
+    const figures = await stats(today, today);
+    expect(figures.signups).toEqual([
+      { path: "/", source: "direct", signups: 1, confirmed: 0 },
+      { path: "/blog/story", source: "news.ycombinator.com", signups: 1, confirmed: 1 },
+    ]);
+    expect(figures.downloads).toEqual([{ id, title: "Deck", downloads: 1 }]);
+    expect(figures.downloadSources).toEqual([{ path: "/downloads", source: "news.ycombinator.com", downloads: 1 }]);
   });
 
   it("answers 401 without a session, and 400 for a range that runs backwards or is too long", async () => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { clientKey } from "../client-key.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { Day } from "./stats-days.ts";
 
@@ -41,4 +42,13 @@ export function saltedHash(salt: Buffer, ...parts: string[]): string {
   const hash = createHash("sha256").update(salt);
   for (const part of parts) hash.update(`\u0000${part}`);
   return hash.digest("base64url").slice(0, 22);
+}
+
+/**
+ * A visitor of the day: (salt, address, user agent, site). The address counts by `clientKey` (an
+ * IPv6 address by its /64); the site is the last of `siteHosts` (SITE_URL's host when set), the same
+ * for the beacon and the forms.
+ */
+export function visitorHash(salt: Buffer, clientIp: string, userAgent: string, siteHosts: readonly string[]): string {
+  return saltedHash(salt, "visitor", clientKey(clientIp), userAgent, siteHosts.at(-1) ?? "");
 }

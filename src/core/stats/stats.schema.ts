@@ -37,6 +37,8 @@ export const statsSchema = z.object({
   signups: z.array(z.object({ path: z.string(), source: z.string(), signups: count, confirmed: count })),
   downloads: z.array(z.object({ id: z.number().int(), title: z.string(), downloads: count })),
   series: z.array(z.object({ date: z.string(), visitors: count, pageviews: count })),
+  /** Download requests by the page the resource was asked for on and the visit's source. */
+  downloadSources: z.array(z.object({ path: z.string(), source: z.string(), downloads: count })),
   /** Pages answered "not found", counted apart from page views. */
   notFound: z.array(z.object({ path: z.string(), views: count })),
 });

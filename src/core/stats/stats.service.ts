@@ -3,8 +3,9 @@ import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import type { Clock } from "../shared/clock.ts";
-import { dailySalt, saltedHash } from "./daily-salt.ts";
+import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
+import { attributeForm, type FormRequest } from "./attribution.ts";
 import { cellsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
@@ -67,7 +68,7 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
     );
     return;
   }
-  const visitor = saltedHash(salt, "visitor", client, view.userAgent, pageUrl.hostname);
+  const visitor = visitorHash(salt, view.clientIp, view.userAgent, view.siteHosts);
   const country = /^[A-Za-z]{2}$/.test(view.country ?? "") ? (view.country ?? "").toUpperCase() : "";
   await deps.db.query(
     `INSERT INTO stats_events (day, at, visitor, path, source, utm_medium, utm_campaign, device, country)
@@ -97,6 +98,20 @@ const byCount =
   (a: Row, b: Row) =>
     count(b) - count(a) || name(a).localeCompare(name(b));
 
+/** Signups per page (a post's old address folded into it) and source, most first. */
+function foldSignups(rows: Stats["signups"], currentPath: ReadonlyMap<string, string>): Stats["signups"] {
+  const folded = new Map<string, Stats["signups"][number]>();
+  for (const row of rows) {
+    const path = currentPath.get(row.path) ?? row.path;
+    const key = `${path}\u0000${row.source}`;
+    const total = folded.get(key) ?? { path, source: row.source, signups: 0, confirmed: 0 };
+    total.signups += row.signups;
+    total.confirmed += row.confirmed;
+    folded.set(key, total);
+  }
+  return [...folded.values()].sort((a, b) => b.signups - a.signups || a.path.localeCompare(b.path) || a.source.localeCompare(b.source));
+}
+
 /**
  * The dashboard's figures for a range of days (both included, in the site's time zone). Days
  * already over are read from the rollups (rolled up first, if a day is still raw); today is
@@ -110,7 +125,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   if (from > to) throw new ValidationError("from must not be after to");
   if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
   await rollUpPastDays(deps.db, today);
-  const [{ rows }, notFound, renamed] = await Promise.all([
+  const [{ rows }, notFound, renamed, signups, downloads, downloadSources] = await Promise.all([
     deps.db.query<GroupedRow>(
       `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf},
        every_cell AS (
@@ -129,6 +144,22 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
       [from, to],
     ),
     deps.db.query<{ old_slug: string; slug: string }>(`SELECT r.old_slug, p.slug FROM post_slug_redirects r JOIN posts p ON p.id = r.post_id`),
+    deps.db.query<{ path: string; source: string; signups: number; confirmed: number }>(
+      `SELECT s.path, s.source, count(*)::int AS signups, count(c.confirmed_at)::int AS confirmed
+         FROM stats_signups s LEFT JOIN subscriber_consents c ON c.id = s.consent_id
+        WHERE s.day BETWEEN $1::date AND $2::date GROUP BY s.path, s.source`,
+      [from, to],
+    ),
+    deps.db.query<{ id: number; title: string; downloads: number }>(
+      `SELECT d.id, d.title, sum(x.downloads)::int AS downloads FROM stats_downloads x JOIN downloads d ON d.id = x.download_id
+        WHERE x.day BETWEEN $1::date AND $2::date GROUP BY d.id, d.title ORDER BY downloads DESC, d.title`,
+      [from, to],
+    ),
+    deps.db.query<{ path: string; source: string; downloads: number }>(
+      `SELECT path, source, sum(downloads)::int AS downloads FROM stats_downloads
+        WHERE day BETWEEN $1::date AND $2::date GROUP BY path, source ORDER BY downloads DESC, path, source LIMIT ${String(topRows)}`,
+      [from, to],
+    ),
   ]);
   // An old address of a post counts as the post (its link still works: it redirects).
   const currentPath = new Map(renamed.rows.map((row) => [`/blog/${row.old_slug}`, `/blog/${row.slug}`]));
@@ -183,9 +214,36 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
         (row) => row.country,
       ),
     ),
-    signups: [],
-    downloads: [],
+    signups: foldSignups(signups.rows, currentPath),
+    downloads: downloads.rows,
+    downloadSources: downloadSources.rows.map((row) => ({ ...row, path: currentPath.get(row.path) ?? row.path })),
     series,
     notFound: notFound.rows,
   };
+}
+
+/**
+ * A newsletter signup (the consent asked by the form), counted under the page its form was on and
+ * the visit's source. The same consent asked again (the same pending address) counts once.
+ */
+export async function recordSignup(deps: StatsDeps, consentId: number, form: FormRequest): Promise<void> {
+  const day = statsToday(deps);
+  const { path, source } = await attributeForm(deps.db, day, form);
+  await deps.db.query(`INSERT INTO stats_signups (day, path, source, consent_id) VALUES ($1::date, $2, $3, $4) ON CONFLICT (consent_id) DO NOTHING`, [
+    day,
+    path,
+    source,
+    consentId,
+  ]);
+}
+
+/** A download requested, counted per resource, page and source. */
+export async function recordDownload(deps: StatsDeps, downloadId: number, form: FormRequest): Promise<void> {
+  const day = statsToday(deps);
+  const { path, source } = await attributeForm(deps.db, day, form);
+  await deps.db.query(
+    `INSERT INTO stats_downloads (day, download_id, path, source, downloads) VALUES ($1::date, $2, $3, $4, 1)
+     ON CONFLICT (day, download_id, path, source) DO UPDATE SET downloads = stats_downloads.downloads + 1`,
+    [day, downloadId, path, source],
+  );
 }

@@ -245,6 +245,17 @@ export default function StatsTab() {
               ]}
             />
             <FigureTable
+              caption="Downloads per page and source"
+              rows={data.downloadSources}
+              rowKey={(row) => `${row.path} ${row.source}`}
+              emptyText="No downloads in this range."
+              columns={[
+                { label: "Page", cell: (row) => row.path },
+                { label: "Source", cell: (row) => row.source },
+                { label: "Downloads", cell: (row) => figure(row.downloads), numeric: true },
+              ]}
+            />
+            <FigureTable
               caption="Not found"
               rows={data.notFound}
               rowKey={(row) => row.path}
