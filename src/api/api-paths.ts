@@ -49,6 +49,7 @@ export const apiPaths = {
   mailOutboxRetry: "/api/mail/outbox/retry",
   events: "/api/events",
   stats: "/api/stats",
+  newsletterClick: "/api/newsletter/click",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -77,6 +77,8 @@ export function createApp(parts: AppParts): App {
     mail: mail === noMailer ? mail : replyingMailer({ db, now: () => clock.now() }, mail, { fixed: env.MAIL_REPLY_TO }),
     site: siteAt(env.SITE_URL),
     signer: signerFor(env),
+    // Newsletter links go through the signed click redirect unless the owner turned it off.
+    clickTracking: env.CLICK_TRACKING !== "off",
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the

@@ -73,3 +73,25 @@ CREATE TABLE stats_downloads (
   downloads integer NOT NULL,
   PRIMARY KEY (day, download_id, path, source)
 );
+
+-- Newsletter click tracking (CLICK_TRACKING, on unless `off`): each link of a send, by position,
+-- with its clicks; and one row per (link, subscriber) who clicked it, for unique clicks. Erasing the
+-- subscriber keeps the row (subscriber_id NULL), so the send's figures still add up.
+CREATE TABLE newsletter_links (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  send_id integer NOT NULL REFERENCES newsletter_sends (id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  url text NOT NULL,
+  clicks integer NOT NULL DEFAULT 0,
+  UNIQUE (send_id, position)
+);
+
+CREATE TABLE newsletter_link_clicks (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  link_id integer NOT NULL REFERENCES newsletter_links (id) ON DELETE CASCADE,
+  subscriber_id integer REFERENCES subscribers (id) ON DELETE SET NULL,
+  clicks integer NOT NULL DEFAULT 1,
+  first_clicked_at timestamptz NOT NULL,
+  UNIQUE (link_id, subscriber_id)
+);
+CREATE INDEX newsletter_link_clicks_subscriber_idx ON newsletter_link_clicks (subscriber_id);

@@ -1,3 +1,4 @@
+import { followClick } from "../../core/stats/newsletter-clicks.ts";
 import { getStats, recordPageView } from "../../core/stats/stats.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import { siteHosts } from "../visit.ts";
@@ -16,4 +17,8 @@ export const statsHandlers: RouteHandlers<typeof statsRoutes> = {
     });
   },
   stats: ({ query, deps }) => getStats(deps, query),
+  click: async ({ query, deps, request }) => {
+    const url = await followClick(deps, { link: query.l, recipient: query.r, userAgent: request.headers.get("user-agent") ?? "" });
+    return new Response(null, { status: 302, headers: { location: url ?? "/", "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  },
 };

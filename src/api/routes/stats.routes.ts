@@ -1,5 +1,6 @@
 import { apiPaths } from "../api-paths.ts";
-import { declareRoute, emptyAnswer, jsonAnswer } from "../declare-route.ts";
+import { z } from "zod";
+import { declareRoute, emptyAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
 import { maxPageViewReportBytes, pageViewReportSchema, statsQuerySchema, statsSchema } from "../../core/stats/stats.schema.ts";
 
 export const statsRoutes = {
@@ -21,4 +22,17 @@ export const statsRoutes = {
     query: statsQuerySchema,
     answers: { 200: jsonAnswer(statsSchema, "Visitors, page views and what they did, by day, page, source, device and country") },
   }),
+  click: declareRoute({
+    method: "GET",
+    path: apiPaths.newsletterClick,
+    access: "public",
+    summary:
+      "A newsletter link's signed redirect: counts the click (per link, send and recipient) and answers 302 to the link's address; a tampered or unknown token goes to the site's home, never elsewhere",
+    query: z.object({ l: z.string().max(200).optional(), r: z.string().max(200).optional() }),
+    answers: { 302: redirectAnswer("To the link's original address, or to the site's home for a token that is not genuine") },
+  }),
 };
+
+/** The click redirect for a link's token and a recipient's (`statsRoutes.click`). */
+export const newsletterClickUrl = (linkToken: string, recipientToken: string) =>
+  `${apiPaths.newsletterClick}?${new URLSearchParams({ l: linkToken, r: recipientToken }).toString()}`;

@@ -28,6 +28,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "build_hook_state",
       "downloads",
       "login_throttle",
+      "newsletter_link_clicks",
+      "newsletter_links",
       "newsletter_recipients",
       "newsletter_sends",
       "outbox",

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * What a signature is for. Each purpose signs with a key of its own, so a signature made for one
  * can never pass as another's.
  */
-export type SigningPurpose = "download-link" | "subscription-token" | "background-run" | "device-cookie" | "message-id";
+export type SigningPurpose = "download-link" | "subscription-token" | "background-run" | "device-cookie" | "message-id" | "newsletter-click";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -24,6 +24,7 @@ const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> =
   "subscription-token": (secret) => createHmac("sha256", secret).update("no-filter subscription tokens v1").digest(),
   "device-cookie": (secret) => createHmac("sha256", secret).update("no-filter device cookies v1").digest(),
   "message-id": (secret) => createHmac("sha256", secret).update("no-filter message-id v1").digest(),
+  "newsletter-click": (secret) => createHmac("sha256", secret).update("no-filter newsletter-click v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {

@@ -43,3 +43,10 @@ export const statsSchema = z.object({
   notFound: z.array(z.object({ path: z.string(), views: count })),
 });
 export type Stats = z.output<typeof statsSchema>;
+
+/** What `GET /api/newsletter/sends/{id}` adds: every click, unique clickers, and each link's. */
+export const sendClicksSchema = z.object({
+  clicks: count,
+  uniqueClicks: count,
+  links: z.array(z.object({ url: z.string(), clicks: count, uniqueClicks: count })),
+});
