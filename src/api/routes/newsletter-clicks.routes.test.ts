@@ -65,6 +65,12 @@ describe("newsletter click tracking", () => {
     };
     expect(send.clicks).toBe(4);
     expect(send.uniqueClicks).toBe(2);
+    await app.deps.db.query("UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = now() WHERE email = 'bob@example.com'");
+    const today = new Date().toISOString().slice(0, 10);
+    const stats = (await (await app.call(`/api/stats?from=${today}&to=${today}`, { headers: await app.adminHeaders() })).json()) as {
+      newsletters: { id: number; delivered: number; clicks: number; uniqueClicks: number; unsubscribes: number }[];
+    };
+    expect(stats.newsletters[0]).toMatchObject({ id: sendId, delivered: 2, clicks: 4, uniqueClicks: 2, unsubscribes: 1 });
     expect(send.links.slice(0, 2)).toEqual([
       { url: "https://example.com/guide?a=1&b=2", clicks: 3, uniqueClicks: 2 },
       { url: "https://example.org/", clicks: 1, uniqueClicks: 1 },

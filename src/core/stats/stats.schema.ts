@@ -39,6 +39,22 @@ export const statsSchema = z.object({
   series: z.array(z.object({ date: z.string(), visitors: count, pageviews: count })),
   /** Download requests by the page the resource was asked for on and the visit's source. */
   downloadSources: z.array(z.object({ path: z.string(), source: z.string(), downloads: count })),
+  /**
+   * The newsletters sent in the range: delivered, clicks (unique per recipient) per link, and the
+   * recipients who unsubscribed after it and before the next one. No opens: see the Stats tab.
+   */
+  newsletters: z.array(
+    z.object({
+      id: z.number().int(),
+      subject: z.string(),
+      sentAt: z.string(),
+      delivered: count,
+      clicks: count,
+      uniqueClicks: count,
+      unsubscribes: count,
+      links: z.array(z.object({ url: z.string(), clicks: count, uniqueClicks: count })),
+    }),
+  ),
   /** Pages answered "not found", counted apart from page views. */
   notFound: z.array(z.object({ path: z.string(), views: count })),
 });

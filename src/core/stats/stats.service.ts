@@ -6,6 +6,7 @@ import type { Clock } from "../shared/clock.ts";
 import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
 import { attributeForm, type FormRequest } from "./attribution.ts";
+import { sendClicks } from "./newsletter-clicks.ts";
 import { cellsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
@@ -98,6 +99,42 @@ const byCount =
   (a: Row, b: Row) =>
     count(b) - count(a) || name(a).localeCompare(name(b));
 
+/**
+ * The newsletters started in the range (days in the site's time zone), newest first. An unsubscribe
+ * link names no send, so a send's unsubscribes are its recipients who left after it started and
+ * before the next send.
+ */
+async function newslettersIn(deps: StatsDeps, from: Day, to: Day): Promise<Stats["newsletters"]> {
+  const { rows } = await deps.db.query<{ id: number; subject: string; created_at: Date | string; delivered: number; unsubscribes: number }>(
+    `WITH sends AS (
+       SELECT s.id, s.subject, s.created_at,
+              lead(s.created_at) OVER (ORDER BY s.created_at, s.id) AS next_at
+         FROM newsletter_sends s
+     )
+     SELECT s.id, s.subject, s.created_at,
+            count(*) FILTER (WHERE r.status = 'sent')::int AS delivered,
+            count(*) FILTER (WHERE r.status = 'sent' AND sub.unsubscribed_at >= s.created_at
+                               AND (s.next_at IS NULL OR sub.unsubscribed_at < s.next_at))::int AS unsubscribes
+       FROM sends s
+       LEFT JOIN newsletter_recipients r ON r.send_id = s.id
+       LEFT JOIN subscribers sub ON sub.id = r.subscriber_id
+      WHERE (s.created_at AT TIME ZONE $3)::date BETWEEN $1::date AND $2::date
+      GROUP BY s.id, s.subject, s.created_at
+      ORDER BY s.created_at DESC, s.id DESC`,
+    [from, to, timeZoneOf(deps)],
+  );
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      subject: row.subject,
+      sentAt: new Date(row.created_at).toISOString(),
+      delivered: row.delivered,
+      unsubscribes: row.unsubscribes,
+      ...(await sendClicks(deps.db, row.id)),
+    })),
+  );
+}
+
 /** Signups per page (a post's old address folded into it) and source, most first. */
 function foldSignups(rows: Stats["signups"], currentPath: ReadonlyMap<string, string>): Stats["signups"] {
   const folded = new Map<string, Stats["signups"][number]>();
@@ -125,7 +162,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   if (from > to) throw new ValidationError("from must not be after to");
   if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
   await rollUpPastDays(deps.db, today);
-  const [{ rows }, notFound, renamed, signups, downloads, downloadSources] = await Promise.all([
+  const [{ rows }, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
     deps.db.query<GroupedRow>(
       `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf},
        every_cell AS (
@@ -160,6 +197,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
         WHERE day BETWEEN $1::date AND $2::date GROUP BY path, source ORDER BY downloads DESC, path, source LIMIT ${String(topRows)}`,
       [from, to],
     ),
+    newslettersIn(deps, from, to),
   ]);
   // An old address of a post counts as the post (its link still works: it redirects).
   const currentPath = new Map(renamed.rows.map((row) => [`/blog/${row.old_slug}`, `/blog/${row.slug}`]));
@@ -216,6 +254,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
     ),
     signups: foldSignups(signups.rows, currentPath),
     downloads: downloads.rows,
+    newsletters,
     downloadSources: downloadSources.rows.map((row) => ({ ...row, path: currentPath.get(row.path) ?? row.path })),
     series,
     notFound: notFound.rows,

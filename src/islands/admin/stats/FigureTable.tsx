@@ -11,7 +11,7 @@ interface Props<Row> {
   caption: string;
   rows: readonly Row[];
   columns: readonly Column<Row>[];
-  rowKey: (row: Row) => string;
+  rowKey: (row: Row, index: number) => string;
   emptyText: string;
 }
 
@@ -39,8 +39,8 @@ export function FigureTable<Row>({ caption, rows, columns, rowKey, emptyText }: 
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
+          {rows.map((row, index) => (
+            <tr key={rowKey(row, index)}>
               {columns.map((column) => (
                 <td key={column.label} className={column.numeric ? "text-right tabular-nums" : "break-all"}>
                   {column.cell(row)}

@@ -5,6 +5,7 @@ import { queries } from "../query-client.ts";
 import { ListState } from "../ui/ListState.tsx";
 import { figure, FigureTable } from "./FigureTable.tsx";
 import { conversion, focusedPath, lastDays, type DayRange, type RangeChoice } from "./stats-range.ts";
+import { NewsletterFigures } from "./NewsletterFigures.tsx";
 import { VisitorsChart } from "./VisitorsChart.tsx";
 
 const presets: { value: RangeChoice; label: string }[] = [
@@ -266,6 +267,7 @@ export default function StatsTab() {
               ]}
             />
           </div>
+          <NewsletterFigures newsletters={data.newsletters} />
         </>
       )}
     </section>
