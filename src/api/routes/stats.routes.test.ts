@@ -49,7 +49,7 @@ async function stats(from: string, to: string): Promise<Stats> {
 
 async function clearStats(): Promise<void> {
   await app.deps.db.exec(
-    "DELETE FROM stats_events; DELETE FROM stats_daily; DELETE FROM stats_not_found; DELETE FROM stats_signups; DELETE FROM stats_downloads; DELETE FROM rate_limit_counters",
+    "DELETE FROM stats_events; DELETE FROM stats_daily; DELETE FROM stats_daily_dimensions; DELETE FROM stats_not_found; DELETE FROM stats_signups; DELETE FROM stats_downloads; DELETE FROM rate_limit_counters",
   );
 }
 

@@ -43,6 +43,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "site_build_status",
       "site_settings",
       "stats_daily",
+      "stats_daily_dimensions",
       "stats_downloads",
       "stats_events",
       "stats_not_found",

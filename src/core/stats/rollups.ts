@@ -28,6 +28,20 @@ export const cellsOf = `
   )`;
 
 /**
+ * The cells summed along one dimension at a time, per day: the rows of `stats_daily_dimensions`.
+ */
+export const dimensionsOf = `
+  dimensions AS (
+    SELECT day,
+           CASE WHEN GROUPING(path) = 0 THEN 'page' WHEN GROUPING(source) = 0 THEN 'source'
+                WHEN GROUPING(device) = 0 THEN 'device' WHEN GROUPING(country) = 0 THEN 'country' ELSE 'day' END AS dimension,
+           coalesce(path, source, device, country, '') AS value,
+           (CASE WHEN GROUPING(path) = 0 THEN sum(visitors) ELSE sum(entries) END)::int AS visitors,
+           sum(pageviews)::int AS pageviews
+      FROM cells GROUP BY GROUPING SETS ((day), (day, path), (day, source), (day, device), (day, country))
+  )`;
+
+/**
  * Rolls every day before `today` into `stats_daily` and deletes its raw page views, in one
  * statement: two runs at once can't count a day twice (the second finds the rows gone). The
  * statement adds to a cell already there, for a page view that arrived as its day was rolled.
@@ -43,6 +57,14 @@ export async function rollUpPastDays(db: SqlQueryable, today: Day): Promise<numb
              pageviews = stats_daily.pageviews + excluded.pageviews,
              entries = stats_daily.entries + excluded.entries
        RETURNING 1
+     ), ${dimensionsOf},
+     summed AS (
+       INSERT INTO stats_daily_dimensions (day, dimension, value, visitors, pageviews)
+       SELECT day, dimension, value, visitors, pageviews FROM dimensions
+       ON CONFLICT (day, dimension, value) DO UPDATE
+         SET visitors = stats_daily_dimensions.visitors + excluded.visitors,
+             pageviews = stats_daily_dimensions.pageviews + excluded.pageviews
+       RETURNING 1
      )
      SELECT (SELECT count(*) FROM source_events)::int AS rolled`,
     [today],
@@ -56,7 +78,8 @@ export async function rollUpPastDays(db: SqlQueryable, today: Day): Promise<numb
  */
 export async function dropExpiredRollups(db: SqlQueryable, today: Day): Promise<void> {
   await db.query(
-    `WITH gone AS (DELETE FROM stats_daily WHERE day < ($1::date - interval '25 months')::date)
+    `WITH gone AS (DELETE FROM stats_daily WHERE day < ($1::date - interval '25 months')::date),
+          summed AS (DELETE FROM stats_daily_dimensions WHERE day < ($1::date - interval '25 months')::date)
      DELETE FROM stats_not_found WHERE day < ($1::date - interval '25 months')::date`,
     [today],
   );

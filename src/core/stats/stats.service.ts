@@ -7,7 +7,7 @@ import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
 import { attributeForm, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
-import { cellsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
+import { cellsOf, dimensionsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
 
@@ -83,15 +83,12 @@ export const maxRangeDays = 400;
 const defaultRangeDays = 30;
 const topRows = 100;
 
-interface GroupedRow {
+interface DimensionRow {
+  dimension: "day" | "page" | "source" | "device" | "country";
+  value: string;
   day: string | null;
-  path: string | null;
-  source: string | null;
-  device: string | null;
-  country: string | null;
   visitors: number;
   pageviews: number;
-  entries: number;
 }
 
 const byCount =
@@ -163,16 +160,16 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
   await rollUpPastDays(deps.db, today);
   const [{ rows }, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
-    deps.db.query<GroupedRow>(
-      `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf},
-       every_cell AS (
-         SELECT day, path, source, device, country, visitors, pageviews, entries FROM stats_daily WHERE day BETWEEN $1::date AND $2::date
+    deps.db.query<DimensionRow>(
+      `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf}, ${dimensionsOf},
+       every_row AS (
+         SELECT day, dimension, value, visitors, pageviews FROM stats_daily_dimensions WHERE day BETWEEN $1::date AND $2::date
          UNION ALL
-         SELECT day, path, source, device, country, visitors, pageviews, entries FROM cells
+         SELECT day, dimension, value, visitors, pageviews FROM dimensions
        )
-       SELECT day::text AS day, path, source, device, country,
-              sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews, sum(entries)::int AS entries
-         FROM every_cell GROUP BY GROUPING SETS ((day), (path), (source), (device), (country))`,
+       SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day,
+              sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews
+         FROM every_row GROUP BY dimension, value, CASE WHEN dimension = 'day' THEN day::text END`,
       [from, to],
     ),
     deps.db.query<{ path: string; views: number }>(
@@ -207,16 +204,16 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   const devices: Stats["devices"] = [];
   const countries: Stats["countries"] = [];
   for (const row of rows) {
-    if (row.day !== null) days.set(row.day, { visitors: row.entries, pageviews: row.pageviews });
-    else if (row.path !== null) {
-      const path = currentPath.get(row.path) ?? row.path;
+    if (row.dimension === "day" && row.day !== null) days.set(row.day, { visitors: row.visitors, pageviews: row.pageviews });
+    else if (row.dimension === "page") {
+      const path = currentPath.get(row.value) ?? row.value;
       const page = pages.get(path) ?? { path, visitors: 0, pageviews: 0 };
       page.visitors += row.visitors;
       page.pageviews += row.pageviews;
       pages.set(path, page);
-    } else if (row.source !== null) sources.push({ source: row.source, visitors: row.entries });
-    else if (row.device !== null) devices.push({ device: row.device, visitors: row.entries });
-    else if (row.country !== null) countries.push({ country: row.country || "unknown", visitors: row.entries });
+    } else if (row.dimension === "source") sources.push({ source: row.value, visitors: row.visitors });
+    else if (row.dimension === "device") devices.push({ device: row.value, visitors: row.visitors });
+    else if (row.dimension === "country") countries.push({ country: row.value || "unknown", visitors: row.visitors });
   }
   const series = daysBetween(from, to).map((date) => ({ date, ...(days.get(date) ?? { visitors: 0, pageviews: 0 }) }));
   return {
