@@ -1,3 +1,4 @@
+import { printStats, type StatsFigures } from "./stats.ts";
 /** The benchmark's results and the table `npm run bench` prints, each figure beside its target. */
 import { cpus, release, totalmem } from "node:os";
 import type { LatencyRow } from "./api-latency.ts";
@@ -33,6 +34,8 @@ export interface BenchResults {
   newsletterSend?: NewsletterSendFigures;
   /** Signups under `npm start` whose SMTP server answers 300 ms late, and the outbox's recovery after an outage. */
   signupsSlowSmtp?: SlowSmtpFigures;
+  /** The stats (issue 29): beacon bytes, ingest under load, the Stats call at 1,000,000 events. */
+  stats?: StatsFigures;
   /** Figures not measured, with the reason. */
   skipped: Record<string, string>;
   benchSeconds?: number;
@@ -217,6 +220,7 @@ const flatHeapGrowthBytes = 4 * 2 ** 20;
 export function printReport(results: BenchResults): void {
   console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);
   if (results.signupsSlowSmtp) printSlowSmtp(results.signupsSlowSmtp);
+  if (results.stats) printStats(results.stats);
   if (results.pages) printPages(results.pages);
   if (results.lighthouse) printLighthouse(results.lighthouse);
   if (results.pagesAt1000Posts) {

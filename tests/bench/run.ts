@@ -32,6 +32,7 @@ import { measurePage } from "./page-weight.ts";
 import { publishPhotoPost } from "./photo-post.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
+import { measureStats } from "./stats.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
@@ -99,6 +100,9 @@ try {
   results.pagesAt1000Posts = [];
   for (const pagePath of listPagesAt1000) results.pagesAt1000Posts.push(await measureListPage(fetchText, pagePath));
   if ("path" in chrome) results.lighthouseAt1000Posts = await measureLighthouse(siteUrl, listPagesAt1000, chrome.path);
+
+  log("stats: the beacon's bytes, ingest under load, then GET /api/stats with 1,000,000 page views stored…");
+  results.stats = await measureStats(siteUrl, info.databaseUrl, password, loadSeconds);
 
   log("warm restart…");
   await stopLocalSite(fresh);

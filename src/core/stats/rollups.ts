@@ -42,13 +42,25 @@ export const dimensionsOf = `
   )`;
 
 /**
- * Rolls every day before `today` into `stats_daily` and deletes its raw page views, in one
- * statement: two runs at once can't count a day twice (the second finds the rows gone). The
- * statement adds to a cell already there, for a page view that arrived as its day was rolled.
+ * Rolls every day before `today` into the rollups and deletes its raw page views, a day at a time
+ * (a day is one statement, however long nobody looked: a backlog never becomes one long query).
+ * Returns how many page views were rolled.
  */
 export async function rollUpPastDays(db: SqlQueryable, today: Day): Promise<number> {
+  const { rows } = await db.query<{ day: string }>("SELECT DISTINCT day::text AS day FROM stats_events WHERE day < $1::date ORDER BY day", [today]);
+  let rolled = 0;
+  for (const { day } of rows) rolled += await rollUpDay(db, day);
+  return rolled;
+}
+
+/**
+ * Rolls one day into `stats_daily` and `stats_daily_dimensions` and deletes its raw page views, in
+ * one statement: two runs at once can't count a day twice (the second finds the rows gone). The
+ * statement adds to a row already there, for a page view that arrived as its day was rolled.
+ */
+async function rollUpDay(db: SqlQueryable, day: Day): Promise<number> {
   const { rows } = await db.query<{ rolled: number }>(
-    `WITH source_events AS (DELETE FROM stats_events WHERE day < $1::date RETURNING *), ${cellsOf},
+    `WITH source_events AS (DELETE FROM stats_events WHERE day = $1::date RETURNING *), ${cellsOf},
      saved AS (
        INSERT INTO stats_daily (day, path, source, utm_medium, utm_campaign, device, country, visitors, pageviews, entries)
        SELECT day, path, source, utm_medium, utm_campaign, device, country, visitors, pageviews, entries FROM cells
@@ -67,7 +79,7 @@ export async function rollUpPastDays(db: SqlQueryable, today: Day): Promise<numb
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM source_events)::int AS rolled`,
-    [today],
+    [day],
   );
   return rows[0]?.rolled ?? 0;
 }
