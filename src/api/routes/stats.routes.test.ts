@@ -272,6 +272,18 @@ describe("POST /api/events and GET /api/stats", () => {
     expect(figures.downloadSources).toEqual([{ path: "/downloads", source: "news.ycombinator.com", downloads: 1 }]);
   });
 
+  it("writes beacons that arrive together in shared INSERTs, every one of them", async () => {
+    await clearStats();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, n) => view({ path: `/page-${String(n)}`, ip: `198.51.100.${String(100 + n)}` })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array<number>(60).fill(202));
+    const { rows } = await app.deps.db.query<{ views: number; paths: number }>(
+      "SELECT count(*)::int AS views, count(DISTINCT path)::int AS paths FROM stats_events",
+    );
+    expect(rows[0]).toEqual({ views: 60, paths: 60 });
+  });
+
   it("answers 401 without a session, and 400 for a range that runs backwards or is too long", async () => {
     expect((await app.call("/api/stats?from=2026-03-01&to=2026-03-02")).status).toBe(401);
     const headers = await app.adminHeaders();

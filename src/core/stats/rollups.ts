@@ -50,6 +50,12 @@ export async function rollUpPastDays(db: SqlQueryable, today: Day): Promise<numb
   const { rows } = await db.query<{ day: string }>("SELECT DISTINCT day::text AS day FROM stats_events WHERE day < $1::date ORDER BY day", [today]);
   let rolled = 0;
   for (const { day } of rows) rolled += await rollUpDay(db, day);
+  if (rolled > 0) {
+    // The deleted rows stay in the table and its index as dead tuples until a vacuum, and today's
+    // reads would wade through them (a 90-day backlog made the Stats call 1.3 s): clean up now,
+    // once a day. A database that refuses (no rights) waits for autovacuum instead.
+    await db.query("VACUUM (ANALYZE) stats_events").catch(() => undefined);
+  }
   return rolled;
 }
 

@@ -1,12 +1,13 @@
 import { clientKey } from "../client-key.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
-import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
+import type { RateLimit } from "../rate-limit.ts";
 import type { Clock } from "../shared/clock.ts";
 import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
 import { attributeForm, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
+import { takeViewLimit, writeView } from "./view-writer.ts";
 import { cellsOf, dimensionsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
@@ -59,7 +60,8 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
     await dropExpiredRollups(deps.db, day);
   }
   const client = clientKey(view.clientIp);
-  await takeRateLimit(deps, pageViewLimit, `stats:${saltedHash(salt, "rate", client)}`);
+  const limit = { ...pageViewLimit, max: pageViewLimit.max * (deps.env?.RATE_LIMIT_MULTIPLIER ?? 1) };
+  takeViewLimit(saltedHash(salt, "rate", client), limit, now);
   const dimensions = pageViewDimensions(pageUrl, view.referrer, view.siteHosts);
   if (view.notFound) {
     await deps.db.query(
@@ -71,11 +73,17 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
   }
   const visitor = visitorHash(salt, view.clientIp, view.userAgent, view.siteHosts);
   const country = /^[A-Za-z]{2}$/.test(view.country ?? "") ? (view.country ?? "").toUpperCase() : "";
-  await deps.db.query(
-    `INSERT INTO stats_events (day, at, visitor, path, source, utm_medium, utm_campaign, device, country)
-     VALUES ($1::date, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [day, now, visitor, dimensions.path, dimensions.source, dimensions.utmMedium, dimensions.utmCampaign, deviceOf(view.userAgent), country],
-  );
+  await writeView(deps.db, {
+    day,
+    at: now,
+    visitor,
+    path: dimensions.path,
+    source: dimensions.source,
+    utmMedium: dimensions.utmMedium,
+    utmCampaign: dimensions.utmCampaign,
+    device: deviceOf(view.userAgent),
+    country,
+  });
 }
 
 /** The longest range the dashboard may ask for at once. */
