@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import type { Stats } from "../../core/stats/stats.schema.ts";
+import { forgetLiveStats } from "../../core/stats/stats.service.ts";
 
 const desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const phone =
@@ -48,6 +49,7 @@ async function stats(from: string, to: string): Promise<Stats> {
 }
 
 async function clearStats(): Promise<void> {
+  forgetLiveStats(app.deps.db);
   await app.deps.db.exec(
     "DELETE FROM stats_events; DELETE FROM stats_daily; DELETE FROM stats_daily_dimensions; DELETE FROM stats_not_found; DELETE FROM stats_signups; DELETE FROM stats_downloads; DELETE FROM rate_limit_counters",
   );

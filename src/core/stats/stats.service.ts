@@ -7,7 +7,7 @@ import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
 import { attributeForm, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
-import { takeViewLimit, writeView } from "./view-writer.ts";
+import { takeViewLimit, writeView, writtenVersion } from "./view-writer.ts";
 import { cellsOf, dimensionsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
@@ -154,6 +154,41 @@ function foldSignups(rows: Stats["signups"], currentPath: ReadonlyMap<string, st
   return [...folded.values()].sort((a, b) => b.signups - a.signups || a.path.localeCompare(b.path) || a.source.localeCompare(b.source));
 }
 
+/** Adds `visitors` to the row named `value` (a day's rollup and today's live rows name the same source). */
+function add<Key extends string>(list: ({ [K in Key]: string } & { visitors: number })[], key: Key, value: string, visitors: number): void {
+  const row = list.find((entry) => entry[key] === value);
+  if (row) row.visitors += visitors;
+  else list.push({ [key]: value, visitors } as { [K in Key]: string } & { visitors: number });
+}
+
+/** Today's figures, computed from its raw page views, kept per database until a page view is written here or 30 s pass. */
+const live = new WeakMap<object, { day: Day; version: number; at: number; rows: DimensionRow[] }>();
+const liveMaxAgeMs = 30_000;
+
+/** Drops what this process keeps of today's figures (tests that change the tables behind its back). */
+export function forgetLiveStats(db: object): void {
+  live.delete(db);
+}
+
+/**
+ * Today's rows along each dimension, from the raw page views (the same statement the rollup sums
+ * with). Kept until this process writes another page view or 30 s pass (another instance's views
+ * show within that), so a dashboard read again and again costs one small query.
+ */
+async function liveDimensions(deps: StatsDeps, today: Day): Promise<DimensionRow[]> {
+  const version = writtenVersion(deps.db);
+  const now = deps.now().getTime();
+  const kept = live.get(deps.db);
+  if (kept && kept.day === today && kept.version === version && now - kept.at < liveMaxAgeMs && now >= kept.at) return kept.rows;
+  const { rows } = await deps.db.query<DimensionRow>(
+    `WITH source_events AS (SELECT * FROM stats_events WHERE day = $1::date), ${cellsOf}, ${dimensionsOf}
+     SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day, visitors, pageviews FROM dimensions`,
+    [today],
+  );
+  live.set(deps.db, { day: today, version, at: now, rows });
+  return rows;
+}
+
 /**
  * The dashboard's figures for a range of days (both included, in the site's time zone). Days
  * already over are read from the rollups (rolled up first, if a day is still raw); today is
@@ -167,17 +202,12 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   if (from > to) throw new ValidationError("from must not be after to");
   if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
   await rollUpPastDays(deps.db, today);
-  const [{ rows }, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
+  const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
     deps.db.query<DimensionRow>(
-      `WITH source_events AS (SELECT * FROM stats_events WHERE day BETWEEN $1::date AND $2::date), ${cellsOf}, ${dimensionsOf},
-       every_row AS (
-         SELECT day, dimension, value, visitors, pageviews FROM stats_daily_dimensions WHERE day BETWEEN $1::date AND $2::date
-         UNION ALL
-         SELECT day, dimension, value, visitors, pageviews FROM dimensions
-       )
-       SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day,
+      `SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day,
               sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews
-         FROM every_row GROUP BY dimension, value, CASE WHEN dimension = 'day' THEN day::text END`,
+         FROM stats_daily_dimensions WHERE day BETWEEN $1::date AND $2::date
+        GROUP BY dimension, value, CASE WHEN dimension = 'day' THEN day::text END`,
       [from, to],
     ),
     deps.db.query<{ path: string; views: number }>(
@@ -204,6 +234,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
     ),
     newslettersIn(deps, from, to),
   ]);
+  const rows = [...stored.rows, ...(from <= today && today <= to ? await liveDimensions(deps, today) : [])];
   // An old address of a post counts as the post (its link still works: it redirects).
   const currentPath = new Map(renamed.rows.map((row) => [`/blog/${row.old_slug}`, `/blog/${row.slug}`]));
   const pages = new Map<string, { path: string; visitors: number; pageviews: number }>();
@@ -212,16 +243,18 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   const devices: Stats["devices"] = [];
   const countries: Stats["countries"] = [];
   for (const row of rows) {
-    if (row.dimension === "day" && row.day !== null) days.set(row.day, { visitors: row.visitors, pageviews: row.pageviews });
-    else if (row.dimension === "page") {
+    if (row.dimension === "day" && row.day !== null) {
+      const before = days.get(row.day) ?? { visitors: 0, pageviews: 0 };
+      days.set(row.day, { visitors: before.visitors + row.visitors, pageviews: before.pageviews + row.pageviews });
+    } else if (row.dimension === "page") {
       const path = currentPath.get(row.value) ?? row.value;
       const page = pages.get(path) ?? { path, visitors: 0, pageviews: 0 };
       page.visitors += row.visitors;
       page.pageviews += row.pageviews;
       pages.set(path, page);
-    } else if (row.dimension === "source") sources.push({ source: row.value, visitors: row.visitors });
-    else if (row.dimension === "device") devices.push({ device: row.value, visitors: row.visitors });
-    else if (row.dimension === "country") countries.push({ country: row.value || "unknown", visitors: row.visitors });
+    } else if (row.dimension === "source") add(sources, "source", row.value, row.visitors);
+    else if (row.dimension === "device") add(devices, "device", row.value, row.visitors);
+    else if (row.dimension === "country") add(countries, "country", row.value || "unknown", row.visitors);
   }
   const series = daysBetween(from, to).map((date) => ({ date, ...(days.get(date) ?? { visitors: 0, pageviews: 0 }) }));
   return {

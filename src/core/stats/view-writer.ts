@@ -19,6 +19,10 @@ interface Waiting {
   done: (error?: unknown) => void;
 }
 
+/** How many page-view batches this process has written to each database: a change mark for `liveDimensions`. */
+const versions = new WeakMap<SqlQueryable, number>();
+export const writtenVersion = (db: SqlQueryable) => versions.get(db) ?? 0;
+
 const queues = new WeakMap<SqlQueryable, { waiting: Waiting[]; writing: boolean }>();
 
 /** The most rows one INSERT takes. */
@@ -61,6 +65,7 @@ async function drain(db: SqlQueryable, queue: { waiting: Waiting[]; writing: boo
           column("country"),
         ],
       );
+      versions.set(db, writtenVersion(db) + 1);
       for (const entry of batch) entry.done();
     } catch (error) {
       for (const entry of batch) entry.done(error ?? new Error("stats: writing page views failed"));
