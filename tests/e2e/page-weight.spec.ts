@@ -55,7 +55,30 @@ test("every public page runs at most 5 KB of JavaScript after load and 3 s idle,
   }
   const blog = watchScripts(page);
   await page.goto("/blog");
-  expect((await blog.settle()).bytes, "the blog list ships no JavaScript").toBe(0);
+  const beacon = await blog.settle();
+  test.info().annotations.push({ type: "the page-view beacon, with what it imports (gzip bytes)", description: String(beacon.bytes) });
+  expect(beacon.bytes, `the blog list ships the beacon only, at most 1 KB: ${beacon.files.join(", ")}`).toBeLessThanOrEqual(kb);
+  expect(beacon.files.join(" ")).toMatch(/BaseLayout/);
+});
+
+test("the page-view beacon goes out once the page has loaded, as text/plain, and no public page sets a cookie", async ({ page, context }) => {
+  const beacons: { body: string; contentType: string }[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/events") {
+      beacons.push({ body: request.postData() ?? "", contentType: request.headers()["content-type"] ?? "" });
+    }
+  });
+  for (const path of ["/", "/blog", "/no-such-page"]) {
+    const before = beacons.length;
+    await page.goto(`${path}?utm_source=weight-test`);
+    await expect.poll(() => beacons.length).toBe(before + 1);
+    const sent = beacons.at(-1);
+    expect(sent?.contentType).toMatch(/^text\/plain/);
+    const report = JSON.parse(sent?.body ?? "{}") as { url: string; notFound?: boolean };
+    expect(new URL(report.url).pathname).toBe(path);
+    expect(report.notFound ?? false).toBe(path === "/no-such-page");
+  }
+  expect(await context.cookies()).toEqual([]);
 });
 
 test("a post scrolled to the end with every island woken stays within 80 KB of JavaScript; a toast adds Radix Toast", async ({ page, context }) => {

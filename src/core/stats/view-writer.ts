@@ -16,7 +16,7 @@ export interface ViewRow {
 
 interface Waiting {
   row: ViewRow;
-  done: (error?: unknown) => void;
+  done: (error?: Error) => void;
 }
 
 /** How many page-view batches this process has written to each database: a change mark for `liveDimensions`. */
@@ -39,7 +39,7 @@ export function writeView(db: SqlQueryable, row: ViewRow): Promise<void> {
   if (!queue) queues.set(db, (queue = { waiting: [], writing: false }));
   const mine = queue;
   return new Promise((resolve, reject) => {
-    mine.waiting.push({ row, done: (error) => (error === undefined ? resolve() : reject(error as Error)) });
+    mine.waiting.push({ row, done: (error) => (error === undefined ? resolve() : reject(error)) });
     if (!mine.writing) void drain(db, mine);
   });
 }
@@ -68,7 +68,8 @@ async function drain(db: SqlQueryable, queue: { waiting: Waiting[]; writing: boo
       versions.set(db, writtenVersion(db) + 1);
       for (const entry of batch) entry.done();
     } catch (error) {
-      for (const entry of batch) entry.done(error ?? new Error("stats: writing page views failed"));
+      const failure = error instanceof Error ? error : new Error(`stats: writing page views failed: ${String(error)}`);
+      for (const entry of batch) entry.done(failure);
     }
   }
   queue.writing = false;
