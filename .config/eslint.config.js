@@ -43,6 +43,8 @@ const corePolicy = {
     { pattern: pkg("node-html-parser") }, // imported posts: their images, and Substack's and Medium's chrome removed
     { pattern: pkg("yauzl") }, // Substack and Medium export zips, backup archives: read from bytes
     { pattern: pkg("yazl") }, // backup archives written as a stream
+    { pattern: pkg("isbot") }, // stats: a user agent matched against a maintained list of crawlers
+    { pattern: pkg("ua-parser-js") }, // stats: a user agent's device class
   ],
   files: [],
   hints: [
@@ -91,6 +93,7 @@ const islandPolicy = {
     { pattern: pkg("@tanstack/react-query") },
     { pattern: pkg("@tiptap") },
     { pattern: pkg("@simplewebauthn/browser") },
+    { pattern: pkg("recharts") }, // the dashboard's Stats chart
     { pattern: /^zod$/ },
   ],
   files: [

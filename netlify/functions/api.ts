@@ -10,14 +10,18 @@ import type { App } from "../../src/app/create-app.ts";
 const instanceApp = warmApp();
 
 /** The whole API as one function: one warm instance answers every `/api/*` call. */
-export default async (request: Request, context: Pick<Context, "ip"> & Partial<Pick<Context, "waitUntil">>): Promise<Response> => {
+export default async (request: Request, context: Pick<Context, "ip"> & Partial<Pick<Context, "waitUntil" | "geo">>): Promise<Response> => {
   let ready: App;
   try {
     ready = await instanceApp();
   } catch (error) {
     return errorToResponse(error, request);
   }
-  return ready.handleApi(request, { ip: context.ip, ...(context.waitUntil && { waitUntil: context.waitUntil.bind(context) }) });
+  return ready.handleApi(request, {
+    ip: context.ip,
+    country: context.geo?.country?.code,
+    ...(context.waitUntil && { waitUntil: context.waitUntil.bind(context) }),
+  });
 };
 
 export const config: Config = {

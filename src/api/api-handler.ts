@@ -38,6 +38,8 @@ export interface ApiHandlerOptions {
 export interface ClientInfo {
   /** From Netlify's `context.ip` (locally: the socket's address). */
   ip: string;
+  /** Netlify's `context.geo.country.code`, when the platform tells it (never locally). */
+  country?: string | undefined;
   /** Netlify's `context.waitUntil`: keeps the function alive for work after the response. */
   waitUntil?: (promise: Promise<unknown>) => void;
 }
@@ -82,6 +84,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
           request,
           deps,
           clientIp: client.ip,
+          country: client.country,
           session: findOnce,
         };
         const result = await route.handle(context);
@@ -141,7 +144,7 @@ function parseOr400<Schema extends z.ZodType>(schema: Schema, value: unknown): z
 async function readBody(route: RouteDeclaration, request: Request, formPost: boolean): Promise<unknown> {
   if (!route.body) return undefined;
   if (route.body.type === "multipart" || formPost) return readForm(request, route.body.schema);
-  return readJson(request, route.body.schema);
+  return readJson(request, route.body.schema, route.body.maxBytes);
 }
 
 /** A handler's plain value as its route's first declared answer. */

@@ -64,6 +64,9 @@ export const apiPaths = {
   uploads: "/api/uploads",
   uploadPart: "/api/uploads/:uploadId/:part",
   uploadComplete: "/api/uploads/:uploadId/complete",
+  events: "/api/events",
+  stats: "/api/stats",
+  newsletterClick: "/api/newsletter/click",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

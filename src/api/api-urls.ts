@@ -1,6 +1,7 @@
 import type { ApiUrls } from "../core/shared/links.ts";
 import { downloadFileUrl } from "./routes/downloads.routes.ts";
 import { isPublicFileUrl, publicFileUrl } from "./routes/files.routes.ts";
+import { newsletterClickUrl } from "./routes/stats.routes.ts";
 import { confirmSubscriptionUrl, unsubscribeUrl } from "./routes/subscriptions.routes.ts";
 
 /** The URLs services hand out, each built next to the route that answers it. */
@@ -10,4 +11,5 @@ export const apiUrls: ApiUrls = {
   downloadFile: downloadFileUrl,
   confirmSubscription: confirmSubscriptionUrl,
   unsubscribe: unsubscribeUrl,
+  newsletterClick: newsletterClickUrl,
 };

@@ -38,7 +38,13 @@ export interface RouteDeclaration {
    * path, or one made from the handler's answer), or to `form.failure` when it failed in any way
    * (4xx or 5xx; a 503 goes to the page beside it, `failurePage` in api-handler.ts).
    */
-  body?: { type: "json" | "multipart"; schema: z.ZodType; form?: { success: string | ((answer: unknown) => string); failure: string } };
+  body?: {
+    type: "json" | "multipart";
+    schema: z.ZodType;
+    form?: { success: string | ((answer: unknown) => string); failure: string };
+    /** A JSON body's limit in bytes when below the default 64 KB (413 beyond). */
+    maxBytes?: number;
+  };
   /**
    * `true`: a GET whose answer without a session cookie is the same for everyone, so it may be
    * shared between requests for a moment (shared-reads.ts).

@@ -27,8 +27,12 @@ export function firstIssueMessage(error: z.ZodError): string {
 export const maxJsonBytes = 64 * 1024;
 
 /** Reads a JSON body (at most `maxJsonBytes`: 413 beyond) and validates it; malformed JSON or a failed check is a 400. */
-export async function readJson<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
-  const bytes = await readLimitedBody(request, maxJsonBytes, () => new PayloadTooLargeError("The request body is too large (the limit is 64 KB)"));
+export async function readJson<Schema extends z.ZodType>(request: Request, schema: Schema, limit = maxJsonBytes): Promise<z.output<Schema>> {
+  const bytes = await readLimitedBody(
+    request,
+    limit,
+    () => new PayloadTooLargeError(`The request body is too large (the limit is ${String(Math.round(limit / 1024))} KB)`),
+  );
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));

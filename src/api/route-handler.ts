@@ -11,6 +11,8 @@ export interface HandlerContext<Route extends RouteDeclaration> {
   deps: AppDeps;
   /** The client's address as the platform saw it (never a raw X-Forwarded-For). */
   clientIp: string;
+  /** The client's country (ISO 3166 code) when the platform tells it (Netlify's geo context). */
+  country: string | undefined;
   /** The admin session of the request's cookie, looked up once on first ask. */
   session: () => Promise<Session | null>;
 }

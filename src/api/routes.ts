@@ -38,6 +38,8 @@ import { backupsHandlers } from "./routes/backups.handlers.ts";
 import { backupsRoutes } from "./routes/backups.routes.ts";
 import { uploadsHandlers } from "./routes/uploads.handlers.ts";
 import { uploadsRoutes } from "./routes/uploads.routes.ts";
+import { statsHandlers } from "./routes/stats.handlers.ts";
+import { statsRoutes } from "./routes/stats.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -59,6 +61,7 @@ export const apiContract = {
   imports: importsRoutes,
   backups: backupsRoutes,
   uploads: uploadsRoutes,
+  stats: statsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -91,4 +94,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(importsRoutes, importsHandlers),
   ...serve(backupsRoutes, backupsHandlers),
   ...serve(uploadsRoutes, uploadsHandlers),
+  ...serve(statsRoutes, statsHandlers),
 ];

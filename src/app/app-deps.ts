@@ -12,6 +12,7 @@ import type { SetupDeps } from "../core/setup/setup-checklist.ts";
 import type { PreviewLinksDeps } from "../core/posts/preview-links.service.ts";
 import type { Clock } from "../core/shared/clock.ts";
 import type { MailDeps } from "../core/subscribers/subscription-emails.ts";
+import type { StatsDeps } from "../core/stats/stats.service.ts";
 
 /**
  * Everything the app's features need, put together once by `createApp` (create-app.ts): the sum of
@@ -28,7 +29,8 @@ export type AppDeps = PostsDeps &
   PreviewLinksDeps &
   EmailEventsDeps &
   ImportRunDeps &
-  BackupRunDeps & {
+  BackupRunDeps &
+  StatsDeps & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

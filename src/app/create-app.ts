@@ -106,6 +106,8 @@ export function createApp(parts: AppParts): App {
     },
     snsFetch,
     snsCertificate: snsCertificates(snsFetch),
+    // Newsletter links go through the signed click redirect unless the owner turned it off.
+    clickTracking: env.CLICK_TRACKING !== "off",
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
     setup: {

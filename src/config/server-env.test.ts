@@ -57,6 +57,16 @@ describe("bounce and complaint webhooks", () => {
   });
 });
 
+describe("stats", () => {
+  it("reads the site's time zone (an IANA name) and CLICK_TRACKING (on or off)", () => {
+    expect(readServerEnv({}).SITE_TIME_ZONE).toBeUndefined();
+    expect(readServerEnv({ SITE_TIME_ZONE: "Europe/Paris" }).SITE_TIME_ZONE).toBe("Europe/Paris");
+    expect(() => readServerEnv({ SITE_TIME_ZONE: "Mars/Olympus" })).toThrow(/SITE_TIME_ZONE: must be an IANA time zone name/);
+    expect(readServerEnv({ CLICK_TRACKING: "off" }).CLICK_TRACKING).toBe("off");
+    expect(() => readServerEnv({ CLICK_TRACKING: "no" })).toThrow(/CLICK_TRACKING: must be on or off/);
+  });
+});
+
 describe("DKIM and Reply-To", () => {
   const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const dkim = { DKIM_DOMAIN: "example.com", DKIM_SELECTOR: "mail2026", DKIM_PRIVATE_KEY: pem };

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import { z } from "zod";
 import { scryptParametersProblem } from "../core/auth/scrypt-parameters.ts";
+import { isTimeZone } from "../core/stats/stats-days.ts";
 import { parseEnv } from "./env-errors.ts";
 
 const optional = (schema: z.ZodType<string>) => z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
@@ -166,6 +167,10 @@ export const serverEnvSchema = z.object({
   ),
   /** `1`: an import may fetch images from private and loopback addresses (tests serve them locally). Never in production. */
   IMPORT_ALLOW_PRIVATE_HOSTS: optional(z.enum(["1", "0"], { error: "must be 1 or 0" })),
+  /** The time zone the Stats tab's days are counted in (an IANA name, e.g. Europe/Paris). Default UTC. */
+  SITE_TIME_ZONE: optional(z.string().refine(isTimeZone, "must be an IANA time zone name, e.g. Europe/Paris or UTC")),
+  /** `off` keeps newsletter links as written (no click counting through the site's signed redirect). */
+  CLICK_TRACKING: optional(z.enum(["on", "off"], { error: "must be on or off" })),
 });
 
 /**

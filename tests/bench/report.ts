@@ -1,3 +1,4 @@
+import { printStats, type StatsFigures } from "./stats.ts";
 /** The benchmark's results and the table `npm run bench` prints, each figure beside its target. */
 import { cpus, release, totalmem } from "node:os";
 import type { LatencyRow } from "./api-latency.ts";
@@ -40,6 +41,8 @@ export interface BenchResults {
   signupsSlowSmtp?: SlowSmtpFigures;
   /** Issue 32: a 5,000-post WXR import and a backup of 1,000 posts with 200 MB of files, each with its peak memory. */
   moving?: MovingFigures;
+  /** The stats (issue 29): beacon bytes, ingest under load, the Stats call at 1,000,000 events. */
+  stats?: StatsFigures;
   /** Figures not measured, with the reason. */
   skipped: Record<string, string>;
   benchSeconds?: number;
@@ -225,6 +228,7 @@ export function printReport(results: BenchResults): void {
   console.log(`\nNo Filter benchmark, ${results.date}\n${results.machine}`);
   if (results.signupsSlowSmtp) printSlowSmtp(results.signupsSlowSmtp);
   if (results.moving) printMoving(results.moving);
+  if (results.stats) printStats(results.stats);
   if (results.pages) printPages(results.pages);
   if (results.lighthouse) printLighthouse(results.lighthouse);
   if (results.pagesAt1000Posts) {

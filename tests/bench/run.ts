@@ -34,6 +34,7 @@ import { measureSearch } from "./search.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
 import { measureMovingInChild } from "./moving-child.ts";
+import { measureStats } from "./stats.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
@@ -106,6 +107,9 @@ try {
     // The local server publishes LOCAL_STATE_DIR/dist (a link to the live build).
     results.searchAt1000Posts = await measureSearch(siteUrl, path.join(stateDir, "dist"), chrome.path);
   } else results.skipped.search = chrome.whyNot;
+
+  log("stats: the beacon's bytes, ingest under load, then GET /api/stats with 1,000,000 page views stored…");
+  results.stats = await measureStats(siteUrl, info.databaseUrl, password, loadSeconds);
 
   log("warm restart…");
   await stopLocalSite(fresh);

@@ -56,11 +56,34 @@ test("every public page runs at most 5 KB of JavaScript after load and 3 s idle,
   }
   const blog = watchScripts(page);
   await page.goto("/blog");
-  // The blog list has nothing to interact with but the header's search button (docs/decisions/0034).
+  // The blog list has nothing to interact with but the header's search button (docs/decisions/0034)
+  // and the page-view beacon (0032): those two scripts and what they import, nothing else.
   const onBlog = await blog.settle();
-  const others = onBlog.files.filter((file) => !/^\/_astro\/(SearchButton\.|preload-helper\.)/.test(file));
-  expect(others, "the blog list ships only the search button's script").toEqual([]);
-  expect(onBlog.bytes, "the search button's script").toBeLessThanOrEqual(1.5 * kb);
+  test.info().annotations.push({ type: "the blog list's scripts (gzip bytes)", description: `${String(onBlog.bytes)}: ${onBlog.files.join(", ")}` });
+  expect(onBlog.files.join(" ")).toMatch(/SearchButton\./);
+  expect(onBlog.files.join(" ")).toMatch(/BaseLayout/);
+  expect(onBlog.files.join(" "), "no island code on the blog list").not.toMatch(/awaken|react|client/i);
+  expect(onBlog.bytes, "the search button's script and the beacon").toBeLessThanOrEqual(2.5 * kb);
+});
+
+test("the page-view beacon goes out once the page has loaded, as text/plain, and no public page sets a cookie", async ({ page, context }) => {
+  const beacons: { body: string; contentType: string }[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/events") {
+      beacons.push({ body: request.postData() ?? "", contentType: request.headers()["content-type"] ?? "" });
+    }
+  });
+  for (const path of ["/", "/blog", "/no-such-page"]) {
+    const before = beacons.length;
+    await page.goto(`${path}?utm_source=weight-test`);
+    await expect.poll(() => beacons.length).toBe(before + 1);
+    const sent = beacons.at(-1);
+    expect(sent?.contentType).toMatch(/^text\/plain/);
+    const report = JSON.parse(sent?.body ?? "{}") as { url: string; notFound?: boolean };
+    expect(new URL(report.url).pathname).toBe(path);
+    expect(report.notFound ?? false).toBe(path === "/no-such-page");
+  }
+  expect(await context.cookies()).toEqual([]);
 });
 
 test("a post scrolled to the end with every island woken stays within 80 KB of JavaScript; a toast adds Radix Toast", async ({ page, context }) => {

@@ -9,7 +9,9 @@ import {
   updateDownload,
 } from "../../core/downloads/downloads.service.ts";
 import { ForbiddenError } from "../../core/errors.ts";
+import { recordDownload } from "../../core/stats/stats.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
+import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { downloadsRoutes } from "./downloads.routes.ts";
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 8187). */
@@ -24,7 +26,13 @@ export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
   create: ({ body, deps }) => createDownload(deps, body),
   update: ({ params, body, deps }) => updateDownload(deps, params.id, body),
   remove: ({ params, deps }) => deleteDownload(deps, params.id),
-  request: ({ params, body, deps, clientIp }) => requestDownload(deps, { id: params.id, email: body.email, clientIp }),
+  request: async ({ params, body, deps, clientIp, request, session }) => {
+    const answer = await requestDownload(deps, { id: params.id, email: body.email, clientIp });
+    countAfterAnswer(deps, async () => {
+      if (!(await session())) await recordDownload(deps, params.id, formRequestOf(request, clientIp, deps.env.SITE_URL));
+    });
+    return answer;
+  },
   file: async ({ params, query, deps }) => {
     const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null };
     if (!verifyDownloadLink(deps.signer, link, deps.now())) {

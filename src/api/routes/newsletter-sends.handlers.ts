@@ -1,3 +1,4 @@
+import { sendClicks } from "../../core/stats/newsletter-clicks.ts";
 import { recipientTokenPlaceholder } from "../../core/newsletter/newsletter-message.ts";
 import { listHealth } from "../../core/email-events/send-health.ts";
 import {
@@ -38,7 +39,7 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
     const bytes = htmlBytes(html);
     return { subject: email.subject, html, text: preview(email.text), htmlBytes: bytes, clipWarning: gmailClipWarning(bytes) };
   },
-  get: ({ params, deps }) => sendStatus(deps, params.id),
+  get: async ({ params, deps }) => ({ ...(await sendStatus(deps, params.id)), ...(await sendClicks(deps.db, params.id)) }),
   failed: ({ params, deps }) => failedRecipients(deps, params.id),
   retry: async ({ params, deps }) => {
     const send = await retryFailed(deps, params.id);

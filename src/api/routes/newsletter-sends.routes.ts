@@ -1,3 +1,4 @@
+import { sendClicksSchema } from "../../core/stats/stats.schema.ts";
 import { z } from "zod";
 import {
   failedRecipientSchema,
@@ -77,7 +78,7 @@ export const newsletterSendsRoutes = {
     access: "admin",
     summary: "A send and its counts: sent + failed + skipped + pending = total",
     params: sendId,
-    answers: { 200: jsonAnswer(newsletterSendSchema, "The send") },
+    answers: { 200: jsonAnswer(newsletterSendSchema.extend(sendClicksSchema.shape), "The send, with its clicks (per link)") },
   }),
   failed: declareRoute({
     method: "GET",

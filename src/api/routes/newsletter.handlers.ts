@@ -2,13 +2,18 @@ import { importSubscribers } from "../../core/subscribers/subscriber-import.ts";
 import { importConsentWording } from "../../core/subscribers/subscriber-import.schema.ts";
 import { eraseSubscriber, exportSubscriberData } from "../../core/subscribers/subscriber-privacy.ts";
 import { countSubscribers, exportSubscribersCsv, listSubscribers, subscribe } from "../../core/subscribers/subscribers.service.ts";
+import { recordSignup } from "../../core/stats/stats.service.ts";
 import { requestedPage } from "../params.schema.ts";
+import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
 
 export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
-  subscribe: async ({ body, deps, clientIp }) => {
-    await subscribe(deps, { email: body.email, clientIp });
+  subscribe: async ({ body, deps, clientIp, request, session }) => {
+    const consentId = await subscribe(deps, { email: body.email, clientIp });
+    countAfterAnswer(deps, async () => {
+      if (consentId !== undefined && !(await session())) await recordSignup(deps, consentId, formRequestOf(request, clientIp, deps.env.SITE_URL));
+    });
     return { subscribed: true } as const;
   },
   subscribers: ({ deps, query }) => listSubscribers(deps, requestedPage(query), query.status),

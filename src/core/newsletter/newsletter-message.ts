@@ -5,6 +5,7 @@ import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { signUnsubscribeToken } from "../subscribers/subscription-tokens.ts";
+import { recipientClickPlaceholder, recipientClickToken } from "../stats/newsletter-clicks.ts";
 
 /**
  * Stands for a recipient's unsubscribe token in a send's stored email. Made of characters that
@@ -70,8 +71,9 @@ export function personalMessage(
 ): MailMessage {
   const token = signUnsubscribeToken(deps.signer, recipient.subscriberId);
   const reason = newsletterReason(recipient.source ?? null, { siteName: deps.site.name, siteUrl: deps.site.url });
+  const click = recipientClickToken(deps.signer, recipient.sendId, recipient.subscriberId);
   const personal = (value: string, reasonAs: string) =>
-    value.replaceAll(recipientTokenPlaceholder, token).replaceAll(recipientReasonPlaceholder, reasonAs);
+    value.replaceAll(recipientTokenPlaceholder, token).replaceAll(recipientReasonPlaceholder, reasonAs).replaceAll(recipientClickPlaceholder, click);
   return {
     to: recipient.address,
     subject: email.subject,

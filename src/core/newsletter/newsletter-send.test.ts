@@ -99,10 +99,16 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
     expect(first.subject).toBe(`Post ${String(postNumber)}: cash flow`);
     expect(first.messageId).toBe(newsletterMessageId(app.deps, send.id, subscriberId));
     expect(first.html).toContain("The short of it");
-    expect(first.html).toContain(`href="${testOrigin}/blog/"`);
+    // Links go through the click redirect (CLICK_TRACKING is on by default), which keeps the original.
+    expect(first.html).toContain(`href="${testOrigin}/api/newsletter/click?l=`);
+    const { rows: links } = await testDb.db.query<{ url: string }>("SELECT url FROM newsletter_links WHERE send_id = $1 ORDER BY position", [
+      send.id,
+    ]);
+    expect(links[0]?.url).toBe(`${testOrigin}/blog/`);
     expect(first.html).toContain(`src="${testOrigin}/api/files/images/cover.png"`);
     const { rows: slugs } = await testDb.db.query<{ slug: string }>("SELECT slug FROM posts WHERE id = $1", [postId]);
-    expect(first.html).toContain(`${testOrigin}/blog/${(slugs[0] as { slug: string }).slug}`);
+    expect(links.map((link) => link.url)).toContain(`${testOrigin}/blog/${(slugs[0] as { slug: string }).slug}`);
+    expect(first.text).toContain(`${testOrigin}/blog/${(slugs[0] as { slug: string }).slug}`);
     expect(first.text).toContain("Read it on the site");
     expect(first.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     // The list's identity for filters and Gmail's complaint reports; an opaque Message-ID (no row numbers).

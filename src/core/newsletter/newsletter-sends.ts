@@ -13,6 +13,7 @@ import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../subscribers/subscription-emails.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
 import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
+import { trackNewsletterLinks } from "../stats/newsletter-clicks.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
 export type { NewsletterSend } from "./newsletter.schema.ts";
@@ -24,8 +25,10 @@ export interface NewsletterDeps {
   now: Clock["now"];
   /** The same clock, for waits (the worker's lease keeper). */
   clock: Clock;
-  urls: Pick<ApiUrls, "unsubscribe">;
+  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick">;
   site: Site;
+  /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
+  clickTracking?: boolean;
   signer: Signer;
   /**
    * Production (set by the app from its configuration): a send is refused while the footer's
@@ -99,6 +102,11 @@ export async function startSend(deps: NewsletterDeps, postId: number): Promise<N
       [postId, email.subject, email.html, email.text, now],
     );
     const id = (rows[0] as { id: number }).id;
+    const clickUrl = deps.clickTracking ? deps.urls.newsletterClick : undefined;
+    if (clickUrl) {
+      const tracked = await trackNewsletterLinks(tx, { signer: deps.signer, site: deps.site, clickUrl }, id, email.html);
+      if (tracked !== email.html) await tx.query("UPDATE newsletter_sends SET html = $2 WHERE id = $1", [id, tracked]);
+    }
     const { rows: counted } = await tx.query<{ total: number }>(
       `WITH fixed AS (
          INSERT INTO newsletter_recipients (send_id, subscriber_id)

@@ -15,4 +15,6 @@ export interface ApiUrls {
   confirmSubscription: (token: string) => string;
   /** The unsubscribe page, which is also the RFC 8058 one-click endpoint (a path). */
   unsubscribe: (token: string) => string;
+  /** The newsletter's signed click redirect for a link's and a recipient's token (a path). */
+  newsletterClick?: (linkToken: string, recipientToken: string) => string;
 }

@@ -106,20 +106,22 @@ export interface SubscribeInput {
  * database only, never for the SMTP server (the outbox delivers after it), so the caller can't tell
  * which happened, by its content or its time, and nobody learns who is subscribed.
  */
-export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<void> {
+export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: RateLimit = subscribeLimit): Promise<number | undefined> {
   await takeRateLimit(deps, limit, input.clientIp);
   const now = deps.now();
   // One transaction: the upsert locks the address's row, so concurrent signups of one address take
   // turns — one consent record, one claim, one queued email. The same three statements run for a
   // new, pending or active address (the last two change nothing for an active one): the answer's
   // time does not tell them apart.
-  const queued = await deps.db.transaction(async (tx) => {
+  const { queued, consentId } = await deps.db.transaction(async (tx) => {
     const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
     const asking = subscriber.status !== "active";
     const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
-    return queueConfirmationEmail(tx, deps, subscriber, consentId, asking);
+    return { queued: await queueConfirmationEmail(tx, deps, subscriber, consentId, asking), consentId };
   });
   if (queued) startDelivery(deps);
+  // The consent asked (none for an address already active): the stats count it as a signup.
+  return consentId;
 }
 
 /**

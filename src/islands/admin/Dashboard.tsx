@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
@@ -11,6 +11,7 @@ import SettingsTab from "./settings/SettingsTab.tsx";
 import SetupChecklist from "./setup/SetupChecklist.tsx";
 import SiteBuildStatus from "./SiteBuildStatus.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
+import StatsTab from "./stats/StatsTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
 
 const tabs = [
@@ -20,6 +21,7 @@ const tabs = [
   { value: "settings", label: "Site Settings", Panel: SettingsTab },
   { value: "security", label: "Security", Panel: SecurityTab },
   { value: "moving", label: "Import & Backup", Panel: MovingTab },
+  { value: "stats", label: "Stats", Panel: StatsTab },
 ] as const;
 
 /** The logged-in dashboard: header with View Site and Logout, and the tabs. */
@@ -43,6 +45,15 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
     };
     requestAnimationFrame(focus);
   };
+  // A link to `#stats…` (a post's figures, from Recent Posts) opens the Stats tab.
+  useEffect(() => {
+    const follow = () => {
+      if (location.hash.startsWith("#stats")) open("stats");
+    };
+    follow();
+    addEventListener("hashchange", follow);
+    return () => removeEventListener("hashchange", follow);
+  }, []);
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
     mutationFn: () => callApi(authRoutes.logout),

@@ -8,6 +8,7 @@ import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
 import { setupRoutes } from "../../api/routes/setup.routes.ts";
 import { siteBuildRoutes } from "../../api/routes/site-build.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
+import { statsRoutes } from "../../api/routes/stats.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
 import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
 import { ApiError, callApi } from "./api-client.ts";
@@ -60,6 +61,14 @@ export const queries = {
   siteBuild: routeQuery(siteBuildRoutes.status),
   setup: routeQuery(setupRoutes.checklist),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
+  /** The Stats tab's figures for a range of days. */
+  stats: (range: { from: string; to: string }) => ({
+    queryKey: [statsRoutes.stats.path, range.from, range.to],
+    queryFn: () => callApi(statsRoutes.stats, { query: range }),
+    // Visitors keep coming: a look back at the tab reads them again.
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  }),
 };
 
 /**

@@ -8,6 +8,7 @@ import { ListState } from "../ui/ListState.tsx";
 import { formatScheduledTime } from "./local-date-time.ts";
 import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
 import SharePreview from "./SharePreview.tsx";
+import { postStatsHash } from "../stats/stats-range.ts";
 
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete, more }: ItemListProps<Post>) {
@@ -71,6 +72,11 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                   >
                     Share preview
                   </button>
+                )}
+                {post.published && (
+                  <a href={postStatsHash(post.slug)} className="font-semibold underline" aria-label={`Stats for ${post.title}`}>
+                    Stats
+                  </a>
                 )}
               </p>
               {!post.published && sharing === post.id && <SharePreview post={post} />}

@@ -1,0 +1,136 @@
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { Signer } from "../shared/signer.ts";
+import type { Site } from "../shared/site.ts";
+import { isBotAgent } from "./page-view.ts";
+
+/**
+ * Stands for a recipient's click token in a send's stored email, like the unsubscribe token's
+ * placeholder (characters neither URLSearchParams nor HTML escape).
+ */
+export const recipientClickPlaceholder = "__RECIPIENT_CLICK__";
+
+/** The click redirect's path; the `l` (link) and `r` (recipient) tokens ride in its query. */
+export type ClickUrl = (linkToken: string, recipientToken: string) => string;
+
+/** A link of the email that leaves for the web (not a mailto:, not the site's own API links such as unsubscribe). */
+const trackedHref = /(<a\b[^>]*?\shref=")(https?:\/\/[^"]+)(")/gi;
+
+const unescapeHref = (href: string) =>
+  href
+    .replaceAll("&amp;", "&")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&#39;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">");
+
+export const linkToken = (signer: Signer, linkId: number) => `${String(linkId)}.${signer.sign("newsletter-click", `link ${String(linkId)}`)}`;
+
+/** A recipient's click token for one send: their subscriber id, signed with the send. */
+export const recipientClickToken = (signer: Signer, sendId: number, subscriberId: number) =>
+  `${String(subscriberId)}.${signer.sign("newsletter-click", `recipient ${String(sendId)} ${String(subscriberId)}`)}`;
+
+/**
+ * Sends every web link of a send's HTML through the signed click redirect: each link is stored
+ * (`newsletter_links`, by position) and its `href` becomes the redirect with the link's token and
+ * the recipient's placeholder. Links into the site's API (the unsubscribe link) stay as they are.
+ */
+export async function trackNewsletterLinks(
+  db: SqlQueryable,
+  needs: { signer: Signer; site: Pick<Site, "absolute" | "url">; clickUrl: ClickUrl },
+  sendId: number,
+  html: string,
+): Promise<string> {
+  const found: { at: number; url: string }[] = [];
+  for (const match of html.matchAll(trackedHref)) {
+    const url = unescapeHref(match[2] ?? "");
+    if (url.includes("__RECIPIENT_") || url.startsWith(`${needs.site.url}/api/`)) continue;
+    found.push({ at: match.index, url });
+  }
+  if (found.length === 0) return html;
+  const { rows } = await db.query<{ id: number; position: number }>(
+    `INSERT INTO newsletter_links (send_id, position, url)
+     SELECT $1, position, url FROM unnest($2::text[]) WITH ORDINALITY AS link(url, position)
+     RETURNING id, position`,
+    [sendId, found.map((link) => link.url)],
+  );
+  const idAt = new Map(rows.map((row) => [Number(row.position) - 1, row.id]));
+  let position = -1;
+  const atLinks = new Set(found.map((link) => link.at));
+  return html.replace(trackedHref, (whole, before: string, _href: string, after: string, offset: number) => {
+    if (!atLinks.has(offset)) return whole;
+    position += 1;
+    const id = idAt.get(position);
+    if (id === undefined) return whole;
+    const redirect = needs.site.absolute(needs.clickUrl(linkToken(needs.signer, id), recipientClickPlaceholder));
+    return `${before}${redirect.replaceAll("&", "&amp;")}${after}`;
+  });
+}
+
+/**
+ * Where a click goes: the link's stored URL when its token is genuine, else nowhere (`null`: the
+ * caller answers with the site's home, never an address from the request). A genuine click counts
+ * once more for the link, and once per recipient for unique clicks when their token is genuine too.
+ * A crawler's fetch (isbot) follows the link but is not counted.
+ */
+export async function followClick(
+  deps: { db: SqlQueryable; signer: Signer; now: () => Date },
+  tokens: { link: string | undefined; recipient: string | undefined; userAgent: string },
+): Promise<string | null> {
+  const [linkPart, linkSignature] = (tokens.link ?? "").split(".");
+  const linkId = Number(linkPart);
+  if (!Number.isSafeInteger(linkId) || linkId <= 0 || !linkSignature) return null;
+  if (!deps.signer.verify("newsletter-click", `link ${String(linkId)}`, linkSignature)) return null;
+  const counted = !isBotAgent(tokens.userAgent);
+  const { rows } = await deps.db.query<{ url: string; send_id: number }>(
+    `UPDATE newsletter_links SET clicks = clicks + $2::int WHERE id = $1 RETURNING url, send_id`,
+    [linkId, counted ? 1 : 0],
+  );
+  const link = rows[0];
+  if (!link) return null;
+  const [subscriberPart, recipientSignature] = (tokens.recipient ?? "").split(".");
+  const subscriberId = Number(subscriberPart);
+  if (
+    counted &&
+    Number.isSafeInteger(subscriberId) &&
+    subscriberId > 0 &&
+    recipientSignature &&
+    deps.signer.verify("newsletter-click", `recipient ${String(link.send_id)} ${String(subscriberId)}`, recipientSignature)
+  ) {
+    await deps.db.query(
+      `INSERT INTO newsletter_link_clicks (link_id, subscriber_id, first_clicked_at)
+       SELECT $1, id, $3 FROM subscribers WHERE id = $2
+       ON CONFLICT (link_id, subscriber_id) DO UPDATE SET clicks = newsletter_link_clicks.clicks + 1`,
+      [linkId, subscriberId, deps.now()],
+    );
+  }
+  return link.url;
+}
+
+/** A send's click figures: every click, unique clickers, and each link's. */
+export interface SendClicks {
+  clicks: number;
+  uniqueClicks: number;
+  links: { url: string; clicks: number; uniqueClicks: number }[];
+}
+
+export async function sendClicks(db: SqlQueryable, sendId: number): Promise<SendClicks> {
+  const [links, unique] = await Promise.all([
+    db.query<{ url: string; clicks: number; unique_clicks: number }>(
+      `SELECT l.url, l.clicks, count(c.id)::int AS unique_clicks
+         FROM newsletter_links l LEFT JOIN newsletter_link_clicks c ON c.link_id = l.id
+        WHERE l.send_id = $1 GROUP BY l.id ORDER BY l.position`,
+      [sendId],
+    ),
+    db.query<{ unique_clicks: number }>(
+      `SELECT count(DISTINCT c.subscriber_id)::int AS unique_clicks
+         FROM newsletter_link_clicks c JOIN newsletter_links l ON l.id = c.link_id WHERE l.send_id = $1`,
+      [sendId],
+    ),
+  ]);
+  return {
+    clicks: links.rows.reduce((sum, link) => sum + link.clicks, 0),
+    uniqueClicks: unique.rows[0]?.unique_clicks ?? 0,
+    links: links.rows.map((link) => ({ url: link.url, clicks: link.clicks, uniqueClicks: link.unique_clicks })),
+  };
+}
