@@ -50,7 +50,7 @@ test("spam complaints arrive mid-send: the send pauses itself, the owner sees wh
   await panel.getByRole("button", { name: /^Send to \d+ subscribers?$/ }).click();
   await page
     .getByRole("alertdialog")
-    .getByRole("button", { name: /^Send to / })
+    .getByRole("button", { name: /^(Send to |Send anyway)/ })
     .click();
   const entry = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
   // Mid-send: the provider's outage holds the rest.

@@ -65,8 +65,10 @@ test("the owner previews a post's newsletter, sends a test, sends it to every ac
   await panel.getByRole("button", { name: `Send to ${n}` }).click();
   const dialog = page.getByRole("alertdialog");
   await expect(dialog).toContainText(`Send “${title}” to ${n}?`);
+  // The demo's postal address is still the example: the dialog says so and asks to send anyway.
+  await expect(dialog).toContainText("Your postal address is still the example one");
   await expect(dialog).toContainText("This can't be undone.");
-  await dialog.getByRole("button", { name: `Send to ${n}` }).click();
+  await dialog.getByRole("button", { name: "Send anyway" }).click();
 
   // Progress until done: every active subscriber sent, none pending.
   const sends = panel.getByRole("list", { name: "Sends" });
@@ -121,7 +123,7 @@ test("a send refused because the post went out meanwhile (409) is shown as a cle
   await sendButton.click();
   await page
     .getByRole("alertdialog")
-    .getByRole("button", { name: /^Send to / })
+    .getByRole("button", { name: /^(Send to |Send anyway)/ })
     .click();
   await expect(panel.getByRole("alert")).toHaveText("This post was already sent as the newsletter");
   await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem")).toHaveCount(1);
@@ -150,7 +152,7 @@ test("a refused address is listed with the server's reply; Retry failed sends to
   await panel.getByRole("button", { name: /^Send to \d+ subscribers?$/ }).click();
   await page
     .getByRole("alertdialog")
-    .getByRole("button", { name: /^Send to / })
+    .getByRole("button", { name: /^(Send to |Send anyway)/ })
     .click();
   const entry = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
   await expect(entry.getByRole("status")).toHaveText("Sent", { timeout: 60_000 });
@@ -210,7 +212,7 @@ test("a provider outage pauses the send and the transactional mail, the dashboar
   await panel.getByRole("button", { name: /^Send to \d+ subscribers?$/ }).click();
   await page
     .getByRole("alertdialog")
-    .getByRole("button", { name: /^Send to / })
+    .getByRole("button", { name: /^(Send to |Send anyway)/ })
     .click();
   const entry = panel.getByRole("list", { name: "Sends" }).getByRole("listitem").first();
   await expect(entry.getByText(/^Paused: 421 /)).toBeVisible({ timeout: 30_000 });

@@ -53,6 +53,9 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
   });
   const subscribers = useQuery(queries.subscribers.counts);
   const active = subscribers.data?.active;
+  // The setup checklist knows whether the footer's postal address is still the example: then the send asks twice.
+  const setup = useQuery(queries.setup);
+  const placeholderAddress = setup.data?.items.some((item) => item.key === "postal-address" && !item.done) ?? false;
 
   useEffect(() => {
     headingRef.current?.scrollIntoView({ block: "start" });
@@ -127,8 +130,12 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
                 <ConfirmButton
                   label={`Send to ${subscribersLabel(active)}`}
                   title={`Send “${post.title}” to ${subscribersLabel(active)}?`}
-                  description="This can't be undone."
-                  confirmLabel={`Send to ${subscribersLabel(active)}`}
+                  description={
+                    placeholderAddress
+                      ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. This can't be undone."
+                      : "This can't be undone."
+                  }
+                  confirmLabel={placeholderAddress ? "Send anyway" : `Send to ${subscribersLabel(active)}`}
                   onConfirm={() => start.mutate()}
                   disabled={start.isPending}
                   triggerClassName="btn py-2 text-sm"
