@@ -57,6 +57,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
     mutationFn: () => callApi(authRoutes.logout),
+    meta: { endsSession: true },
     onSuccess: () => {
       showToast(toastTexts.loggedOut);
       onLoggedOut();

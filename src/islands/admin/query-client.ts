@@ -88,10 +88,14 @@ export function createQueryClient(): QueryClient {
   };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: endSessionOn }),
-    // Any change the owner makes may tick an item of the setup checklist: it is asked again after each.
+    // Any change the owner makes may tick an item of the setup checklist: it is asked again after
+    // each, but not after one that ends the session (`meta.endsSession`: the logout), which would be refused.
     mutationCache: new MutationCache({
       onError: endSessionOn,
-      onSuccess: (): Promise<void> => client.invalidateQueries({ queryKey: queries.setup.queryKey }),
+      onSuccess: async (_data, _variables, _context, mutation): Promise<void> => {
+        if (mutation.meta?.endsSession === true) return;
+        await client.invalidateQueries({ queryKey: queries.setup.queryKey });
+      },
     }),
     defaultOptions: {
       queries: {
