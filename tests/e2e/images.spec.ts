@@ -70,7 +70,9 @@ test("a 12 MP phone photo shrinks in the browser before upload, and a phone gets
   expect(new URL(shown.src).pathname).toBe("/.netlify/images");
   expect(new URL(shown.src).searchParams.get("fm")).toBe("webp");
   expect(new URL(shown.src).searchParams.get("w")).toBe("800");
-  expect(Number(shown.width) / Number(shown.height)).toBeCloseTo(1200 / 630, 2);
+  // The post shows the photo whole, in its own 3:4, as the dashboard does: not cropped to the cards' 1200×630.
+  expect(new URL(shown.src).searchParams.get("h")).toBeNull();
+  expect(Number(shown.width) / Number(shown.height)).toBeCloseTo(3 / 4, 2);
   await phonePage.waitForLoadState("networkidle");
   expect(imageBytes.reduce((sum, bytes) => sum + bytes, 0)).toBeLessThan(150 * 1024);
   await phone.close();

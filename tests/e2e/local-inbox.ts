@@ -11,10 +11,16 @@ export interface InboxMail {
 export async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
   let mails: InboxMail[] = [];
   await expect
-    .poll(async () => {
-      mails = (await (await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`)).json()) as InboxMail[];
-      return mails.length;
-    })
+    .poll(
+      async () => {
+        // A connection the busy server dropped (a site rebuild) is asked again, not a failure.
+        const answer = await request.get(`/.netlify/local/inbox.json?to=${encodeURIComponent(email)}`).catch(() => undefined);
+        if (!answer?.ok()) return -1;
+        mails = (await answer.json()) as InboxMail[];
+        return mails.length;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(count);
   return mails;
 }

@@ -35,4 +35,8 @@ test("a new site's dashboard leads through its demo values: each Fix opens the f
   await field.fill(original);
   await field.press("Enter");
   await expect(heading).toHaveText(`Finish setting up: ${String(before)} of 5 done`);
+  // The two saves rebuilt the site: the next spec starts once it is live again.
+  await expect
+    .poll(async () => ((await (await page.request.get("/api/site-build")).json()) as { state: string }).state, { timeout: 60_000 })
+    .toBe("live");
 });
