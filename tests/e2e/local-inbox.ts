@@ -8,7 +8,7 @@ export interface InboxMail {
 }
 
 /** The mail the local inbox caught for `email`, newest first, once there are `count`. */
-export async function inboxFor(request: APIRequestContext, email: string, count: number): Promise<InboxMail[]> {
+export async function inboxFor(request: APIRequestContext, email: string, count: number, timeout = 15_000): Promise<InboxMail[]> {
   let mails: InboxMail[] = [];
   await expect
     .poll(
@@ -19,7 +19,7 @@ export async function inboxFor(request: APIRequestContext, email: string, count:
         mails = (await answer.json()) as InboxMail[];
         return mails.length;
       },
-      { timeout: 15_000 },
+      { timeout },
     )
     .toBe(count);
   return mails;
