@@ -19,7 +19,6 @@ import { databaseUrl } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
 import { startLocalBlobs } from "./local-blobs.ts";
-import { fixLocalDatabase, type LocalDatabaseEmulation } from "./local-database-fixes.ts";
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
@@ -32,6 +31,7 @@ import { startScheduledPublisher } from "./scheduled-publisher.ts";
 import { startWeeklyBackups } from "./weekly-backup.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
+import { startDatabaseThread } from "./threaded-database.ts";
 
 const started = performance.now();
 const elapsed = () => `${String(Math.round(performance.now() - started))} ms`;
@@ -90,11 +90,18 @@ const netlifyDev = new NetlifyDev({
   geolocation: { enabled: false },
   // Netlify Image CDN's emulation: every public image is asked for at the width a screen needs.
   images: { enabled: true },
-  database: { enabled: !env.DATABASE_URL },
+  // The database emulation runs in a thread of its own, started below.
+  database: { enabled: false },
   serverAddress: null,
 });
 await netlifyDev.start();
-fixLocalDatabase(netlifyDev.db as unknown as LocalDatabaseEmulation | undefined);
+// Without DATABASE_URL: Netlify's database emulation, in its own thread (decision 0043), at the
+// folder and under the names NetlifyDev gives it.
+const databaseThread = env.DATABASE_URL ? undefined : await startDatabaseThread({ directory: path.join(stateDir, "db") });
+if (databaseThread) {
+  process.env.NETLIFY_DB_URL = databaseThread.url;
+  process.env.NETLIFY_DB_DRIVER = "server";
+}
 const blobs = await startLocalBlobs(stateDir);
 
 // The emulations have put the database URL and Blobs context into this process's environment. The
@@ -208,6 +215,7 @@ const stop = async () => {
   await app.close().catch(() => undefined);
   await mailCatcher?.close().catch(() => undefined);
   await netlifyDev.stop();
+  await databaseThread?.stop();
   await blobs.close();
   process.exit(0);
 };

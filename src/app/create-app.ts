@@ -8,6 +8,7 @@ import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
 import { deliverQueuedMail } from "../core/mail/outbox-delivery.ts";
+import { oneRunAtATime } from "../core/shared/one-run-at-a-time.ts";
 import { replyingMailer } from "../core/mail/reply-to.ts";
 import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { RequestRebuild } from "../core/publishing/rebuild.ts";
@@ -118,10 +119,12 @@ export function createApp(parts: AppParts): App {
     },
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the
     // timer (`npm start`) and the Scheduled Function deliver whatever this leaves.
-    deliverMail: () =>
+    // One run at a time per instance: a request that queued mail while a run goes asks it to look again.
+    deliverMail: oneRunAtATime(() =>
       deliverQueuedMail(deps, { concurrency: env.SMTP_MAX_CONNECTIONS, stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch(
         (error: unknown) => console.error("[mail] Delivering the outbox failed; the next run retries:", error),
       ),
+    ),
   };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
   return {
