@@ -12,10 +12,13 @@ export interface FormRequest {
   siteHosts: readonly string[];
 }
 
-/** The page a form was used on and the source of the visit that brought the person. */
+/**
+ * The page a form was used on, and the visitor whose source the count takes: `sourceSql` reads it
+ * inside the statement that counts (one statement a form, not a read and then a write).
+ */
 export interface Attribution {
   path: string;
-  source: string;
+  visitor: string;
 }
 
 /**
@@ -35,10 +38,9 @@ export async function attributeForm(db: SqlQueryable, day: Day, form: FormReques
     }
   }
   const { salt } = await dailySalt(db, day);
-  const visitor = visitorHash(salt, form.clientIp, form.userAgent, form.siteHosts);
-  const { rows } = await db.query<{ source: string }>(
-    `SELECT source FROM stats_events WHERE day = $1::date AND visitor = $2 AND source <> '' ORDER BY at, id LIMIT 1`,
-    [day, visitor],
-  );
-  return { path, source: rows[0]?.source ?? "direct" };
+  return { path, visitor: visitorHash(salt, form.clientIp, form.userAgent, form.siteHosts) };
 }
+
+/** The visit's source as an SQL expression over `$day` (a date) and `$visitor` (attributeForm's hash). */
+export const sourceSql = (day: string, visitor: string) =>
+  `coalesce((SELECT source FROM stats_events WHERE day = ${day}::date AND visitor = ${visitor} AND source <> '' ORDER BY at, id LIMIT 1), 'direct')`;

@@ -5,7 +5,7 @@ import type { RateLimit } from "../rate-limit.ts";
 import type { Clock } from "../shared/clock.ts";
 import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
-import { attributeForm, type FormRequest } from "./attribution.ts";
+import { attributeForm, sourceSql, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
 import { takeViewLimit, writeView, writtenVersion } from "./view-writer.ts";
 import { cellsOf, dimensionsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
@@ -305,22 +305,20 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
  */
 export async function recordSignup(deps: StatsDeps, consentId: number, form: FormRequest): Promise<void> {
   const day = statsToday(deps);
-  const { path, source } = await attributeForm(deps.db, day, form);
-  await deps.db.query(`INSERT INTO stats_signups (day, path, source, consent_id) VALUES ($1::date, $2, $3, $4) ON CONFLICT (consent_id) DO NOTHING`, [
-    day,
-    path,
-    source,
-    consentId,
-  ]);
+  const { path, visitor } = await attributeForm(deps.db, day, form);
+  await deps.db.query(
+    `INSERT INTO stats_signups (day, path, source, consent_id) VALUES ($1::date, $2, ${sourceSql("$1", "$3")}, $4) ON CONFLICT (consent_id) DO NOTHING`,
+    [day, path, visitor, consentId],
+  );
 }
 
 /** A download requested, counted per resource, page and source. */
 export async function recordDownload(deps: StatsDeps, downloadId: number, form: FormRequest): Promise<void> {
   const day = statsToday(deps);
-  const { path, source } = await attributeForm(deps.db, day, form);
+  const { path, visitor } = await attributeForm(deps.db, day, form);
   await deps.db.query(
-    `INSERT INTO stats_downloads (day, download_id, path, source, downloads) VALUES ($1::date, $2, $3, $4, 1)
+    `INSERT INTO stats_downloads (day, download_id, path, source, downloads) VALUES ($1::date, $2, $3, ${sourceSql("$1", "$4")}, 1)
      ON CONFLICT (day, download_id, path, source) DO UPDATE SET downloads = stats_downloads.downloads + 1`,
-    [day, downloadId, path, source],
+    [day, downloadId, path, visitor],
   );
 }
