@@ -149,6 +149,10 @@ try {
       }
     });
     results.loadOnPostgres = onPostgres.load;
+    log("signups with the slow SMTP server again, npm start on PostgreSQL…");
+    results.signupsSlowSmtpOnPostgres = await withScratchDatabase(postgresUrl, (databaseUrl) =>
+      measureSignupsWithSlowSmtp(siteUrl, loadSeconds, { env: { DATABASE_URL: databaseUrl }, outage: false }),
+    );
     results.csvExportOnPostgres = onPostgres.csv;
   } else {
     results.skipped.builds = `no PostgreSQL at ${postgresUrl} (set BENCH_POSTGRES_URL)`;
