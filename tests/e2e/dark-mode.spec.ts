@@ -127,6 +127,23 @@ test("the inline theme script is allowed by its hash in the Content-Security-Pol
   expect(scriptSrc).not.toContain("unsafe-inline");
   await expect(page.locator("html")).toHaveAttribute("data-js", "");
   expect(violations).toEqual([]);
+
+  // The pages the API fills from the site's template (a confirmation link's) carry the same script and hash.
+  const confirm = await page.request.get("/api/newsletter/confirm?token=not-a-token");
+  expect(confirm.headers()["content-security-policy"]).toContain(`'sha256-${hash}'`);
+  expect(await confirm.text()).toContain(`<script>${inline[0] ?? ""}</script>`);
+});
+
+test("in the dark theme the open search dialog and its results pass axe, contrast included", async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto("/");
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.locator("dialog[data-search-dialog] input").fill("founder");
+  await expect(page.locator("dialog[data-search-dialog] mark").first()).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include("dialog[data-search-dialog]").analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await context.close();
 });
 
 test("axe finds no serious problem, contrast included, in both themes on the four demo pages", async ({ browser }) => {
