@@ -18,4 +18,4 @@ export function siteTemplates(request: Request, timeoutMs = 10_000): LoadTemplat
 
 /** As netlify.toml's for the built pages, which a function's answer does not get (Pagefind's search runs WebAssembly). */
 export const sitePageCsp =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-l9neg4UcB8FKHJHMWfLYMXfF9VQ+Y4FE0wPdIzhqt8A='; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";

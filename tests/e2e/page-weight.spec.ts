@@ -3,7 +3,8 @@ import { expect, test, type Page, type Request } from "@playwright/test";
 import { firstPostPath } from "./islands.ts";
 
 // Byte budgets are deterministic, so they are asserted here (speed budgets belong in a benchmark).
-// Measured in Chromium: every script the page really fetched, gzipped as the CDN sends it.
+// Measured in Chromium: every script the page really fetched, gzipped as the CDN sends it, plus the
+// page's inline script (the stored theme, docs/decisions/0042-dark-mode.md), gzipped on its own.
 // Budgets (docs/decisions/0018-public-islands-in-react.md): at most 5 KB of JavaScript on any
 // public page after load and 3 s idle with no input; at most 80 KB on a post whose islands have
 // all been woken (React's runtime is most of it).
@@ -25,13 +26,21 @@ function watchScripts(page: Page) {
     );
   });
   return {
-    /** Once the network is quiet: the scripts fetched and their gzip bytes in all. */
+    /** Once the network is quiet: the scripts fetched and the page's inline scripts, their gzip bytes in all. */
     async settle() {
       // A round trip to the page, so every request it started has been reported.
       await page.evaluate(() => 0);
       await expect.poll(() => inFlight.size).toBe(0);
-      const bytes = (await Promise.all(sizes.values())).reduce((sum, size) => sum + size, 0);
-      return { bytes, files: [...sizes.keys()].map((url) => new URL(url).pathname) };
+      // Inline JavaScript (not JSON-LD data): in the HTML, so no response above reports it.
+      const inline = await page
+        .locator('script:not([src]):is(:not([type]), [type="module"], [type="text/javascript"])')
+        .evaluateAll((scripts) => scripts.map((script) => script.textContent ?? ""));
+      const inlineBytes = inline.reduce((sum, text) => sum + gzipSync(text).byteLength, 0);
+      const bytes = (await Promise.all(sizes.values())).reduce((sum, size) => sum + size, inlineBytes);
+      return {
+        bytes,
+        files: [...sizes.keys()].map((url) => new URL(url).pathname).concat(inline.length > 0 ? [`${String(inline.length)} inline`] : []),
+      };
     },
   };
 }

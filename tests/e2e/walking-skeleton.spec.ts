@@ -64,11 +64,18 @@ test("an unknown post answers 404 with Post Not Found, while real posts are serv
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(first?.title ?? "");
 });
 
-test("each public page has one h1 and loads one script: islands, search and the page-view beacon in one module", async ({ request }) => {
+test("each public page has one h1 and loads one script (islands, search, the beacon and the theme toggle) after one small inline one", async ({
+  request,
+}) => {
   for (const path of ["/", "/blog", "/downloads", "/privacy"]) {
     const html = await (await request.get(path)).text();
     expect(html.match(/<h1[\s>]/g), path).toHaveLength(1);
     // Each more module request cost ~150 ms of first paint on Lighthouse's phone (site-script.ts).
-    expect(html.match(/<script[^>]*>/g), path).toEqual([expect.stringMatching(/src="\/_astro\/BaseLayout[^"]+\.js"/)]);
+    // The inline one sets the stored theme before the first paint (docs/decisions/0042-dark-mode.md): it
+    // fetches nothing, and it stays a few hundred bytes (page-weight.spec.ts counts it too).
+    expect(html.match(/<script[^>]*>/g), path).toEqual(["<script>", expect.stringMatching(/src="\/_astro\/BaseLayout[^"]+\.js"/)]);
+    const inline = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? "";
+    expect(inline, path).toContain("localStorage");
+    expect(inline.length, path).toBeLessThanOrEqual(300);
   }
 });

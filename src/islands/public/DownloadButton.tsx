@@ -109,7 +109,7 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
             autoComplete="email"
             ref={input}
             placeholder="you@startup.com"
-            className="w-full border-3 border-ink bg-white px-4 py-3 text-ink placeholder:text-gray-600"
+            className="w-full border-3 border-ink bg-card px-4 py-3 text-ink placeholder:text-gray-600"
           />
           <div className="mt-5 flex flex-wrap justify-end gap-3">
             <button

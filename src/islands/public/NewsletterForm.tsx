@@ -84,7 +84,7 @@ export default function NewsletterForm({ placement, buttonLabel }: Props) {
           autoComplete="email"
           placeholder="you@startup.com"
           onInput={(event) => setEmail(event.currentTarget.value)}
-          className="w-full border-3 border-ink bg-white px-4 py-3 text-ink placeholder:text-gray-600"
+          className="w-full border-3 border-ink bg-card px-4 py-3 text-ink placeholder:text-gray-600"
         />
       </div>
       <button type="submit" disabled={disabled} className="btn justify-center disabled:cursor-not-allowed disabled:opacity-60">

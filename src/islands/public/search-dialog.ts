@@ -56,7 +56,7 @@ function createDialog(): HTMLDialogElement {
   element.dataset.searchDialog = "";
   element.setAttribute("aria-labelledby", "search-title");
   element.className =
-    "m-0 mx-auto mt-4 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-2xl border-3 border-ink bg-paper p-0 text-ink shadow-hard backdrop:bg-ink/70 sm:mt-[10vh] sm:max-h-[80vh]";
+    "m-0 mx-auto mt-4 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-2xl border-3 border-ink bg-paper p-0 text-ink shadow-hard backdrop:bg-black/70 sm:mt-[10vh] sm:max-h-[80vh]";
   element.innerHTML = `
     <div class="flex max-h-[inherit] flex-col">
       <div class="flex items-center justify-between gap-4 border-b-3 border-ink bg-ink px-4 py-3 text-paper">
@@ -66,7 +66,7 @@ function createDialog(): HTMLDialogElement {
       <form role="search" class="border-b-3 border-ink p-4">
         <label for="search-input" class="sr-only">Search posts and resources</label>
         <input id="search-input" type="search" autocomplete="off" spellcheck="false" placeholder="Search posts and resources"
-          class="w-full border-3 border-ink bg-white px-3 py-2 text-lg placeholder:text-gray-600" aria-describedby="search-status" />
+          class="w-full border-3 border-ink bg-card px-3 py-2 text-lg placeholder:text-gray-600" aria-describedby="search-status" />
       </form>
       <p id="search-status" data-search-status role="status" class="px-4 pt-3 text-sm font-semibold text-gray-700">Type to search posts and resources.</p>
       <ul data-search-results class="flex-1 space-y-3 overflow-y-auto p-4"></ul>
@@ -128,7 +128,7 @@ function resultItem(result: PagefindResult): HTMLLIElement {
   const item = document.createElement("li");
   const link = document.createElement("a");
   link.href = result.url;
-  link.className = "block border-3 border-ink bg-white p-3 no-underline hover:shadow-hard focus-visible:shadow-hard";
+  link.className = "block border-3 border-ink bg-card p-3 no-underline hover:shadow-hard focus-visible:shadow-hard";
   const kind = document.createElement("span");
   kind.className = `badge ${result.meta.kind === "Resource" ? "bg-amber" : "bg-paper"} text-xs`;
   kind.textContent = result.meta.kind ?? "Post";
@@ -136,7 +136,7 @@ function resultItem(result: PagefindResult): HTMLLIElement {
   title.className = "mt-2 block font-display text-lg leading-tight";
   title.textContent = result.meta.title ?? result.url;
   const excerpt = document.createElement("span");
-  excerpt.className = "mt-1 block text-gray-800 [&_mark]:bg-amber [&_mark]:px-0.5 [&_mark]:text-ink";
+  excerpt.className = "mt-1 block text-gray-800 [&_mark]:bg-amber [&_mark]:px-0.5 [&_mark]:text-black";
   excerpt.append(...markedText(result.excerpt));
   link.append(kind, title, excerpt);
   item.append(link);
