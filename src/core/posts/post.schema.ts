@@ -53,6 +53,12 @@ export const postFormSchema = z.object({
     .union([z.literal(""), slugSchema])
     .optional()
     .transform((value) => value || null),
+  // "Email to subscribers when published" (issue 31): `true` or `false`. Absent: false for a new
+  // post, unchanged for an edit.
+  sendAsNewsletter: z
+    .union([z.enum(["true", "false"], { error: "sendAsNewsletter must be true or false" }), z.boolean()])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
   // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
   // Only read when `published` is false: publishing now wins.
   publishAt: z
@@ -82,6 +88,10 @@ export const postSchema = z.object({
   slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
   url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
   publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),
+  sendAsNewsletter: z.boolean().meta({
+    description:
+      "Email to subscribers when published: once the post is published (now or at its `publishAt`) it is sent as the newsletter, when its page is live (at most once)",
+  }),
 });
 
 export type Post = z.output<typeof postSchema>;
