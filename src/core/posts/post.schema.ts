@@ -12,6 +12,8 @@ export const maxReadTime = 60;
 
 const readTimeMessage = `Read time must be between ${minReadTime} and ${maxReadTime} minutes`;
 
+const sendAsNewsletterMessage = "sendAsNewsletter must be true or false";
+
 /** Values a checkbox or a form field sends for "yes". */
 const trueValues = new Set(["true", "on", "1"]);
 
@@ -56,8 +58,9 @@ export const postFormSchema = z.object({
   // "Email to subscribers when published" (issue 31): `true` or `false`. Absent: false for a new
   // post, unchanged for an edit.
   sendAsNewsletter: z
-    .union([z.enum(["true", "false"], { error: "sendAsNewsletter must be true or false" }), z.boolean()])
+    .union([z.boolean(), z.string()], { error: sendAsNewsletterMessage })
     .optional()
+    .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
     .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
   // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
   // Only read when `published` is false: publishing now wins.
