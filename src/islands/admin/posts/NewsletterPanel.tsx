@@ -163,13 +163,11 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
                 <ConfirmButton
                   label={sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active)}`}
                   title={sendAt ? `Send “${post.title}” at ${formatScheduledTime(sendAt)}?` : `Send “${post.title}” to ${subscribersLabel(active)}?`}
-                  description={
+                  description={`${
                     placeholderAddress
-                      ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. This can't be undone."
-                      : sendAt
-                        ? "It goes to everyone subscribed at that time. You can cancel it until it starts."
-                        : "This can't be undone."
-                  }
+                      ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. "
+                      : ""
+                  }${sendAt ? "It goes to everyone subscribed at that time. You can cancel it until it starts." : "This can't be undone."}`}
                   confirmLabel={placeholderAddress ? "Send anyway" : sendAt ? "Schedule" : `Send to ${subscribersLabel(active)}`}
                   onConfirm={() => start.mutate(sendAt)}
                   disabled={start.isPending}
@@ -349,7 +347,7 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
               {send.statusReason}
             </p>
           ) : (
-            <p role="status">
+            <p>
               {send.status === "scheduled"
                 ? "Starts at its time, once the post's page is live, with everyone subscribed then."
                 : "Waiting for the post's page to be live on the site: it starts on its own once the page answers."}
