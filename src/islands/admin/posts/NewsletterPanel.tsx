@@ -135,10 +135,6 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
             <h3 className="font-bold">Send to the list</h3>
             {alreadySent ? (
               <p className="mt-2">This post was already sent as the newsletter; its send is below. A post is sent once.</p>
-            ) : post.sendAsNewsletter && !post.published ? (
-              <p className="mt-2" data-send-on-publish>
-                “Email to subscribers when published” is on: this post goes out on its own once it is published and its page is live.
-              </p>
             ) : history.isPending || active === undefined ? (
               <p className="mt-2 text-slate">Counting subscribers…</p>
             ) : active === 0 ? (
