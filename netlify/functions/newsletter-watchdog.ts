@@ -9,7 +9,10 @@ export const claimBudgetMs = 20_000;
 /**
  * The mail watchdog, every minute. First the outbox: transactional email a request's own run after
  * its answer left (an instance frozen mid-run, a retry due, the SMTP server back after an outage).
- * Then the newsletter: works on every send with work due — just started, resumed
+ * Then the newsletter: starts the sends that wait and are due (a send by hand, "Email to subscribers
+ * when published", a "Send at") once their post's URL answers 200 — so a send starts within a
+ * minute of the deploy that contains the post going live (docs/decisions/0038-sends-wait-for-the-site.md) —
+ * and works on every send with work due — just started, resumed
  * after a crashed run once its leases ran out, a retry due. Replays and overlapping runs are safe
  * (rows are leased; settled rows are never sent again). A send starts the Background Function
  * (newsletter-send-background) at once; this takes up whatever a lost or refused start, a crashed

@@ -17,7 +17,8 @@ export const localLeaseMs = 30_000;
 /**
  * `npm start`'s mail worker and watchdog in one: every tick, delivers the outbox (transactional
  * email: what a signup, a confirmation, a download request or a test send queued, and retries that
- * are due), then runs the workers of every send with work due (just started, resumed after a crash
+ * are due), then starts the sends that wait and are due once their post's page answers 200 (after
+ * the local rebuild), then runs the workers of every send with work due (just started, resumed after a crash
  * once its leases ran out, a retry due). Production runs the same code after each answer and in a
  * Background Function, with a Scheduled Function as the watchdog.
  */

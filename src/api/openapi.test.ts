@@ -13,7 +13,7 @@ interface Operation {
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 /** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16). */
-const postFormFields = ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage", "slug", "publishAt"];
+const postFormFields = ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage", "slug", "publishAt", "sendAsNewsletter"];
 
 /** SPEC §7's calls, each with the fields of its payload. */
 const specCalls: [method: string, path: string, payload: string[]][] = [

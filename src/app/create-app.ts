@@ -18,6 +18,8 @@ import { signerFor } from "./signer.ts";
 import { fetchFromSns } from "../adapters/sns-fetch.ts";
 import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signature.ts";
 import { imageFetcher } from "../adapters/image-fetcher.ts";
+import { pageCheck } from "../adapters/page-check.ts";
+import type { CheckPage } from "../core/newsletter/newsletter-page-check.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
 
@@ -46,6 +48,8 @@ export interface AppParts {
   checkAnswers?: boolean;
   /** GETs from Amazon SNS (signing certificates, subscription confirmations). Default: the network; tests serve their own. */
   snsFetch?: SnsFetch;
+  /** Whether a post's public page answers 200 (a send starts only then). Default: a GET of the URL; tests pass their own. */
+  checkPage?: CheckPage;
 }
 
 export interface App {
@@ -74,6 +78,7 @@ export function createApp(parts: AppParts): App {
     sharedReadMs = 0,
     checkAnswers = false,
     snsFetch = fetchFromSns,
+    checkPage = pageCheck(),
   } = parts;
   const deps: AppDeps = {
     db,
@@ -111,6 +116,7 @@ export function createApp(parts: AppParts): App {
     clickTracking: env.CLICK_TRACKING !== "off",
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
+    checkPage,
     setup: {
       production: isProduction(env),
       passwordGenerated: env.ADMIN_PASSWORD_GENERATED === "1",

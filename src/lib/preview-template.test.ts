@@ -18,6 +18,7 @@ const draft: Post = {
   slug: "runway-math",
   url: "/blog/runway-math",
   publishAt: null,
+  sendAsNewsletter: false,
 };
 
 describe("preview templates", () => {

@@ -64,6 +64,7 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     slug: "preview",
     url: "/preview",
     publishAt: null,
+    sendAsNewsletter: false,
   };
 }
 

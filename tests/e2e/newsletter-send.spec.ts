@@ -128,6 +128,9 @@ test("a send refused because the post went out meanwhile (409) is shown as a cle
   await expect(panel.getByRole("alert")).toHaveText("This post was already sent as the newsletter");
   await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem")).toHaveCount(1);
   await expect(panel.getByRole("button", { name: /^Send to / })).toHaveCount(0);
+  // The send waits for the post's page and fixes its recipients when it starts: it must have
+  // started before the next test adds people to the list (they would get it too).
+  await expect(panel.getByRole("list", { name: "Sends" }).getByRole("listitem").getByRole("status").first()).toHaveText("Sent", { timeout: 60_000 });
 });
 
 test("a refused address is listed with the server's reply; Retry failed sends to it again, the progress is followed until done, then the polling stops", async ({

@@ -22,8 +22,8 @@ import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
 // Scheduled Function is the watchdog.
 export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes> = {
   start: async ({ body, deps }) => {
-    const send = await startSend(deps, body.postId);
-    deps.kickSends();
+    const send = await startSend(deps, body.postId, { sendAt: body.sendAt });
+    if (send.status === "queued") deps.kickSends();
     return send;
   },
   list: ({ query, deps }) => listSends(deps, { postId: query.postId }),

@@ -1,95 +1,37 @@
-import type { SqlExecutor } from "../db/sql-executor.ts";
 import { isRowId } from "../db/row-id.ts";
 import { sendFigures, sendFiguresColumns, sendFiguresSql, type SendFigureRow } from "../email-events/send-health.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
-import { renderNewsletterEmail } from "../mail/emails.ts";
-import type { EmailContent } from "../mail/email-content.ts";
-import type { Mailer } from "../mail/mailer.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "../mail/postal-address.ts";
-import type { Clock } from "../shared/clock.ts";
-import type { ApiUrls } from "../shared/links.ts";
-import type { Signer } from "../shared/signer.ts";
-import type { Site } from "../shared/site.ts";
-import { siteIdentity } from "../subscribers/subscription-emails.ts";
-import { postPath } from "../posts/post-slug-rules.ts";
-import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
-import { trackNewsletterLinks } from "../stats/newsletter-clicks.ts";
+import { noRecipientsMessage, publishedPost, type NewsletterDeps } from "./newsletter-post-email.ts";
+import { startIfLive } from "./newsletter-start.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
 export type { NewsletterSend } from "./newsletter.schema.ts";
+export { noRecipientsMessage, publishedPost, renderPostNewsletter, type NewsletterDeps } from "./newsletter-post-email.ts";
 
-/** What the newsletter needs: the database, a mailer, the clock, and the site its links point at. */
-export interface NewsletterDeps {
-  db: SqlExecutor;
-  mail: Mailer;
-  now: Clock["now"];
-  /** The same clock, for waits (the worker's lease keeper). */
-  clock: Clock;
-  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick">;
-  site: Site;
-  /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
-  clickTracking?: boolean;
-  signer: Signer;
-  /**
-   * Production (set by the app from its configuration): a send is refused while the footer's
-   * postal address is still the seeded placeholder. Unset: locally the placeholder goes out.
-   */
-  production?: boolean;
-}
-
-interface PostRow {
-  id: number;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  published: boolean;
-  slug: string;
-}
-
-export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
+/** What "Send at" refuses: a time that has passed (the send would start at once, unasked). */
+export const sendAtPassedMessage = "Send at must be a time ahead: to send now, leave it empty.";
 
 /**
- * The newsletter email for a post, with a placeholder where each recipient's unsubscribe token
- * goes. A send's copy (`perRecipientReason`) has one for the footer's reason too; a preview shows
- * the newsletter form's reason.
+ * Sends a published post to the list, once its public page is live (every send waits for the
+ * site: nobody gets a link to a page it does not serve yet). Now (`sendAt` absent): the page is
+ * checked at once and, when it answers 200, the send starts here — the email rendered, the
+ * recipients fixed (startIfLive) — else it is `waiting` and the timers start it once the page is
+ * live. Later (`sendAt`): it is `scheduled` and starts at that time (once the page is live), with
+ * whoever is active then. A post is sent once: 409 when it has a send already (cancelled
+ * included); 400 for a draft, a time that has passed, or, sending now, nobody subscribed (the post
+ * is not used up). Workers do the sending (runSendWorker).
  */
-export async function renderPostNewsletter(
-  deps: Pick<NewsletterDeps, "db" | "site" | "urls">,
-  post: PostRow,
-  options: { perRecipientReason?: boolean } = {},
-): Promise<EmailContent> {
-  const site = await siteIdentity(deps);
-  return renderNewsletterEmail({
-    ...site,
-    title: post.title,
-    excerpt: post.excerpt,
-    contentHtml: post.content,
-    postUrl: deps.site.absolute(postPath(post.slug)),
-    unsubscribeUrl: placeholderUnsubscribeUrl(deps),
-    ...(options.perRecipientReason && { reason: recipientReasonPlaceholder }),
-  });
-}
-
-export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
-  if (!isRowId(postId)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published, slug FROM posts WHERE id = $1", [postId]);
-  const post = rows[0];
-  if (!post) throw new NotFoundError("Post not found");
-  if (!post.published) throw new ValidationError("Only a published post can be sent as the newsletter");
-  return post;
-}
-
-/**
- * Starts sending a published post to the list: renders the email once, and fixes the recipients —
- * one row per subscriber active now, in one INSERT … SELECT (someone who subscribes later is not
- * added; someone who leaves before their turn is skipped by the worker). A post is sent once:
- * 409 when it has a send already; 400 when nobody is subscribed (the post is not used up).
- * Workers do the sending (runSendWorker).
- */
-export async function startSend(deps: NewsletterDeps, postId: number): Promise<NewsletterSend> {
+export async function startSend(deps: NewsletterDeps, postId: number, options: { sendAt?: Date | undefined } = {}): Promise<NewsletterSend> {
   if (deps.production && (await usesPlaceholderAddress(deps))) throw new ValidationError(placeholderAddressMessage);
-  const email = await renderPostNewsletter(deps, await publishedPost(deps, postId), { perRecipientReason: true });
+  await publishedPost(deps, postId);
   const now = deps.now();
+  const { sendAt } = options;
+  if (sendAt && sendAt <= now) throw new ValidationError(sendAtPassedMessage);
+  if (!sendAt) {
+    const { rows } = await deps.db.query<{ active: boolean }>("SELECT EXISTS (SELECT 1 FROM subscribers WHERE status = 'active') AS active");
+    if (!rows[0]?.active) throw new ValidationError(noRecipientsMessage);
+  }
   const sendId = await deps.db.transaction(async (tx) => {
     // The post's row lock makes two starts for the same post take turns: the second sees the first.
     const { rows: posts } = await tx.query<{ published: boolean }>("SELECT published FROM posts WHERE id = $1 FOR UPDATE", [postId]);
@@ -97,31 +39,19 @@ export async function startSend(deps: NewsletterDeps, postId: number): Promise<N
     if (!posts[0].published) throw new ValidationError("Only a published post can be sent as the newsletter");
     const { rows: earlier } = await tx.query("SELECT id FROM newsletter_sends WHERE post_id = $1 LIMIT 1", [postId]);
     if (earlier.length > 0) throw new ConflictError("This post was already sent as the newsletter");
+    // The email is rendered when the send starts (the post as it is then); until then it is empty.
     const { rows } = await tx.query<{ id: number }>(
-      "INSERT INTO newsletter_sends (post_id, subject, html, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-      [postId, email.subject, email.html, email.text, now],
+      "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at, send_at) VALUES ($1, $2, '', '', '', $3, $4) RETURNING id",
+      [postId, sendAt ? "scheduled" : "waiting", now, sendAt ?? null],
     );
-    const id = (rows[0] as { id: number }).id;
-    const clickUrl = deps.clickTracking ? deps.urls.newsletterClick : undefined;
-    if (clickUrl) {
-      const tracked = await trackNewsletterLinks(tx, { signer: deps.signer, site: deps.site, clickUrl }, id, email.html);
-      if (tracked !== email.html) await tx.query("UPDATE newsletter_sends SET html = $2 WHERE id = $1", [id, tracked]);
-    }
-    const { rows: counted } = await tx.query<{ total: number }>(
-      `WITH fixed AS (
-         INSERT INTO newsletter_recipients (send_id, subscriber_id)
-         SELECT $1, id FROM subscribers WHERE status = 'active' ORDER BY id
-         RETURNING 1
-       )
-       SELECT count(*)::int AS total FROM fixed`,
-      [id],
-    );
-    const total = counted[0]?.total ?? 0;
-    // Rolled back: a send to nobody would use up the post's one send.
-    if (total === 0) throw new ValidationError(noRecipientsMessage);
-    await tx.query("UPDATE newsletter_sends SET total = $2 WHERE id = $1", [id, total]);
-    return id;
+    return (rows[0] as { id: number }).id;
   });
+  if (!sendAt) {
+    // The send exists: a failure to start it now is the timers' to retry, not the owner's to see.
+    await startIfLive(deps, sendId).catch((error: unknown) => {
+      console.warn(`[newsletter] send ${String(sendId)} could not start now; the timers try again:`, error);
+    });
+  }
   return sendStatus(deps, sendId);
 }
 
@@ -139,13 +69,15 @@ interface SendRow extends SendFigureRow {
   finished_at: Date | string | null;
   paused_reason: string | null;
   paused_until: Date | string | null;
+  send_at: Date | string | null;
+  status_reason: string | null;
 }
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 // The counts come from the rows in one statement, so they always add up to the total.
 const sendsWithCounts = (where: string) =>
-  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until,
+  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until, s.send_at, s.status_reason,
           count(r.id)::int AS total,
           (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
           (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
@@ -222,6 +154,8 @@ function toSend(row: SendRow): NewsletterSend {
     skipped: row.skipped,
     pending: row.pending,
     createdAt: new Date(row.created_at).toISOString(),
+    sendAt: isoOrNull(row.send_at),
+    statusReason: row.status_reason,
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
     pausedReason: row.paused_reason,

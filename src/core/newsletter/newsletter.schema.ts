@@ -3,13 +3,20 @@ import { emailSchema } from "../subscribers/subscriber.schema.ts";
 
 const postIdSchema = z.number({ error: "postId must be a post's id" }).int("postId must be a post's id").positive("postId must be a post's id");
 
-/** The body of `POST /api/newsletter/sends`: the published post to send to the list. */
-export const startSendSchema = z.object({ postId: postIdSchema });
+/** The body of `POST /api/newsletter/sends`: the published post to send to the list, now or at `sendAt`. */
+export const startSendSchema = z.object({
+  postId: postIdSchema,
+  sendAt: z.iso
+    .datetime({ offset: true, error: "Send at must be a date and time (ISO 8601)" })
+    .transform((value) => new Date(value))
+    .optional()
+    .meta({ description: "When to start (ISO 8601, e.g. 2026-03-02T07:00:00+01:00): the send is `scheduled` until then. Absent: now" }),
+});
 
 /** The body of `POST /api/newsletter/sends/test`: one preview of a post's email to one address. */
 export const testSendSchema = z.object({ postId: postIdSchema, email: emailSchema });
 
-export const sendStatuses = ["queued", "sending", "sent", "failed", "paused", "cancelled"] as const;
+export const sendStatuses = ["scheduled", "waiting", "queued", "sending", "sent", "failed", "paused", "cancelled"] as const;
 
 /** A count of what came back, as a share: of the messages handed over (bounces) or delivered (complaints, unsubscribes). */
 const rateSchema = z.number().min(0).meta({ description: "A fraction: 0.003 is 0.3 %" });
@@ -19,7 +26,9 @@ export const newsletterSendSchema = z.object({
   id: z.number().int(),
   postId: z.number().int(),
   /**
-   * queued until a worker takes it; sending; sent once no recipient is pending (some may have
+   * scheduled until its `sendAt`; waiting until the post's public page answers 200 (every send
+   * starts only then: `statusReason` says why once it has waited 15 minutes); queued (the
+   * recipients fixed) until a worker takes it; sending; sent once no recipient is pending (some may have
    * failed); paused when its complaints or hard bounces passed the owner's thresholds
    * (`pausedReason` says which) until the owner resumes or cancels it; cancelled (its pending
    * recipients skipped).
@@ -32,6 +41,10 @@ export const newsletterSendSchema = z.object({
   skipped: z.number().int(),
   pending: z.number().int(),
   createdAt: z.iso.datetime(),
+  /** The time the owner chose ("Send at"); null: as soon as the post's page is live. */
+  sendAt: z.iso.datetime().nullable(),
+  /** Why it still waits (the post's page not live 15 minutes after it was due), or why a due send ended with nobody to send to. */
+  statusReason: z.string().nullable(),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
   /**

@@ -12,6 +12,8 @@ export const maxReadTime = 60;
 
 const readTimeMessage = `Read time must be between ${minReadTime} and ${maxReadTime} minutes`;
 
+const sendAsNewsletterMessage = "sendAsNewsletter must be true or false";
+
 /** Values a checkbox or a form field sends for "yes". */
 const trueValues = new Set(["true", "on", "1"]);
 
@@ -53,6 +55,13 @@ export const postFormSchema = z.object({
     .union([z.literal(""), slugSchema])
     .optional()
     .transform((value) => value || null),
+  // "Email to subscribers when published" (issue 31): `true` or `false`. Absent: false for a new
+  // post, unchanged for an edit.
+  sendAsNewsletter: z
+    .union([z.boolean(), z.string()], { error: sendAsNewsletterMessage })
+    .optional()
+    .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
+    .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
   // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
   // Only read when `published` is false: publishing now wins.
   publishAt: z
@@ -82,6 +91,10 @@ export const postSchema = z.object({
   slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
   url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
   publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),
+  sendAsNewsletter: z.boolean().meta({
+    description:
+      "Email to subscribers when published: once the post is published (now or at its `publishAt`) it is sent as the newsletter, when its page is live (at most once)",
+  }),
 });
 
 export type Post = z.output<typeof postSchema>;

@@ -37,10 +37,11 @@ interface PostRow {
   updated_at: Date | string;
   slug: string;
   publish_at: Date | string | null;
+  send_as_newsletter: boolean;
 }
 
 const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at";
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter";
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
@@ -60,6 +61,7 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     slug: row.slug,
     url: postPath(row.slug),
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
+    sendAsNewsletter: row.send_as_newsletter,
   };
 }
 
@@ -128,10 +130,23 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
       .transaction(async (tx) => {
         const slug = await slugToSave(tx, { id: null, title: form.title, wanted: form.slug, current: null });
         const { rows } = await tx.query<PostRow>(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12)
            RETURNING ${postColumns}`,
-          [form.title, content, form.excerpt, form.category, form.readTime, state.published, state.publishedAt, imageKey, now, slug, state.publishAt],
+          [
+            form.title,
+            content,
+            form.excerpt,
+            form.category,
+            form.readTime,
+            state.published,
+            state.publishedAt,
+            imageKey,
+            now,
+            slug,
+            state.publishAt,
+            form.sendAsNewsletter ?? false,
+          ],
         );
         const created = rows[0] as PostRow;
         await recordSlugChange(tx, created.id, null, slug);
@@ -164,7 +179,8 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
         const state = publishStateAfterSave(form, now, { published: current.published, publishedAt });
         const { rows } = await tx.query<PostRow>(
           `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
-             published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12
+             published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12,
+             send_as_newsletter = COALESCE($13, send_as_newsletter)
            WHERE id = $1
            RETURNING ${postColumns}`,
           [
@@ -180,6 +196,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
             now,
             slug,
             state.publishAt,
+            form.sendAsNewsletter ?? null,
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);

@@ -7,6 +7,7 @@ import { callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
+import { formatScheduledTime, fromLocalInput, ownTimeZone } from "./local-date-time.ts";
 
 /** Opens the "Send as newsletter" panel for a post (given by the Posts tab to its list). */
 export const SendAsNewsletterContext = createContext<((post: Post) => void) | null>(null);
@@ -17,9 +18,15 @@ const sendKey = (sendId: number) => [routes.get.path, sendId];
 const failedKey = (sendId: number) => [routes.failed.path, sendId];
 
 /** Still going: the one case the dashboard polls (SPEC §9 has no polling otherwise). */
-const running = (send: NewsletterSend | undefined) => send?.status === "queued" || send?.status === "sending";
+const running = (send: NewsletterSend | undefined) => send?.status === "queued" || send?.status === "sending" || send?.status === "waiting";
+/** Not started yet: the owner may still cancel it, and it says what it waits for. */
+const notStarted = (send: NewsletterSend) => send.status === "scheduled" || send.status === "waiting";
+/** How often a send is asked about: every second while it runs or waits for the site; a scheduled one, every 15 s. */
+const pollEvery = (send: NewsletterSend | undefined) => (running(send) ? 1000 : send?.status === "scheduled" ? 15_000 : false);
 
 const statusLabels: Record<NewsletterSend["status"], string> = {
+  scheduled: "Scheduled",
+  waiting: "Waiting for the site",
   queued: "Queued",
   sending: "Sending",
   sent: "Sent",
@@ -43,6 +50,8 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
   const queryClient = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [sendAtInput, setSendAtInput] = useState("");
+  const sendAtId = useId();
   const preview = useQuery({
     queryKey: [routes.preview.path, post.id],
     queryFn: () => callApi(routes.preview, { query: { postId: String(post.id) } }),
@@ -63,11 +72,15 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
   }, [post.id]);
 
   const start = useMutation({
-    mutationFn: () => callApi(routes.start, { body: { postId: post.id } }),
+    mutationFn: (sendAt: string) => callApi(routes.start, { body: { postId: post.id, ...(sendAt && { sendAt }) } }),
     onSuccess: (send) => {
       setRefusal(null);
       queryClient.setQueryData(sendKey(send.id), send);
-      showToast({ title: "Newsletter Sending", description: `“${post.title}” is on its way to ${subscribersLabel(send.total)}.` });
+      if (send.status === "scheduled" && send.sendAt)
+        showToast({ title: "Newsletter Scheduled", description: `“${post.title}” goes out at ${formatScheduledTime(send.sendAt)}.` });
+      else if (send.status === "waiting")
+        showToast({ title: "Newsletter Waiting", description: `“${post.title}” goes out once its page is live on the site.` });
+      else showToast({ title: "Newsletter Sending", description: `“${post.title}” is on its way to ${subscribersLabel(send.total)}.` });
     },
     onError: (error) => setRefusal(error.message),
     // A refusal (409: sent already) may mean the history here is out of date.
@@ -76,6 +89,7 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
 
   const sends = history.data ?? [];
   const alreadySent = sends.length > 0;
+  const sendAt = fromLocalInput(sendAtInput);
 
   return (
     <section aria-labelledby="newsletter-panel-title" className="card mt-8 p-5" id="newsletter-panel">
@@ -127,20 +141,35 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
               <p className="mt-2">There is no active subscriber to send this post to yet.</p>
             ) : (
               <div className="mt-2">
+                <label htmlFor={sendAtId} className="block text-sm font-bold uppercase tracking-wide">
+                  Send at
+                </label>
+                <input
+                  id={sendAtId}
+                  type="datetime-local"
+                  value={sendAtInput}
+                  onChange={(event) => setSendAtInput(event.target.value)}
+                  aria-describedby={`${sendAtId}-hint`}
+                  className="admin-input mt-1 sm:max-w-xs"
+                />
+                <p id={`${sendAtId}-hint`} className="mt-1 mb-3 text-sm text-slate">
+                  Your time ({ownTimeZone()}). Leave empty to send now. Either way it starts once the post&apos;s page is live, to everyone subscribed
+                  at that moment.
+                </p>
                 <ConfirmButton
-                  label={`Send to ${subscribersLabel(active)}`}
-                  title={`Send “${post.title}” to ${subscribersLabel(active)}?`}
-                  description={
+                  label={sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active)}`}
+                  title={sendAt ? `Send “${post.title}” at ${formatScheduledTime(sendAt)}?` : `Send “${post.title}” to ${subscribersLabel(active)}?`}
+                  description={`${
                     placeholderAddress
-                      ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. This can't be undone."
-                      : "This can't be undone."
-                  }
-                  confirmLabel={placeholderAddress ? "Send anyway" : `Send to ${subscribersLabel(active)}`}
-                  onConfirm={() => start.mutate()}
+                      ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. "
+                      : ""
+                  }${sendAt ? "It goes to everyone subscribed at that time. You can cancel it until it starts." : "This can't be undone."}`}
+                  confirmLabel={placeholderAddress ? "Send anyway" : sendAt ? "Schedule" : `Send to ${subscribersLabel(active)}`}
+                  onConfirm={() => start.mutate(sendAt)}
                   disabled={start.isPending}
                   triggerClassName="btn py-2 text-sm"
                 >
-                  Send to {subscribersLabel(active)}
+                  {sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active)}`}
                 </ConfirmButton>
               </div>
             )}
@@ -219,17 +248,17 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
     queryKey: sendKey(listed.id),
     queryFn: () => callApi(routes.get, { params: { id: listed.id } }),
     initialData: listed,
-    refetchInterval: (query) => (running(query.state.data) ? 1000 : false),
+    refetchInterval: (query) => pollEvery(query.state.data),
   });
   const send = live.data;
-  const wasRunning = useRef(running(send));
+  const wasRunning = useRef(running(send) || notStarted(send));
   useEffect(() => {
     // Done: the history and the failed list catch up once, and the polling has stopped.
-    if (wasRunning.current && !running(send)) {
+    if (wasRunning.current && !running(send) && !notStarted(send)) {
       void queryClient.invalidateQueries({ queryKey: historyKey(postId) });
       void queryClient.invalidateQueries({ queryKey: failedKey(send.id) });
     }
-    wasRunning.current = running(send);
+    wasRunning.current = running(send) || notStarted(send);
   }, [send, postId, queryClient]);
 
   const failed = useQuery({
@@ -290,7 +319,13 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
         <span className={send.status === "sent" ? "admin-badge admin-badge-on" : "admin-badge"} role="status">
           {statusLabels[send.status]}
         </span>
-        <span>Started {dateTime.format(new Date(send.startedAt ?? send.createdAt))}</span>
+        {send.startedAt ? (
+          <span>Started {dateTime.format(new Date(send.startedAt))}</span>
+        ) : send.sendAt ? (
+          <span>Send at {formatScheduledTime(send.sendAt)}</span>
+        ) : (
+          <span>Asked {dateTime.format(new Date(send.createdAt))}</span>
+        )}
         {send.finishedAt && <span>Finished {dateTime.format(new Date(send.finishedAt))}</span>}
       </p>
       {send.pausedReason !== null && running(send) && (
@@ -298,6 +333,38 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
         <p role="status" className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-paused>
           <strong>Paused: {send.pausedReason}</strong>
           {send.pausedUntil && <span className="text-slate"> — trying again at {dateTime.format(new Date(send.pausedUntil))}</span>}
+        </p>
+      )}
+      {notStarted(send) && (
+        // Not started: what it waits for (the time, the post's page), and the owner may still cancel it.
+        <div className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-waiting>
+          {send.statusReason ? (
+            <p role="alert" className="font-semibold">
+              {send.statusReason}
+            </p>
+          ) : (
+            <p>
+              {send.status === "scheduled"
+                ? "Starts at its time, once the post's page is live, with everyone subscribed then."
+                : "Waiting for the post's page to be live on the site: it starts on its own once the page answers."}
+            </p>
+          )}
+          <ConfirmButton
+            label="Cancel send"
+            title="Cancel this send?"
+            description="Nobody gets this send, and the post can't be sent again. This can't be undone."
+            confirmLabel="Cancel send"
+            onConfirm={() => cancel.mutate()}
+            disabled={cancel.isPending}
+            triggerClassName="btn btn-light mt-2 py-2 text-sm"
+          >
+            Cancel send
+          </ConfirmButton>
+        </div>
+      )}
+      {send.status === "failed" && send.statusReason && (
+        <p role="status" className="mt-2 break-words text-sm font-semibold">
+          {send.statusReason}
         </p>
       )}
       {send.status === "paused" && (

@@ -71,6 +71,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       published: data.get("published") === "on",
       slug: formText(data, "slug"),
       publishAt: fromLocalInput(formText(data, "publishAt")),
+      sendAsNewsletter: data.get("sendAsNewsletter") === "on",
       content: withContent,
     };
     const checked = validateForm(postFormSchema, values);
@@ -235,6 +236,21 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
             )}
           </Field>
         )}
+        <div>
+          <label className="flex items-center gap-2 font-semibold">
+            <input
+              type="checkbox"
+              name="sendAsNewsletter"
+              defaultChecked={editing?.sendAsNewsletter ?? false}
+              aria-describedby="admin-send-as-newsletter-hint"
+              className="size-5 accent-signal-dark"
+            />
+            Email to subscribers when published
+          </label>
+          <p id="admin-send-as-newsletter-hint" className="mt-1 text-sm text-slate">
+            Sent as the newsletter once the post&apos;s page is live on the site (a scheduled post: once it goes live). A post is sent once.
+          </p>
+        </div>
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn" disabled={save.isPending || chosenImage.preparing}>
             {save.isPending ? "Saving..." : editing ? "Update Post" : "Create Post"}

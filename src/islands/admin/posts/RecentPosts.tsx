@@ -62,6 +62,7 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                       : "Not published"}
                 </span>
                 <span>{readTimeLabel(post.readTime)}</span>
+                {post.sendAsNewsletter && !post.published && <span data-send-on-publish>Emailed to subscribers when published</span>}
                 {!post.published && (
                   <button
                     type="button"

@@ -1,0 +1,77 @@
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import { isRowId } from "../db/row-id.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import { renderNewsletterEmail } from "../mail/emails.ts";
+import type { EmailContent } from "../mail/email-content.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { ApiUrls } from "../shared/links.ts";
+import type { Signer } from "../shared/signer.ts";
+import type { Site } from "../shared/site.ts";
+import { siteIdentity } from "../subscribers/subscription-emails.ts";
+import { postPath } from "../posts/post-slug-rules.ts";
+import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
+import type { CheckPage } from "./newsletter-page-check.ts";
+
+/** What the newsletter needs: the database, a mailer, the clock, and the site its links point at. */
+export interface NewsletterDeps {
+  db: SqlExecutor;
+  mail: Mailer;
+  now: Clock["now"];
+  /** The same clock, for waits (the worker's lease keeper). */
+  clock: Clock;
+  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick">;
+  site: Site;
+  /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
+  clickTracking?: boolean;
+  signer: Signer;
+  /**
+   * Production (set by the app from its configuration): a send is refused while the footer's
+   * postal address is still the seeded placeholder. Unset: locally the placeholder goes out.
+   */
+  production?: boolean;
+  /** Whether the post's public page answers 200: every send of a post starts only then (newsletter-start.ts). */
+  checkPage: CheckPage;
+}
+
+export interface PostRow {
+  id: number;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  published: boolean;
+  slug: string;
+}
+
+export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
+
+/**
+ * The newsletter email for a post, with a placeholder where each recipient's unsubscribe token
+ * goes. A send's copy (`perRecipientReason`) has one for the footer's reason too; a preview shows
+ * the newsletter form's reason.
+ */
+export async function renderPostNewsletter(
+  deps: Pick<NewsletterDeps, "db" | "site" | "urls">,
+  post: PostRow,
+  options: { perRecipientReason?: boolean } = {},
+): Promise<EmailContent> {
+  const site = await siteIdentity(deps);
+  return renderNewsletterEmail({
+    ...site,
+    title: post.title,
+    excerpt: post.excerpt,
+    contentHtml: post.content,
+    postUrl: deps.site.absolute(postPath(post.slug)),
+    unsubscribeUrl: placeholderUnsubscribeUrl(deps),
+    ...(options.perRecipientReason && { reason: recipientReasonPlaceholder }),
+  });
+}
+
+export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
+  if (!isRowId(postId)) throw new NotFoundError("Post not found");
+  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published, slug FROM posts WHERE id = $1", [postId]);
+  const post = rows[0];
+  if (!post) throw new NotFoundError("Post not found");
+  if (!post.published) throw new ValidationError("Only a published post can be sent as the newsletter");
+  return post;
+}
