@@ -85,16 +85,23 @@ export async function orderColumns(db: SqlQueryable, table: string): Promise<str
 /** Rows a page, read and written: small enough for memory, few enough round trips. */
 export const rowsPerPage = 500;
 
-/** A table's rows as JSON text, one page at a time, in key order (so equal tables give equal bytes). */
+/**
+ * A table's rows as JSON text, a page at a time, in key order (so equal tables give equal bytes),
+ * through a cursor: one query however large the table, and never more than a page in memory.
+ * Must run inside a transaction (a cursor lives in one); the backup's is repeatable read.
+ */
 export async function* tableRows(db: SqlQueryable, table: string): AsyncGenerator<string[]> {
   const order = (await orderColumns(db, table)).map(quoted).join(", ");
-  for (let offset = 0; ; offset += rowsPerPage) {
-    const { rows } = await db.query<{ row: string }>(`SELECT to_jsonb(t)::text AS row FROM ${quoted(table)} t ORDER BY ${order} LIMIT $1 OFFSET $2`, [
-      rowsPerPage,
-      offset,
-    ]);
-    if (rows.length > 0) yield rows.map((row) => row.row);
-    if (rows.length < rowsPerPage) return;
+  await db.query(`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text AS row FROM ${quoted(table)} t ORDER BY ${order}`);
+  try {
+    for (;;) {
+      const { rows } = await db.query<{ row: string }>(`FETCH FORWARD ${String(rowsPerPage)} FROM backup_rows`);
+      if (rows.length > 0) yield rows.map((row) => row.row);
+      if (rows.length < rowsPerPage) return;
+    }
+  } finally {
+    // After a failed statement the transaction is aborted and rolls back anyway: its error is the one to see.
+    await db.query("CLOSE backup_rows").catch(() => undefined);
   }
 }
 
