@@ -17,6 +17,7 @@ import { signerFor } from "./signer.ts";
 import { fetchFromSns } from "../adapters/sns-fetch.ts";
 import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signature.ts";
 import { imageFetcher } from "../adapters/image-fetcher.ts";
+import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
 
@@ -85,6 +86,8 @@ export function createApp(parts: AppParts): App {
     now: () => clock.now(),
     urls: apiUrls,
     fetchImage: imageFetcher({ allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS === "1" && !isProduction(env) }),
+    // Backups and restores: zips as streams, a restore's upload on the temporary disk (docs/decisions/0040-streaming-backups.md).
+    archives: nodeArchives,
     // In process (tests, `npm start`): the run outlives the answer through `waitUntil` when there is one.
     startJob:
       startJob ??

@@ -16,7 +16,6 @@ import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import { writeBackup } from "../../src/core/backups/backup-archive.ts";
-import { withTemporaryFile } from "../../src/core/backups/archive-file.ts";
 import { restoreArchive } from "../../src/core/backups/restore-archive.ts";
 import { putParts, readParts } from "../../src/core/files/file-parts.ts";
 import { runImport, startImport } from "../../src/core/imports/import-runs.ts";
@@ -143,7 +142,7 @@ export async function measureMoving(postgresUrl: string | undefined): Promise<Mo
     // And back: the archive read from its parts to a temporary file, checked (every hash) and restored over the site.
     const restoreMemory = peakRss();
     const restoreStarted = performance.now();
-    const restored = await withTemporaryFile(readParts(store.files, folder), (file) => restoreArchive(deps, file, { replace: true }));
+    const restored = await restoreArchive(deps, readParts(store.files, folder), { replace: true });
     const restoreSeconds = (performance.now() - restoreStarted) / 1000;
     const restorePeak = restoreMemory.stop();
     if (restored.files !== 100) throw new Error(`expected 100 restored files, found ${String(restored.files)}`);

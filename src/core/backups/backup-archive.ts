@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
-import { once } from "node:events";
-import { PassThrough } from "node:stream";
-import yazl from "yazl";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import type { FileStore } from "../files/file-store.ts";
+import type { ArchiveIo } from "./archive-io.ts";
 import { backupTables, tableColumns, tableRows } from "./backup-tables.ts";
 
 /** What goes in a backup: the whole site's tables and stored files. */
@@ -11,6 +9,8 @@ export interface BackupDeps {
   db: SqlExecutor;
   files: FileStore;
   now: () => Date;
+  /** Zips written and read as streams (src/adapters/node-archives.ts). */
+  archives: ArchiveIo;
 }
 
 /** The site's stored files (images, thumbnails, resource files); `uploads/` and `backups/` are the moving tools' own. */
@@ -51,11 +51,6 @@ async function appliedMigrations(db: SqlQueryable): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-/** Waits until a full entry stream may take more, or the archive's reader has failed. */
-function drained(stream: PassThrough, failed: Promise<never>): Promise<unknown> {
-  return Promise.race([once(stream, "drain"), failed]);
-}
-
 /**
  * The whole site as one zip, written as a stream: each table as JSON Lines (`tables/<name>.jsonl`,
  * rows in key order, read through a cursor a page at a time), each stored file under
@@ -71,29 +66,25 @@ export async function writeBackup<T>(
   deps: BackupDeps,
   store: (zip: AsyncIterable<Uint8Array>) => Promise<T>,
 ): Promise<{ manifest: Manifest; stored: T }> {
-  const zip = new yazl.ZipFile();
-  const storing = store(zip.outputStream as AsyncIterable<Buffer>);
-  // The reader's failure (a put refused) stops the writer at its next wait instead of leaving it waiting for a drain.
-  const failed = storing.then(
-    () => new Promise<never>(() => undefined),
-    (error: unknown) => {
-      throw error;
-    },
-  );
-  failed.catch(() => undefined);
+  const zip = deps.archives.zipWriter();
+  const storing = store(zip.output);
+  storing.catch(() => undefined);
   const createdAt = deps.now();
   const entries: ManifestEntry[] = [];
   const add = async (path: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, compress = true) => {
-    const entry = new PassThrough();
-    zip.addReadStream(entry, path, { mtime: createdAt, compress });
     const hash = createHash("sha256");
     let bytes = 0;
-    for await (const chunk of source) {
-      hash.update(chunk);
-      bytes += chunk.byteLength;
-      if (!entry.write(chunk)) await drained(entry, failed);
-    }
-    entry.end();
+    await zip.add(
+      path,
+      (async function* () {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          bytes += chunk.byteLength;
+          yield chunk;
+        }
+      })(),
+      { compress, mtime: createdAt },
+    );
     entries.push({ path, bytes, sha256: hash.digest("hex") });
   };
   try {
@@ -142,11 +133,11 @@ export async function writeBackup<T>(
       tables,
       entries,
     };
-    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), manifestPath, { mtime: createdAt });
+    await zip.add(manifestPath, [utf8(`${JSON.stringify(manifest, null, 2)}\n`)], { compress: true, mtime: createdAt });
     zip.end();
     return { manifest, stored: await storing };
   } catch (error) {
-    (zip.outputStream as PassThrough).destroy();
+    zip.abort(error);
     await storing.catch(() => undefined);
     throw error;
   }

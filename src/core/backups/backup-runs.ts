@@ -4,7 +4,6 @@ import { deleteKeptUpload, keptUpload, readKeptUpload, type StartJob } from "../
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { Signer } from "../shared/signer.ts";
 import { deleteParts, hasParts, isPartsFolder, putParts, readParts } from "../files/file-parts.ts";
-import { withTemporaryFile } from "./archive-file.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
 import type { Backup, RestoreRun } from "./backup.schema.ts";
 import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreReport } from "./restore-archive.ts";
@@ -181,7 +180,7 @@ export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild },
   try {
     // The upload (in parts, or one blob) goes to a temporary file as it is read: a zip is read from its end.
     const upload = await readKeptUpload(deps.files, row.file_key);
-    const report = await withTemporaryFile(upload.open(), (file) => restoreArchive(deps, file, { replace: row.replace_content }));
+    const report = await restoreArchive(deps, upload.open(), { replace: row.replace_content });
     // The restore replaced backup_runs' neighbours, not backup_runs: this row is still here.
     await finish("done", report, null);
     deps.rebuild();

@@ -39,15 +39,16 @@ export function quoted(name: string): string {
 /** The site's tables a backup holds, parents before children (foreign keys), by name otherwise. */
 export async function backupTables(db: SqlQueryable): Promise<string[]> {
   const { rows } = await db.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name COLLATE "C"`,
   );
   const tables = rows.map((row) => row.table_name).filter((name) => !excludedTables.has(name) && identifier.test(name));
   const { rows: links } = await db.query<{ child: string; parent: string }>(
     `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
      JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = 'public'`,
+     WHERE k.contype = 'f' AND n.nspname = 'public' ORDER BY c.relname COLLATE "C", p.relname COLLATE "C"`,
   );
+  // Both lists in a fixed order, whatever the catalog's: equal sites give equal archives, entry for entry.
   const ordered: string[] = [];
   const placed = new Set<string>();
   const visit = (table: string, path: Set<string>) => {

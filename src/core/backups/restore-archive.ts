@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { utf8 } from "../imports/zip-entries.ts";
-import { entryLines, openArchiveFile, readEntryWhole, type ArchiveFile } from "./archive-file.ts";
+import { entryLines, readEntryWhole, type ArchiveFile } from "./archive-io.ts";
 import { archiveFormat, manifestPath, siteFilePrefixes, type BackupDeps, type FileRecord, type Manifest } from "./backup-archive.ts";
 import { backupTables, insertRows, resetIdentities, rowsPerPage, tableColumns } from "./backup-tables.ts";
 
@@ -94,7 +94,7 @@ async function fileRecords(archive: ArchiveFile): Promise<FileRecord[]> {
 }
 
 /**
- * Restores a backup archive (a zip file on disk): into an empty site, or over one with content
+ * Restores a backup archive (a zip file's path, or its bytes as they stream from Blobs): into an empty site, or over one with content
  * when `replace` is set. Every hash is checked first, in a pass of its own (nothing changes on a
  * bad one); then the files are stored one at a time, then every table is emptied and filled in one
  * transaction, its JSON Lines read a page at a time (an older archive's rows fill the columns it
@@ -102,13 +102,14 @@ async function fileRecords(archive: ArchiveFile): Promise<FileRecord[]> {
  * failed transaction deletes the files it added; a successful one deletes the files the old site
  * had that the archive does not. Memory stays flat whatever the archive's size.
  */
-export async function restoreArchive(deps: BackupDeps, file: string, options: { replace: boolean }): Promise<RestoreReport> {
-  const archive = await openArchiveFile(file, notBackupMessage, maxRestoreBytes);
-  try {
-    return await restoreOpened(deps, archive, options);
-  } finally {
-    archive.close();
-  }
+export async function restoreArchive(
+  deps: BackupDeps,
+  source: string | AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: { replace: boolean },
+): Promise<RestoreReport> {
+  return deps.archives.withArchive(source, { notZipMessage: notBackupMessage, maxBytes: maxRestoreBytes }, (archive) =>
+    restoreOpened(deps, archive, options),
+  );
 }
 
 async function restoreOpened(deps: BackupDeps, archive: ArchiveFile, options: { replace: boolean }): Promise<RestoreReport> {
