@@ -15,7 +15,7 @@ const partKey = (folderKey: string, part: number) => `${folderKey}part-${String(
 export async function putParts(
   files: FileStore,
   folderKey: string,
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   meta: FileMeta,
   partBytes = filePartBytes,
 ): Promise<{ bytes: number; parts: number }> {
