@@ -4,18 +4,21 @@
  * `netlify dev:exec npm run restore -- backup.zip` (Netlify CLI supplies the database URL and the
  * Blobs context). A site with content is refused unless `--replace`; a bad hash changes nothing.
  */
-import { readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { bootApp } from "../../src/app/boot-app.ts";
 import { restoreArchive } from "../../src/core/backups/restore-archive.ts";
 import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 
 export async function restoreFromFile(file: string, options: { replace: boolean }): Promise<string> {
-  const bytes = new Uint8Array(await readFile(file));
+  // Read from the disk entry by entry, never whole: a backup of any size restores with flat memory.
+  await access(file).catch(() => {
+    throw new Error(`No such file: ${file}`);
+  });
   const app = await bootApp(process.env);
   try {
     const applied = await applyMigrations(app.deps.db, await readMigrations());
     if (applied.length > 0) console.log(`Applied migrations: ${applied.join(", ")}`);
-    const report = await restoreArchive(app.deps, bytes, options);
+    const report = await restoreArchive(app.deps, file, options);
     // The site is rebuilt with the restored content; the hook call is awaited before the app closes.
     const calls: Promise<unknown>[] = [];
     app.deps.rebuild({ waitUntil: (call) => calls.push(call) });

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImageServer } from "../../tests/support/image-server.ts";
-import { imageFetcher, isPrivateAddress } from "./image-fetcher.ts";
+import { imageFetcher, isPrivateAddress, type ResolveHost } from "./image-fetcher.ts";
+
+/** A DNS of the test's own: each call answers the next list of addresses (the last one again after), and is counted. */
+function scriptedDns(...answers: string[][]): ResolveHost & { calls: string[] } {
+  const calls: string[] = [];
+  const resolve = (host: string) => {
+    calls.push(host);
+    const answer = answers[Math.min(calls.length - 1, answers.length - 1)] ?? [];
+    return Promise.resolve(answer.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+  };
+  return Object.assign(resolve, { calls });
+}
 
 describe("the import's image fetcher", () => {
   let images: Awaited<ReturnType<typeof startImageServer>>;
@@ -40,5 +51,31 @@ describe("the import's image fetcher", () => {
   it("stops at the size limit and says why", async () => {
     const small = imageFetcher({ allowPrivateHosts: true, maxBytes: 10 });
     await expect(small(`${images.url}/a.png`)).rejects.toThrow(/Larger than/);
+  });
+
+  it("refuses a name that resolves to a loopback or private address, before any connection", async () => {
+    const port = new URL(images.url).port;
+    const seen = images.requests.length;
+    for (const answer of [["127.0.0.1"], ["93.184.216.34", "10.0.0.7"], ["::1"]]) {
+      const strict = imageFetcher({ allowPrivateHosts: false, resolve: scriptedDns(answer) });
+      await expect(strict(`http://images.old-blog.test:${port}/a.png`)).rejects.toThrow(
+        "The host images.old-blog.test is a private or loopback address",
+      );
+    }
+    const nowhere = imageFetcher({ allowPrivateHosts: false, resolve: scriptedDns([]) });
+    await expect(nowhere(`http://gone.old-blog.test:${port}/a.png`)).rejects.toThrow("The host gone.old-blog.test was not found");
+    expect(images.requests.length).toBe(seen);
+  });
+
+  it("connects to the very address it checked: one lookup a connection, so a second DNS answer never counts (rebinding)", async () => {
+    const port = new URL(images.url).port;
+    // The first answer is the image server; any later one points elsewhere (an address nothing answers on).
+    const dns = scriptedDns(["127.0.0.1"], ["10.255.255.1"]);
+    const fetchImage = imageFetcher({ allowPrivateHosts: true, resolve: dns, timeoutMs: 5000 });
+    const image = await fetchImage(`http://images.old-blog.test:${port}/b.png`);
+    expect(image.contentType).toBe("image/png");
+    expect(image.bytes.byteLength).toBeGreaterThan(0);
+    expect(dns.calls).toEqual(["images.old-blog.test"]);
+    expect(images.requests.at(-1)).toBe("/b.png");
   });
 });

@@ -20,6 +20,7 @@ import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signatu
 import { imageFetcher } from "../adapters/image-fetcher.ts";
 import { pageCheck } from "../adapters/page-check.ts";
 import type { CheckPage } from "../core/newsletter/newsletter-page-check.ts";
+import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
 
@@ -91,6 +92,8 @@ export function createApp(parts: AppParts): App {
     now: () => clock.now(),
     urls: apiUrls,
     fetchImage: imageFetcher({ allowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS === "1" && !isProduction(env) }),
+    // Backups and restores: zips as streams, a restore's upload on the temporary disk (docs/decisions/0040-streaming-backups.md).
+    archives: nodeArchives,
     // In process (tests, `npm start`): the run outlives the answer through `waitUntil` when there is one.
     startJob:
       startJob ??

@@ -312,6 +312,11 @@ function printSlowSmtp(figures: SlowSmtpFigures, where = "npm start on the embed
     );
 }
 
+/** How much the process grew during a run, in MB. */
+const grew = (run: { peakRssMb: number; startRssMb: number }) => Math.round((run.peakRssMb - run.startRssMb) * 10) / 10;
+/** Flat memory: the process grows by less than a quarter of the archive it writes or reads (held whole, it would grow by all of it). */
+const flat = (run: { peakRssMb: number; startRssMb: number }, archiveMb: number) => grew(run) < archiveMb / 4;
+
 function printMoving(moving: MovingFigures): void {
   console.log(`\nMoving in and out (${moving.database})`);
   table(
@@ -328,8 +333,15 @@ function printMoving(moving: MovingFigures): void {
         `backup, ${String(moving.backup.posts)} posts + ${String(moving.backup.fileMegabytes)} MB files`,
         `${String(moving.backup.archiveMegabytes)} MB`,
         String(moving.backup.seconds),
-        `${String(moving.backup.peakRssMb)} MB`,
-        "flat memory: not yet (built in memory)",
+        `${String(moving.backup.peakRssMb)} MB (+${String(grew(moving.backup))})`,
+        `flat memory: ${verdict(flat(moving.backup, moving.backup.archiveMegabytes))}`,
+      ],
+      [
+        `restore of that backup (replace)`,
+        `${String(moving.restore.rows)} rows, ${String(moving.restore.files)} files`,
+        String(moving.restore.seconds),
+        `${String(moving.restore.peakRssMb)} MB (+${String(grew(moving.restore))})`,
+        `flat memory: ${verdict(flat(moving.restore, moving.backup.archiveMegabytes))}`,
       ],
     ],
   );

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { backupArchive, getRestoreRun, listBackups, startBackup, startRestore } from "../../core/backups/backup-runs.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import { backupDownloadPath, type backupsRoutes } from "./backups.routes.ts";
@@ -7,11 +8,13 @@ export const backupsHandlers: RouteHandlers<typeof backupsRoutes> = {
   create: ({ deps }) => startBackup(deps),
   download: async ({ params, query, deps }) => {
     const archive = await backupArchive(deps, params.id, query);
-    return new Response(new Uint8Array(archive.data), {
+    // Streamed part by part from Blobs: a backup of any size is never one buffer.
+    const body = Readable.toWeb(Readable.from(archive.chunks)) as ReadableStream<Uint8Array>;
+    return new Response(body, {
       headers: {
         "content-type": "application/zip",
         "content-disposition": `attachment; filename="no-filter-backup-${archive.fileName}"`,
-        "content-length": String(archive.data.byteLength),
+        ...(archive.bytes !== null && { "content-length": String(archive.bytes) }),
         "referrer-policy": "no-referrer",
         "cache-control": "private, no-store",
       },

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import yazl from "yazl";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import type { FileStore } from "../files/file-store.ts";
+import type { ArchiveIo } from "./archive-io.ts";
 import { backupTables, tableColumns, tableRows } from "./backup-tables.ts";
 
 /** What goes in a backup: the whole site's tables and stored files. */
@@ -9,6 +9,8 @@ export interface BackupDeps {
   db: SqlExecutor;
   files: FileStore;
   now: () => Date;
+  /** Zips written and read as streams (src/adapters/node-archives.ts). */
+  archives: ArchiveIo;
 }
 
 /** The site's stored files (images, thumbnails, resource files); `uploads/` and `backups/` are the moving tools' own. */
@@ -42,7 +44,6 @@ export interface FileRecord {
   fileName?: string;
 }
 
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 async function appliedMigrations(db: SqlQueryable): Promise<string[]> {
@@ -51,64 +52,93 @@ async function appliedMigrations(db: SqlQueryable): Promise<string[]> {
 }
 
 /**
- * The whole site as one zip: each table as JSON Lines (`tables/<name>.jsonl`, rows in key order),
- * each stored file under `files/<key>` with its type and name in `files.jsonl`, the site settings
- * as `settings.json`, and `manifest.json` with the schema version and a SHA-256 per entry. Read in
- * one repeatable-read transaction, so the tables agree with each other. No session, passkey,
- * recovery code or password hash is in it (backup-tables.ts lists what is left out and why).
+ * The whole site as one zip, written as a stream: each table as JSON Lines (`tables/<name>.jsonl`,
+ * rows in key order, read through a cursor a page at a time), each stored file under
+ * `files/<key>` (read one at a time, stored as is: images and zips are compressed already) with
+ * its type and name in `files.jsonl`, the site settings as `settings.json`, and `manifest.json`
+ * (last) with the schema version and the size and SHA-256 of every entry, computed as the bytes
+ * pass. `store` consumes the zip's bytes as they are made (parts in Blobs, a file, a test's
+ * buffer); memory stays flat whatever the site's size. The tables are read in one repeatable-read
+ * transaction, so they agree with each other. No session, passkey, recovery code or password hash
+ * is in it (backup-tables.ts lists what is left out and why).
  */
-export async function writeBackup(deps: BackupDeps): Promise<{ bytes: Uint8Array; manifest: Manifest }> {
-  const zip = new yazl.ZipFile();
-  const collected = (async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-    return Buffer.concat(chunks);
-  })();
+export async function writeBackup<T>(
+  deps: BackupDeps,
+  store: (zip: AsyncIterable<Uint8Array>) => Promise<T>,
+): Promise<{ manifest: Manifest; stored: T }> {
+  const zip = deps.archives.zipWriter();
+  const storing = store(zip.output);
+  storing.catch(() => undefined);
   const createdAt = deps.now();
   const entries: ManifestEntry[] = [];
-  const add = (path: string, bytes: Uint8Array) => {
-    entries.push({ path, bytes: bytes.byteLength, sha256: sha256(bytes) });
-    zip.addBuffer(Buffer.from(bytes), path, { mtime: createdAt });
+  const add = async (path: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, compress = true) => {
+    const hash = createHash("sha256");
+    let bytes = 0;
+    await zip.add(
+      path,
+      (async function* () {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          bytes += chunk.byteLength;
+          yield chunk;
+        }
+      })(),
+      { compress, mtime: createdAt },
+    );
+    entries.push({ path, bytes, sha256: hash.digest("hex") });
   };
-  const tables: Manifest["tables"] = [];
-  const migrations = await deps.db.transaction(async (tx) => {
-    await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-    // Dates in the JSON are written in UTC whatever the server's zone: equal sites give equal bytes.
-    await tx.query("SET LOCAL TimeZone = 'UTC'");
-    for (const table of await backupTables(tx)) {
-      const lines: string[] = [];
-      for await (const page of tableRows(tx, table)) lines.push(...page);
-      const path = `tables/${table}.jsonl`;
-      add(path, utf8(lines.map((line) => `${line}\n`).join("")));
-      tables.push({ name: table, path, rows: lines.length, columns: (await tableColumns(tx, table)).map((column) => column.name) });
+  try {
+    const tables: Manifest["tables"] = [];
+    const migrations = await deps.db.transaction(async (tx) => {
+      await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+      // Dates in the JSON are written in UTC whatever the server's zone: equal sites give equal bytes.
+      await tx.query("SET LOCAL TimeZone = 'UTC'");
+      for (const table of await backupTables(tx)) {
+        const path = `tables/${table}.jsonl`;
+        let rows = 0;
+        await add(
+          path,
+          (async function* () {
+            for await (const page of tableRows(tx, table)) {
+              rows += page.length;
+              yield utf8(page.map((line) => `${line}\n`).join(""));
+            }
+          })(),
+        );
+        tables.push({ name: table, path, rows, columns: (await tableColumns(tx, table)).map((column) => column.name) });
+      }
+      const { rows: settings } = await tx.query<{ key: string; value: string }>("SELECT key, value FROM site_settings ORDER BY key");
+      await add("settings.json", [utf8(`${JSON.stringify(Object.fromEntries(settings.map((row) => [row.key, row.value])), null, 2)}\n`)]);
+      return appliedMigrations(tx);
+    });
+    const records: string[] = [];
+    for (const prefix of siteFilePrefixes) {
+      const keys: string[] = [];
+      for await (const key of deps.files.list(prefix)) keys.push(key);
+      for (const key of keys.sort()) {
+        const file = await deps.files.get(key);
+        if (!file) continue;
+        await add(`files/${key}`, [file.data], false);
+        const record: FileRecord = { key, contentType: file.contentType, ...(file.fileName && { fileName: file.fileName }) };
+        records.push(JSON.stringify(record));
+      }
     }
-    const { rows: settings } = await tx.query<{ key: string; value: string }>("SELECT key, value FROM site_settings ORDER BY key");
-    add("settings.json", utf8(`${JSON.stringify(Object.fromEntries(settings.map((row) => [row.key, row.value])), null, 2)}\n`));
-    return appliedMigrations(tx);
-  });
-  const records: string[] = [];
-  for (const prefix of siteFilePrefixes) {
-    const keys: string[] = [];
-    for await (const key of deps.files.list(prefix)) keys.push(key);
-    for (const key of keys.sort()) {
-      const file = await deps.files.get(key);
-      if (!file) continue;
-      add(`files/${key}`, file.data);
-      const record: FileRecord = { key, contentType: file.contentType, ...(file.fileName && { fileName: file.fileName }) };
-      records.push(JSON.stringify(record));
-    }
+    await add("files.jsonl", [utf8(records.map((line) => `${line}\n`).join(""))]);
+    const manifest: Manifest = {
+      format: archiveFormat,
+      formatVersion: archiveFormatVersion,
+      schemaVersion: migrations.at(-1) ?? "",
+      migrations,
+      createdAt: createdAt.toISOString(),
+      tables,
+      entries,
+    };
+    await zip.add(manifestPath, [utf8(`${JSON.stringify(manifest, null, 2)}\n`)], { compress: true, mtime: createdAt });
+    zip.end();
+    return { manifest, stored: await storing };
+  } catch (error) {
+    zip.abort(error);
+    await storing.catch(() => undefined);
+    throw error;
   }
-  add("files.jsonl", utf8(records.map((line) => `${line}\n`).join("")));
-  const manifest: Manifest = {
-    format: archiveFormat,
-    formatVersion: archiveFormatVersion,
-    schemaVersion: migrations.at(-1) ?? "",
-    migrations,
-    createdAt: createdAt.toISOString(),
-    tables,
-    entries,
-  };
-  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), manifestPath, { mtime: createdAt });
-  zip.end();
-  return { bytes: new Uint8Array(await collected), manifest };
 }

@@ -3,6 +3,7 @@ import { AppError, ConflictError, NotFoundError } from "../errors.ts";
 import { deleteKeptUpload, keptUpload, readKeptUpload, type StartJob } from "../imports/import-runs.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { Signer } from "../shared/signer.ts";
+import { deleteParts, hasParts, isPartsFolder, putParts, readParts } from "../files/file-parts.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
 import type { Backup, RestoreRun } from "./backup.schema.ts";
 import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreReport } from "./restore-archive.ts";
@@ -31,7 +32,14 @@ interface RunRow {
   created_at: Date | string;
 }
 
-const backupKey = (id: number, at: Date) => `backups/${at.toISOString().slice(0, 10)}-${String(id)}.zip`;
+/** Where a backup's archive is stored: in parts under this folder (a backup made before 0040 is one blob, `….zip`). */
+const backupFolder = (id: number, at: Date) => `backups/${at.toISOString().slice(0, 10)}-${String(id)}/`;
+const archiveFileName = (key: string) => (isPartsFolder(key) ? `${key.slice("backups/".length, -1)}.zip` : key.slice("backups/".length));
+
+async function deleteArchive(files: BackupDeps["files"], key: string): Promise<void> {
+  if (isPartsFolder(key)) await deleteParts(files, key);
+  else await files.delete(key).catch(() => undefined);
+}
 
 /** Starts a backup (the dashboard's button, or the weekly schedule): 202 at once, the archive in the file store when done. */
 export async function startBackup(deps: BackupRunDeps): Promise<{ id: number }> {
@@ -57,19 +65,19 @@ export async function runBackup(deps: BackupDeps, id: number): Promise<void> {
   const { rows } = await deps.db.query<RunRow>("SELECT * FROM backup_runs WHERE id = $1 AND kind = 'backup' AND status = 'running'", [id]);
   const row = rows[0];
   if (!row) return;
-  const key = backupKey(id, new Date(row.created_at));
+  const key = backupFolder(id, new Date(row.created_at));
   try {
-    const { bytes } = await writeBackup(deps);
-    await deps.files.put(key, bytes, { contentType: "application/zip", fileName: key.slice("backups/".length) });
+    // Streamed: the zip's bytes go to Blobs in parts as they are made, never whole in memory.
+    const { stored } = await writeBackup(deps, (zip) => putParts(deps.files, key, zip, { contentType: "application/zip" }));
     await deps.db.query("UPDATE backup_runs SET status = 'done', file_key = $2, bytes = $3, finished_at = $4 WHERE id = $1", [
       id,
       key,
-      bytes.byteLength,
+      stored.bytes,
       deps.now(),
     ]);
   } catch (error) {
     console.error(`[backups] backup ${String(id)} failed:`, error);
-    await deps.files.delete(key).catch(() => undefined);
+    await deleteArchive(deps.files, key).catch(() => undefined);
     await deps.db.query("UPDATE backup_runs SET status = 'failed', error = $2, finished_at = $3 WHERE id = $1", [
       id,
       "The backup could not be written.",
@@ -86,7 +94,7 @@ async function pruneBackups(deps: BackupDeps): Promise<void> {
      ) RETURNING id, file_key`,
     [keptBackups],
   );
-  for (const row of rows) if (row.file_key) await deps.files.delete(row.file_key).catch(() => undefined);
+  for (const row of rows) if (row.file_key) await deleteArchive(deps.files, row.file_key).catch(() => undefined);
 }
 
 const linkMessage = (id: number, expires: number) => `backup.${String(id)}.${String(expires)}`;
@@ -106,12 +114,12 @@ export async function listBackups(deps: Pick<BackupRunDeps, "db" | "signer" | "n
   }));
 }
 
-/** A finished backup's archive, for a signed, unexpired link (403 otherwise). */
+/** A finished backup's archive as a stream of its parts, for a signed, unexpired link (403 otherwise). */
 export async function backupArchive(
   deps: Pick<BackupRunDeps, "db" | "files" | "signer" | "now">,
   id: number,
   link: { expires?: string | undefined; signature?: string | undefined },
-): Promise<{ data: Uint8Array; fileName: string }> {
+): Promise<{ chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>; bytes: number | null; fileName: string }> {
   const expires = Number(link.expires ?? "");
   const valid =
     /^\d{1,15}$/.test(link.expires ?? "") &&
@@ -119,10 +127,17 @@ export async function backupArchive(
     deps.signer.verify("backup-link", linkMessage(id, expires), link.signature ?? "");
   if (!valid) throw new AppError("This download link is invalid or has expired.", 403);
   const { rows } = await deps.db.query<RunRow>("SELECT * FROM backup_runs WHERE id = $1 AND kind = 'backup' AND status = 'done'", [id]);
-  const key = rows[0]?.file_key;
-  const file = key ? await deps.files.get(key) : null;
-  if (!key || !file) throw new NotFoundError("Backup not found");
-  return { data: file.data, fileName: key.slice("backups/".length) };
+  const row = rows[0];
+  const key = row?.file_key;
+  if (!row || !key) throw new NotFoundError("Backup not found");
+  const bytes = row.bytes === null ? null : Number(row.bytes);
+  if (isPartsFolder(key)) {
+    if (!(await hasParts(deps.files, key))) throw new NotFoundError("Backup not found");
+    return { chunks: readParts(deps.files, key), bytes, fileName: archiveFileName(key) };
+  }
+  const file = await deps.files.get(key);
+  if (!file) throw new NotFoundError("Backup not found");
+  return { chunks: [file.data], bytes: file.data.byteLength, fileName: archiveFileName(key) };
 }
 
 /**
@@ -163,8 +178,9 @@ export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild },
       deps.now(),
     ]);
   try {
-    const archive = await (await readKeptUpload(deps.files, row.file_key)).whole();
-    const report = await restoreArchive(deps, archive, { replace: row.replace_content });
+    // The upload (in parts, or one blob) goes to a temporary file as it is read: a zip is read from its end.
+    const upload = await readKeptUpload(deps.files, row.file_key);
+    const report = await restoreArchive(deps, upload.open(), { replace: row.replace_content });
     // The restore replaced backup_runs' neighbours, not backup_runs: this row is still here.
     await finish("done", report, null);
     deps.rebuild();

@@ -39,15 +39,16 @@ export function quoted(name: string): string {
 /** The site's tables a backup holds, parents before children (foreign keys), by name otherwise. */
 export async function backupTables(db: SqlQueryable): Promise<string[]> {
   const { rows } = await db.query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name COLLATE "C"`,
   );
   const tables = rows.map((row) => row.table_name).filter((name) => !excludedTables.has(name) && identifier.test(name));
   const { rows: links } = await db.query<{ child: string; parent: string }>(
     `SELECT c.relname AS child, p.relname AS parent FROM pg_constraint k
      JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE k.contype = 'f' AND n.nspname = 'public'`,
+     WHERE k.contype = 'f' AND n.nspname = 'public' ORDER BY c.relname COLLATE "C", p.relname COLLATE "C"`,
   );
+  // Both lists in a fixed order, whatever the catalog's: equal sites give equal archives, entry for entry.
   const ordered: string[] = [];
   const placed = new Set<string>();
   const visit = (table: string, path: Set<string>) => {
@@ -85,16 +86,23 @@ export async function orderColumns(db: SqlQueryable, table: string): Promise<str
 /** Rows a page, read and written: small enough for memory, few enough round trips. */
 export const rowsPerPage = 500;
 
-/** A table's rows as JSON text, one page at a time, in key order (so equal tables give equal bytes). */
+/**
+ * A table's rows as JSON text, a page at a time, in key order (so equal tables give equal bytes),
+ * through a cursor: one query however large the table, and never more than a page in memory.
+ * Must run inside a transaction (a cursor lives in one); the backup's is repeatable read.
+ */
 export async function* tableRows(db: SqlQueryable, table: string): AsyncGenerator<string[]> {
   const order = (await orderColumns(db, table)).map(quoted).join(", ");
-  for (let offset = 0; ; offset += rowsPerPage) {
-    const { rows } = await db.query<{ row: string }>(`SELECT to_jsonb(t)::text AS row FROM ${quoted(table)} t ORDER BY ${order} LIMIT $1 OFFSET $2`, [
-      rowsPerPage,
-      offset,
-    ]);
-    if (rows.length > 0) yield rows.map((row) => row.row);
-    if (rows.length < rowsPerPage) return;
+  await db.query(`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT to_jsonb(t)::text AS row FROM ${quoted(table)} t ORDER BY ${order}`);
+  try {
+    for (;;) {
+      const { rows } = await db.query<{ row: string }>(`FETCH FORWARD ${String(rowsPerPage)} FROM backup_rows`);
+      if (rows.length > 0) yield rows.map((row) => row.row);
+      if (rows.length < rowsPerPage) return;
+    }
+  } finally {
+    // After a failed statement the transaction is aborted and rolls back anyway: its error is the one to see.
+    await db.query("CLOSE backup_rows").catch(() => undefined);
   }
 }
 

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
-import { readZipEntries, utf8 } from "../imports/zip-entries.ts";
+import { utf8 } from "../imports/zip-entries.ts";
+import { entryLines, readEntryWhole, type ArchiveFile } from "./archive-io.ts";
 import { archiveFormat, manifestPath, siteFilePrefixes, type BackupDeps, type FileRecord, type Manifest } from "./backup-archive.ts";
 import { backupTables, insertRows, resetIdentities, rowsPerPage, tableColumns } from "./backup-tables.ts";
 
@@ -33,30 +34,34 @@ export async function siteHasContent(deps: Pick<BackupDeps, "db">): Promise<bool
 }
 
 /**
- * An archive read and checked whole before anything is written: its manifest, every entry's size
- * and SHA-256, no entry the manifest does not list, no table or migration this site does not know
- * (an archive from a newer version). Throws ValidationError saying what is wrong.
+ * An archive checked before anything is written: its manifest, every entry's size and SHA-256
+ * (each entry streamed through the hash, none held), no entry the manifest does not list, no table
+ * or migration this site does not know (an archive from a newer version). Throws ValidationError
+ * saying what is wrong.
  */
-export async function checkArchive(
-  deps: Pick<BackupDeps, "db">,
-  bytes: Uint8Array,
-): Promise<{ manifest: Manifest; entries: Map<string, Uint8Array> }> {
-  const entries = await readZipEntries(bytes, () => true, notBackupMessage, maxRestoreBytes);
-  const manifestBytes = entries.get(manifestPath);
-  if (!manifestBytes) throw new ValidationError(notBackupMessage);
+export async function checkArchive(deps: Pick<BackupDeps, "db">, archive: ArchiveFile): Promise<Manifest> {
+  if (!archive.has(manifestPath)) throw new ValidationError(notBackupMessage);
   let manifest: Manifest;
   try {
-    manifest = manifestSchema.parse(JSON.parse(utf8(manifestBytes)));
+    manifest = manifestSchema.parse(JSON.parse(utf8(await readEntryWhole(archive, manifestPath))));
   } catch {
     throw new ValidationError(notBackupMessage);
   }
   const listed = new Set(manifest.entries.map((entry) => entry.path));
-  for (const path of entries.keys()) if (path !== manifestPath && !listed.has(path)) throw new ValidationError(damagedMessage(path));
+  for (const path of archive.paths()) if (path !== manifestPath && !listed.has(path)) throw new ValidationError(damagedMessage(path));
   for (const entry of manifest.entries) {
-    const data = entries.get(entry.path);
-    if (!data || data.byteLength !== entry.bytes || createHash("sha256").update(data).digest("hex") !== entry.sha256) {
+    if (!archive.has(entry.path)) throw new ValidationError(damagedMessage(entry.path));
+    const hash = createHash("sha256");
+    let bytes = 0;
+    try {
+      for await (const chunk of await archive.open(entry.path)) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).byteLength;
+      }
+    } catch {
       throw new ValidationError(damagedMessage(entry.path));
     }
+    if (bytes !== entry.bytes || hash.digest("hex") !== entry.sha256) throw new ValidationError(damagedMessage(entry.path));
   }
   const { rows } = await deps.db.query<{ name: string }>("SELECT name FROM schema_migrations");
   const ours = new Set(rows.map((row) => row.name));
@@ -68,7 +73,7 @@ export async function checkArchive(
     if (!tables.has(table.name)) throw new ValidationError(`This backup holds a table this site does not have (${table.name}).`);
     if (!listed.has(table.path)) throw new ValidationError(damagedMessage(table.path));
   }
-  return { manifest, entries };
+  return manifest;
 }
 
 export interface RestoreReport {
@@ -77,33 +82,51 @@ export interface RestoreReport {
   files: number;
 }
 
-function fileRecords(entries: Map<string, Uint8Array>): FileRecord[] {
-  const lines = utf8(entries.get("files.jsonl")).split("\n").filter(Boolean);
-  return lines.map((line) => {
+async function fileRecords(archive: ArchiveFile): Promise<FileRecord[]> {
+  const records: FileRecord[] = [];
+  if (!archive.has("files.jsonl")) return records;
+  for await (const line of entryLines(archive, "files.jsonl")) {
     const record = fileRecordSchema.parse(JSON.parse(line));
-    if (!safeKey.test(record.key) || !entries.has(`files/${record.key}`)) throw new ValidationError(damagedMessage("files.jsonl"));
-    return record;
-  });
+    if (!safeKey.test(record.key) || !archive.has(`files/${record.key}`)) throw new ValidationError(damagedMessage("files.jsonl"));
+    records.push(record);
+  }
+  return records;
 }
 
 /**
- * Restores a checked archive: into an empty site, or over one with content when `replace` is
- * set. Every hash is checked first (nothing changes on a bad one); then the files are stored, then
- * every table is emptied and filled in one transaction (an older archive's rows fill the columns it
+ * Restores a backup archive (a zip file's path, or its bytes as they stream from Blobs): into an empty site, or over one with content
+ * when `replace` is set. Every hash is checked first, in a pass of its own (nothing changes on a
+ * bad one); then the files are stored one at a time, then every table is emptied and filled in one
+ * transaction, its JSON Lines read a page at a time (an older archive's rows fill the columns it
  * has; newer columns take their defaults, as the migrations since would have given them). A
  * failed transaction deletes the files it added; a successful one deletes the files the old site
- * had that the archive does not.
+ * had that the archive does not. Memory stays flat whatever the archive's size.
  */
-export async function restoreArchive(deps: BackupDeps, bytes: Uint8Array, options: { replace: boolean }): Promise<RestoreReport> {
-  const { manifest, entries } = await checkArchive(deps, bytes);
+export async function restoreArchive(
+  deps: BackupDeps,
+  source: string | AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: { replace: boolean },
+): Promise<RestoreReport> {
+  return deps.archives.withArchive(source, { notZipMessage: notBackupMessage, maxBytes: maxRestoreBytes }, (archive) =>
+    restoreOpened(deps, archive, options),
+  );
+}
+
+async function restoreOpened(deps: BackupDeps, archive: ArchiveFile, options: { replace: boolean }): Promise<RestoreReport> {
+  const manifest = await checkArchive(deps, archive);
   if (!options.replace && (await siteHasContent(deps))) throw new ConflictError(siteHasContentMessage);
-  const records = fileRecords(entries);
+  let records: FileRecord[];
+  try {
+    records = await fileRecords(archive);
+  } catch {
+    throw new ValidationError(damagedMessage("files.jsonl"));
+  }
   const before = new Set<string>();
   for (const prefix of siteFilePrefixes) for await (const key of deps.files.list(prefix)) before.add(key);
   const added: string[] = [];
   try {
     for (const record of records) {
-      const data = entries.get(`files/${record.key}`) ?? new Uint8Array();
+      const data = await readEntryWhole(archive, `files/${record.key}`);
       await deps.files.put(record.key, data, { contentType: record.contentType, ...(record.fileName && { fileName: record.fileName }) });
       if (!before.has(record.key)) added.push(record.key);
     }
@@ -117,10 +140,17 @@ export async function restoreArchive(deps: BackupDeps, bytes: Uint8Array, option
         if (archived) {
           const ours = new Set((await tableColumns(tx, table)).map((column) => column.name));
           const columns = archived.columns.filter((column) => ours.has(column));
-          const lines = utf8(entries.get(archived.path)).split("\n").filter(Boolean);
-          for (let start = 0; start < lines.length; start += rowsPerPage)
-            await insertRows(tx, table, columns, lines.slice(start, start + rowsPerPage));
-          rowCount += lines.length;
+          let page: string[] = [];
+          for await (const line of entryLines(archive, archived.path)) {
+            page.push(line);
+            if (page.length === rowsPerPage) {
+              await insertRows(tx, table, columns, page);
+              rowCount += page.length;
+              page = [];
+            }
+          }
+          await insertRows(tx, table, columns, page);
+          rowCount += page.length;
         }
         await resetIdentities(tx, table);
       }
