@@ -307,6 +307,52 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   expect(saved.content).toMatch(/<img [^>]*alt="Runway: six weeks left"/);
 });
 
+test("an image left undescribed stops the save until it has words or the decorative mark; the post shows the cover's alt", async ({
+  page,
+  request,
+}) => {
+  await logIn(page);
+  const title = unique("Decorative rule");
+  await form(page).getByLabel("Title").fill(title);
+  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
+  const coverAlt = form(page).getByLabel("Cover Alt Text");
+  await form(page).getByLabel("Publish immediately").check();
+  await editor(page).click();
+  await page.keyboard.type("A divider follows.");
+  await page.keyboard.press("Enter");
+  await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
+  const image = editor(page).locator('img[src^="/api/files/images/"]');
+  await expect(image).toBeVisible();
+  const described = form(page).getByRole("group", { name: "Image description" });
+  await expect(described.getByText("Describe this image (alt text), or tick decorative.")).toBeVisible();
+  await described.getByLabel("Alt text", { exact: true }).press("Enter");
+
+  // Neither the cover nor the body image is described: both are named, nothing is sent.
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(form(page).getByText("Describe the featured image (alt text), or mark it decorative")).toBeVisible();
+  await expect(form(page).getByText("Every image in the content needs alt text or the decorative mark")).toBeVisible();
+  await coverAlt.fill("An amber card: Profit is an opinion. Cash is a fact.");
+  await expect(form(page).getByText("Describe the featured image (alt text), or mark it decorative")).toHaveCount(0);
+
+  await image.click();
+  await described.getByLabel("Decorative image (no alt text)").check();
+  await expect(image).toHaveAttribute("alt", "");
+  await expect(described.getByLabel("Alt text", { exact: true })).toBeDisabled();
+  await expect(form(page).getByText("Every image in the content needs alt text or the decorative mark")).toHaveCount(0);
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  const saved = (await (await page.request.get(`/api/blog-posts/${String(await postId(page, title))}`)).json()) as {
+    content: string;
+    url: string;
+    featuredImageAlt: string;
+  };
+  expect(saved.content).toMatch(/<img [^>]*alt=""/);
+  expect(saved.featuredImageAlt).toBe("An amber card: Profit is an opinion. Cash is a fact.");
+  await eventually(request, saved.url, (html, status) => status === 200);
+  await page.goto(saved.url);
+  await expect(page.locator("[data-post-cover] img")).toHaveAttribute("alt", "An amber card: Profit is an opinion. Cash is a fact.");
+});
+
 test("the other toolbar buttons format the text and show when they apply", async ({ page }) => {
   await logIn(page);
   await editor(page).click();
