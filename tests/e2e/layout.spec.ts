@@ -1,4 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
+import { demoArt, demoArtHtml, tones } from "../../netlify/local/demo-content/cover-art.ts";
+import { archivoBlackDataUrl } from "../support/draw-demo-art.ts";
 
 /** Issue 33, point 6: the layout faults found on a desktop and a phone, each held by a measure. */
 const desktop = { width: 1440, height: 900 };
@@ -125,6 +127,56 @@ test.describe("on a phone (390 × 844)", () => {
     expect(overlaps).toBe(false);
   });
 });
+
+test.describe("the demo cover art", () => {
+  test("is set in the heading face, edge to edge: no frame of its own inside the card's", async ({ page }) => {
+    const fontUrl = await archivoBlackDataUrl();
+    for (const art of demoArt) {
+      await page.setViewportSize({ width: art.width, height: art.height });
+      await page.setContent(demoArtHtml(art, fontUrl));
+      await page.evaluate(() => document.fonts.ready);
+      const drawn = await page.evaluate(() => {
+        const title = document.querySelector("[data-art-title]") as HTMLElement;
+        const borders = [...document.querySelectorAll("*")].filter((element) => Number.parseFloat(getComputedStyle(element).borderTopWidth) > 0);
+        return {
+          family: getComputedStyle(title).fontFamily,
+          loaded: document.fonts.check(`400 40px "Archivo Black"`),
+          borders: borders.length,
+          background: getComputedStyle(document.body).backgroundColor,
+        };
+      });
+      expect(drawn.family.split(",")[0]?.replace(/"/g, "").trim(), art.file).toBe("Archivo Black");
+      expect(drawn.loaded, art.file).toBe(true);
+      expect(drawn.borders, art.file).toBe(0);
+      expect(drawn.background, art.file).toBe(rgb(tones[art.tone].background));
+    }
+  });
+
+  test("on the site, the cover's corner is the art's colour, not a paper margin or a drawn frame", async ({ page }) => {
+    await page.setViewportSize(desktop);
+    await page.goto("/");
+    const cover = page.locator("main article img").first();
+    await cover.scrollIntoViewIfNeeded();
+    await expect.poll(() => cover.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    const [corner, inside] = await cover.evaluate((image: HTMLImageElement) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext("2d") as CanvasRenderingContext2D;
+      context.drawImage(image, 0, 0);
+      const at = (x: number, y: number) => [...context.getImageData(x, y, 1, 1).data].slice(0, 3);
+      return [at(2, 2), at(Math.round(image.naturalWidth * 0.75), Math.round(image.naturalHeight * 0.2))];
+    });
+    // The same colour at the very corner as well inside the picture: nothing framed in between.
+    for (const [index, channel] of (corner ?? []).entries()) expect(Math.abs(channel - (inside?.[index] ?? 0))).toBeLessThanOrEqual(12);
+  });
+});
+
+/** `#rrggbb` as the browser writes a computed colour. */
+function rgb(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  return `rgb(${String(r)}, ${String(g)}, ${String(b)})`;
+}
 
 /** WCAG contrast ratio of two `rgb()`/`rgba()` colors (the background opaque). */
 function contrast(foreground: string, background: string): number {

@@ -83,7 +83,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 8,
     published: true,
     cover: "cover-pre-seed-round.png",
-    coverAlt: "Title card in bold capitals: Funding — What 47 investor nos taught us about our pre-seed",
+    coverAlt: "Slate title card in bold capitals: Funding — What 47 investor nos taught us about our pre-seed",
     daysAgo: 16,
     content: `<p>We kept a spreadsheet of every investor we pitched for our pre-seed. By the time we closed, it had 47 rows marked <em>pass</em> and five marked <em>in</em>. The deck the five said yes to was almost identical to the one the first forty-seven said no to. What changed was everything else.</p>
 <h2>Most nos weren't about us</h2>
@@ -111,7 +111,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 5,
     published: false,
     cover: "cover-founder-fear.png",
-    coverAlt: "Title card in bold capitals: Mindset — The fear doesn't leave. You just get used to working next to it.",
+    coverAlt: "Red title card in bold capitals: Mindset — The fear doesn't leave. You just get used to working next to it.",
     daysAgo: 1,
     content: `<p>Draft. Nobody tells you that the fear is permanent. You imagine a point where the company is safe and you can relax. There isn't one. There are just bigger numbers to be afraid of.</p>
 <h2>What actually helps</h2>

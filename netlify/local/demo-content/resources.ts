@@ -21,7 +21,7 @@ export const demoResources: DemoResource[] = [
     fileName: "investor-pitch-checklist.pdf",
     contentType: "application/pdf",
     thumbnail: "thumb-investor-pitch-checklist.png",
-    thumbnailAlt: "Checklist card: Investor Pitch Checklist",
+    thumbnailAlt: "Red checklist card: Investor Pitch Checklist",
     downloadCount: 412,
   },
   {
@@ -31,7 +31,7 @@ export const demoResources: DemoResource[] = [
     fileName: "cold-email-templates.docx",
     contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     thumbnail: "thumb-cold-email-templates.png",
-    thumbnailAlt: "Template card: Cold Email Templates",
+    thumbnailAlt: "Violet template card: Cold Email Templates",
     downloadCount: 287,
   },
   {
@@ -51,7 +51,7 @@ export const demoResources: DemoResource[] = [
     fileName: "founder-starter-kit.zip",
     contentType: "application/zip",
     thumbnail: "thumb-founder-starter-kit.png",
-    thumbnailAlt: "Guide card: Founder Starter Kit",
+    thumbnailAlt: "Slate guide card: Founder Starter Kit",
     downloadCount: 198,
   },
 ];
