@@ -56,8 +56,8 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
       for (const { post, image } of posts) {
         const at = new Date(now - post.daysAgo * day);
         await tx.query(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, demo)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, true)`,
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, demo, featured_image_alt)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, true, $11)`,
           [
             post.title,
             post.content,
@@ -69,13 +69,14 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
             image.key,
             at,
             slugFromTitle(post.title),
+            post.coverAlt,
           ],
         );
       }
       for (const { resource, file, thumbnail } of resources) {
         await tx.query(
-          `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, download_count, demo)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)`,
+          `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, download_count, demo, thumbnail_alt)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10)`,
           [
             resource.title,
             resource.description,
@@ -86,6 +87,7 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
             file.size,
             thumbnail.key,
             resource.downloadCount,
+            resource.thumbnailAlt,
           ],
         );
       }

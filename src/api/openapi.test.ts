@@ -13,7 +13,20 @@ interface Operation {
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 /** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16). */
-const postFormFields = ["title", "content", "excerpt", "category", "readTime", "published", "featuredImage", "slug", "publishAt", "sendAsNewsletter"];
+const postFormFields = [
+  "title",
+  "content",
+  "excerpt",
+  "category",
+  "readTime",
+  "published",
+  "featuredImage",
+  "featuredImageAlt",
+  "featuredImageDecorative",
+  "slug",
+  "publishAt",
+  "sendAsNewsletter",
+];
 
 /** SPEC §7's calls, each with the fields of its payload. */
 const specCalls: [method: string, path: string, payload: string[]][] = [
@@ -24,8 +37,8 @@ const specCalls: [method: string, path: string, payload: string[]][] = [
   ["delete", "/api/blog-posts/{id}", []],
   ["post", "/api/blog-posts/upload-image", ["image"]],
   ["get", "/api/downloads", []],
-  ["post", "/api/downloads", ["title", "description", "category", "file", "thumbnail"]],
-  ["put", "/api/downloads/{id}", ["title", "description", "category", "file", "thumbnail"]],
+  ["post", "/api/downloads", ["title", "description", "category", "file", "thumbnail", "thumbnailAlt", "thumbnailDecorative"]],
+  ["put", "/api/downloads/{id}", ["title", "description", "category", "file", "thumbnail", "thumbnailAlt", "thumbnailDecorative"]],
   ["delete", "/api/downloads/{id}", []],
   ["post", "/api/downloads/{id}/request", ["email"]],
   ["get", "/api/site-settings", []],

@@ -15,6 +15,7 @@ const draft: Post = {
   createdAt: "2026-11-20T10:00:00.000Z",
   updatedAt: "2026-11-20T10:00:00.000Z",
   featuredImage: "/api/files/images/cover-1600x900.png",
+  featuredImageAlt: "A runway chart running out in March",
   slug: "runway-math",
   url: "/blog/runway-math",
   publishAt: null,
@@ -55,5 +56,7 @@ describe("preview templates", () => {
     expect(html).toMatch(/srcset="\/\.netlify\/images\?url=%2Fapi%2Ffiles%2Fimages%2Fcover-1600x900\.png/);
     expect(html).not.toContain("NfPreview");
     expect(html).not.toContain("old.jpg");
+    // The cover says what it shows, in the draft's own words.
+    expect(html).toContain(`alt="A runway chart running out in March"`);
   });
 });

@@ -12,6 +12,7 @@ import { parse } from "node-html-parser";
 import { responsiveSources } from "../core/files/image-sizes.ts";
 import { postCategories, type Post, type PostCategory } from "../core/posts/post.schema.ts";
 import { escapeHtml } from "../core/shared/escape-html.ts";
+import { altAttribute } from "../core/shared/image-alt.schema.ts";
 import { categorySlug } from "./blog-pages.ts";
 import { formatLongDate, readTimeLabel } from "./format-date.ts";
 import { articleCover, articleSizes, responsivePostHtml } from "./responsive-post-html.ts";
@@ -61,6 +62,7 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     createdAt: previewTokens.date,
     updatedAt: previewTokens.date,
     featuredImage: cover ? previewTokens.image : null,
+    featuredImageAlt: null,
     slug: "preview",
     url: "/preview",
     publishAt: null,
@@ -85,12 +87,12 @@ export function fillPreviewTemplate(template: string, post: Post, shownDate: str
     .replaceAll(`datetime="${previewTokens.date}"`, `datetime="${escapeHtml(shownDate)}"`)
     .replaceAll(`>${formatLongDate(previewTokens.date)}<`, `>${escapeHtml(formatLongDate(shownDate))}<`)
     .replaceAll(readTimeLabel(previewTokens.readTime), readTimeLabel(post.readTime));
-  if (post.featuredImage) html = withCover(html, post.featuredImage);
+  if (post.featuredImage) html = withCover(html, post.featuredImage, post.featuredImageAlt);
   return html;
 }
 
 /** The cover's sources for the draft's image, as `ResponsiveImage` computes them for a post. */
-function withCover(html: string, image: string): string {
+function withCover(html: string, image: string, alt: string | null): string {
   const root = parse(html, { comment: true });
   const picture = root.querySelector("[data-post-cover] picture");
   if (!picture) return html;
@@ -98,6 +100,7 @@ function withCover(html: string, image: string): string {
   picture.querySelector("source")?.setAttribute("srcset", sources.srcset);
   const img = picture.querySelector("img");
   img?.setAttribute("src", sources.src);
+  img?.setAttribute("alt", altAttribute(alt));
   if (sources.width !== undefined) img?.setAttribute("width", String(sources.width));
   if (sources.height !== undefined) img?.setAttribute("height", String(sources.height));
   return root.toString();

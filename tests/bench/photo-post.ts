@@ -33,6 +33,7 @@ export async function publishPhotoPost(siteUrl: string, password: string): Promi
     published: "true",
     content: paragraphs.map((text) => `<p>${text}</p>`).join(""),
     featuredImage: new File([new Uint8Array(scaled)], "IMG_4032.jpg", { type: "image/jpeg" }),
+    featuredImageAlt: "A founder on a train, laptop open, on the way to a pitch",
   });
   const headers = { origin: new URL(siteUrl).origin, cookie: await adminCookie(siteUrl, password) };
   const response = await fetch(new URL("/api/blog-posts", siteUrl), { method: "POST", headers, body: form });

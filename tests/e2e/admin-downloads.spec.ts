@@ -49,6 +49,7 @@ test("the resource form refuses a missing file, a wrong type and a file over 4 M
   await form(page)
     .getByLabel("Thumbnail Image (optional)")
     .setInputFiles({ name: "thumb.png", mimeType: "image/png", buffer: Buffer.alloc(1.5 * 1024 * 1024) });
+  await form(page).getByLabel("Decorative image (no alt text)").check();
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(form(page).getByRole("alert")).toHaveText(/The file and thumbnail together are too large to send/);
   expect(uploads).toBe(0);
@@ -88,6 +89,11 @@ test("the owner uploads a resource, a visitor downloads it; edit keeps the file;
   await form(page).getByLabel("Category").selectOption("Checklists");
   await form(page).getByLabel("File", { exact: true }).setInputFiles(demoFile("investor-pitch-checklist.pdf"));
   await form(page).getByLabel("Thumbnail Image (optional)").setInputFiles(demoFile("thumb-investor-pitch-checklist.png"));
+  // Required with a thumbnail: the form says so before anything is sent.
+  await form(page).getByRole("button", { name: "Upload Resource" }).click();
+  await expect(form(page).getByText("Describe the thumbnail (alt text), or mark it decorative")).toBeVisible();
+  await form(page).getByLabel("Thumbnail Alt Text").fill("Checklist card: Board Deck Checklist");
+  await expect(form(page).getByText("Describe the thumbnail (alt text), or mark it decorative")).toHaveCount(0);
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(toast(page, "Download Created")).toBeVisible();
   await expect(resource(page, title)).toContainText("Checklists");
@@ -101,6 +107,8 @@ test("the owner uploads a resource, a visitor downloads it; edit keeps the file;
   await visitor.goto("/downloads");
   const card = visitor.locator("article").filter({ has: visitor.getByRole("heading", { name: title }) });
   await card.scrollIntoViewIfNeeded();
+  // The public card carries the owner's words.
+  await expect(card.getByRole("img", { name: "Checklist card: Board Deck Checklist" })).toBeVisible();
   const button = card.getByRole("button", { name: "Get Free Download" });
   await button.click();
   const dialog = visitor.getByRole("dialog");

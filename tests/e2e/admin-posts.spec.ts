@@ -63,6 +63,7 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await form(page).getByLabel("Read Time (minutes)").fill("7");
   await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
   await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
+  await form(page).getByLabel("Cover Alt Text").fill("A cash-flow chart dipping to six weeks of runway");
 
   await editor(page).click();
   await tool(page, "Heading 2").click();
@@ -100,6 +101,8 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await page.keyboard.press("Enter");
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   await expect(editor(page).locator('img[src^="/api/files/images/"]')).toBeVisible();
+  await form(page).getByLabel("Alt text", { exact: true }).fill("The runway chart again, for the body");
+  await form(page).getByLabel("Alt text", { exact: true }).press("Enter");
 
   await form(page).getByLabel("Publish immediately").check();
   await form(page).getByRole("button", { name: "Create Post" }).click();
@@ -187,6 +190,7 @@ test("a refusal only the server can make is shown on the form, with the 'Error' 
   await form(page)
     .getByLabel("Featured Image")
     .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: Buffer.from("<svg onload=alert(1)>") });
+  await form(page).getByLabel("Decorative image (no alt text)").check();
   await form(page).getByRole("button", { name: "Create Post" }).click();
   await expect(toast(page, "Error")).toContainText("Failed to create blog post.");
   await expect(form(page).getByRole("alert")).toHaveText("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
@@ -271,11 +275,12 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   await logIn(page);
   const title = unique("Alt text");
   await form(page).getByLabel("Title").fill(title);
-  // The featured image is not the editor's: choosing it opens no alt field.
+  // The featured image is not the editor's: choosing it opens its own alt field, not the editor's.
   await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
   await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
-  const alt = form(page).getByLabel("Alt text");
+  const alt = form(page).getByLabel("Alt text", { exact: true });
   await expect(alt).toHaveCount(0);
+  await form(page).getByLabel("Cover Alt Text").fill("Runway chart cover");
 
   await editor(page).click();
   await page.keyboard.type("Our runway, month by month:");
@@ -283,8 +288,8 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   const image = editor(page).locator('img[src^="/api/files/images/"]');
   await expect(image).toBeVisible();
-  // Not the file's name ("cover-runway-math"): empty until described, and the field is ready for it.
-  await expect(image).toHaveAttribute("alt", "");
+  // Not the file's name ("cover-runway-math"): no alt until described, and the field is ready for it.
+  await expect(image).not.toHaveAttribute("alt");
   await expect(alt).toBeFocused();
   await expect(alt).toHaveValue("");
   await alt.fill("Runway in months, falling to six weeks");
@@ -300,6 +305,52 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   await expect(toast(page, "Post Created")).toBeVisible();
   const saved = (await (await page.request.get(`/api/blog-posts/${String(await postId(page, title))}`)).json()) as { content: string };
   expect(saved.content).toMatch(/<img [^>]*alt="Runway: six weeks left"/);
+});
+
+test("an image left undescribed stops the save until it has words or the decorative mark; the post shows the cover's alt", async ({
+  page,
+  request,
+}) => {
+  await logIn(page);
+  const title = unique("Decorative rule");
+  await form(page).getByLabel("Title").fill(title);
+  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
+  const coverAlt = form(page).getByLabel("Cover Alt Text");
+  await form(page).getByLabel("Publish immediately").check();
+  await editor(page).click();
+  await page.keyboard.type("A divider follows.");
+  await page.keyboard.press("Enter");
+  await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
+  const image = editor(page).locator('img[src^="/api/files/images/"]');
+  await expect(image).toBeVisible();
+  const described = form(page).getByRole("group", { name: "Image description" });
+  await expect(described.getByText("Describe this image (alt text), or tick decorative.")).toBeVisible();
+  await described.getByLabel("Alt text", { exact: true }).press("Enter");
+
+  // Neither the cover nor the body image is described: both are named, nothing is sent.
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(form(page).getByText("Describe the featured image (alt text), or mark it decorative")).toBeVisible();
+  await expect(form(page).getByText("Every image in the content needs alt text or the decorative mark")).toBeVisible();
+  await coverAlt.fill("An amber card: Profit is an opinion. Cash is a fact.");
+  await expect(form(page).getByText("Describe the featured image (alt text), or mark it decorative")).toHaveCount(0);
+
+  await image.click();
+  await described.getByLabel("Decorative image (no alt text)").check();
+  await expect(image).toHaveAttribute("alt", "");
+  await expect(described.getByLabel("Alt text", { exact: true })).toBeDisabled();
+  await expect(form(page).getByText("Every image in the content needs alt text or the decorative mark")).toHaveCount(0);
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+  const saved = (await (await page.request.get(`/api/blog-posts/${String(await postId(page, title))}`)).json()) as {
+    content: string;
+    url: string;
+    featuredImageAlt: string;
+  };
+  expect(saved.content).toMatch(/<img [^>]*alt=""/);
+  expect(saved.featuredImageAlt).toBe("An amber card: Profit is an opinion. Cash is a fact.");
+  await eventually(request, saved.url, (html, status) => status === 200);
+  await page.goto(saved.url);
+  await expect(page.locator("[data-post-cover] img")).toHaveAttribute("alt", "An amber card: Profit is an opinion. Cash is a fact.");
 });
 
 test("the other toolbar buttons format the text and show when they apply", async ({ page }) => {

@@ -30,6 +30,7 @@ test("a 12 MP phone photo shrinks in the browser before upload, and a phone gets
   await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
 
   await form(page).getByLabel("Title").fill(title);
+  await form(page).getByLabel("Cover Alt Text").fill("A founder on a train, laptop open, on the way to a pitch");
   await form(page).getByRole("textbox", { name: "Content" }).fill("Shot on the way to the pitch.");
   await form(page).getByLabel("Publish immediately").check();
   const sent = page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname === "/api/blog-posts");

@@ -9,6 +9,8 @@ export interface DemoPost {
   content: string;
   /** Cover image file name in ./files. */
   cover: string;
+  /** The cover's alt text (issue 33): what it shows, as an owner would write it. */
+  coverAlt: string;
   /** How many days ago it was written (and published, when published). */
   daysAgo: number;
 }
@@ -22,6 +24,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 6,
     published: true,
     cover: "cover-first-customer.png",
+    coverAlt: "Red title card in bold capitals: Entrepreneurship — Your first ten customers won't come from your website",
     daysAgo: 2,
     content: `<p>Here's the truth nobody puts in their launch thread: our beautiful landing page converted exactly zero strangers in its first four months. Not because the copy was bad. Because nobody came. A website is a shop window, and we had opened it on a street with no foot traffic.</p>
 <p>The first ten customers of almost every small company are won by hand. One conversation at a time, by a founder who is slightly embarrassed to be asking. That embarrassment is the price of admission. Pay it early.</p>
@@ -49,6 +52,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 7,
     published: true,
     cover: "cover-runway-math.png",
+    coverAlt: "Amber title card in bold capitals: Cash Flow — Profit is an opinion. Cash is a fact.",
     daysAgo: 9,
     content: `<p>In our best month ever on paper, we came within four days of not making payroll. The accountant's report showed a healthy profit. The bank account showed something else entirely. Both were telling the truth; only one of them pays salaries.</p>
 <h2>How a profitable company runs out of money</h2>
@@ -79,6 +83,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 8,
     published: true,
     cover: "cover-pre-seed-round.png",
+    coverAlt: "Slate title card in bold capitals: Funding — What 47 investor nos taught us about our pre-seed",
     daysAgo: 16,
     content: `<p>We kept a spreadsheet of every investor we pitched for our pre-seed. By the time we closed, it had 47 rows marked <em>pass</em> and five marked <em>in</em>. The deck the five said yes to was almost identical to the one the first forty-seven said no to. What changed was everything else.</p>
 <h2>Most nos weren't about us</h2>
@@ -106,6 +111,7 @@ export const demoPosts: DemoPost[] = [
     readTime: 5,
     published: false,
     cover: "cover-founder-fear.png",
+    coverAlt: "Red title card in bold capitals: Mindset — The fear doesn't leave. You just get used to working next to it.",
     daysAgo: 1,
     content: `<p>Draft. Nobody tells you that the fear is permanent. You imagine a point where the company is safe and you can relax. There isn't one. There are just bigger numbers to be afraid of.</p>
 <h2>What actually helps</h2>

@@ -8,6 +8,8 @@ export interface DemoResource {
   contentType: string;
   /** Thumbnail image file name in ./files. */
   thumbnail: string;
+  /** The thumbnail's alt text (issue 33). */
+  thumbnailAlt: string;
   downloadCount: number;
 }
 
@@ -19,6 +21,7 @@ export const demoResources: DemoResource[] = [
     fileName: "investor-pitch-checklist.pdf",
     contentType: "application/pdf",
     thumbnail: "thumb-investor-pitch-checklist.png",
+    thumbnailAlt: "Red checklist card: Investor Pitch Checklist",
     downloadCount: 412,
   },
   {
@@ -28,6 +31,7 @@ export const demoResources: DemoResource[] = [
     fileName: "cold-email-templates.docx",
     contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     thumbnail: "thumb-cold-email-templates.png",
+    thumbnailAlt: "Violet template card: Cold Email Templates",
     downloadCount: 287,
   },
   {
@@ -37,6 +41,7 @@ export const demoResources: DemoResource[] = [
     fileName: "cash-flow-forecast.xlsx",
     contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     thumbnail: "thumb-cash-flow-forecast.png",
+    thumbnailAlt: "Amber tool card: Cash Flow Forecast",
     downloadCount: 356,
   },
   {
@@ -46,6 +51,7 @@ export const demoResources: DemoResource[] = [
     fileName: "founder-starter-kit.zip",
     contentType: "application/zip",
     thumbnail: "thumb-founder-starter-kit.png",
+    thumbnailAlt: "Slate guide card: Founder Starter Kit",
     downloadCount: 198,
   },
 ];

@@ -55,6 +55,7 @@ describe("POST /api/blog-posts", () => {
         readTime: "8",
         published: "true",
         featuredImage: pngFile(),
+        featuredImageAlt: "A runway chart",
       }),
     );
     expect(response.status).toBe(201);
@@ -70,7 +71,16 @@ describe("POST /api/blog-posts", () => {
     expect(post.id).toBeGreaterThan(0);
     expect(post.publishedAt).toBe(post.createdAt);
     expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
+    expect(post.featuredImageAlt).toBe("A runway chart");
     expect(app.rebuilds.count).toBe(before + 1);
+  });
+
+  it("refuses a featured image without alt text or the decorative mark (400), storing nothing", async () => {
+    const response = await send("POST", "/api/blog-posts", postForm({ featuredImage: pngFile() }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "Describe the featured image (alt text), or mark it decorative" });
+    const { rows } = await app.deps.db.query("SELECT id FROM posts");
+    expect(rows).toHaveLength(0);
   });
 
   it("fills the defaults: draft, 5 minutes, no excerpt, category or image", async () => {
@@ -118,7 +128,7 @@ describe("POST /api/blog-posts", () => {
     const html = new File(["<html><script>alert(1)</script></html>"], "cover.png", { type: "image/png" });
     const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'], "cover.svg", { type: "image/svg+xml" });
     for (const featuredImage of [html, svg]) {
-      const response = await send("POST", "/api/blog-posts", postForm({ featuredImage }));
+      const response = await send("POST", "/api/blog-posts", postForm({ featuredImage, featuredImageAlt: "A cover" }));
       expect(response.status).toBe(415);
       expect(await errorOf(response)).toBe("Only PNG, JPEG, WebP, GIF or AVIF images are allowed");
     }
@@ -129,7 +139,11 @@ describe("POST /api/blog-posts", () => {
   it("answers 413 for an image over 4 MB", async () => {
     const big = new Uint8Array(4 * 1024 * 1024 + 1);
     big.set(png);
-    const response = await send("POST", "/api/blog-posts", postForm({ featuredImage: new File([big], "big.png", { type: "image/png" }) }));
+    const response = await send(
+      "POST",
+      "/api/blog-posts",
+      postForm({ featuredImage: new File([big], "big.png", { type: "image/png" }), featuredImageAlt: "A cover" }),
+    );
     expect(response.status).toBe(413);
     expect(await errorOf(response)).toMatch(/too large/);
   });
@@ -187,7 +201,7 @@ describe("GET /api/blog-posts/:id", () => {
 
 describe("PUT /api/blog-posts/:id", () => {
   it("updates the post and answers 200 with it; publishedAt is kept while published and cleared when not", async () => {
-    const post = await createPost({ published: "true", featuredImage: pngFile() });
+    const post = await createPost({ published: "true", featuredImage: pngFile(), featuredImageAlt: "A cover" });
     const before = app.rebuilds.count;
     const response = await send("PUT", `/api/blog-posts/${post.id}`, postForm({ title: "Edited", readTime: "12", published: "true" }));
     expect(response.status).toBe(200);
@@ -200,9 +214,15 @@ describe("PUT /api/blog-posts/:id", () => {
   });
 
   it("replaces the featured image and deletes the old file", async () => {
-    const post = await createPost({ featuredImage: pngFile() });
-    const response = await send("PUT", `/api/blog-posts/${post.id}`, postForm({ featuredImage: pngFile("new.png") }));
+    const post = await createPost({ featuredImage: pngFile(), featuredImageDecorative: "on" });
+    const response = await send(
+      "PUT",
+      `/api/blog-posts/${post.id}`,
+      postForm({ featuredImage: pngFile("new.png"), featuredImageAlt: "The new cover" }),
+    );
     const edited = (await response.json()) as Post;
+    expect(post.featuredImageAlt).toBe("");
+    expect(edited.featuredImageAlt).toBe("The new cover");
     expect(edited.featuredImage).not.toBe(post.featuredImage);
     expect(await app.deps.files.get(fileKey(post.featuredImage))).toBeNull();
     expect(await app.deps.files.get(fileKey(edited.featuredImage))).not.toBeNull();
@@ -220,7 +240,7 @@ describe("PUT /api/blog-posts/:id", () => {
 
 describe("DELETE /api/blog-posts/:id", () => {
   it("deletes the post and its image, answers 204 with no body, and asks for a rebuild", async () => {
-    const post = await createPost({ published: "true", featuredImage: pngFile() });
+    const post = await createPost({ published: "true", featuredImage: pngFile(), featuredImageAlt: "A cover" });
     const before = app.rebuilds.count;
     const response = await send("DELETE", `/api/blog-posts/${post.id}`);
     expect(response.status).toBe(204);

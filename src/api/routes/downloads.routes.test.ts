@@ -29,6 +29,7 @@ interface Download {
   category: string;
   fileName: string;
   thumbnailUrl: string | null;
+  thumbnailAlt: string | null;
   thumbnailPath?: string | null;
   downloadCount: number;
 }
@@ -71,7 +72,7 @@ const errorOf = async (response: Response) => ((await response.json()) as { erro
 
 describe("GET /api/downloads", () => {
   it("lists resources for visitors without storage keys, and with thumbnailPath for the admin", async () => {
-    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png") });
+    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png"), thumbnailAlt: "Checklist card" });
     const response = await call("/api/downloads");
     expect(response.status).toBe(200);
     const listed = ((await response.json()) as Download[]).find((item) => item.id === created.id);
@@ -80,6 +81,7 @@ describe("GET /api/downloads", () => {
       ...fields,
       fileName: "investor-pitch-checklist.pdf",
       thumbnailUrl: expect.stringMatching(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/) as unknown,
+      thumbnailAlt: "Checklist card",
       downloadCount: 0,
     });
     const admin = await call("/api/downloads", { headers: await app.adminHeaders() });
@@ -121,11 +123,29 @@ describe("POST /api/downloads", () => {
     const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], "thumb.svg", { type: "image/svg+xml" });
     const svgAsPng = new File([await svg.arrayBuffer()], "thumb.png", { type: "image/png" });
     const before = (await (await call("/api/downloads")).json()) as Download[];
-    for (const extra of [{ file: html }, { file: exe }, { file: svg }, { thumbnail: svg }, { thumbnail: svgAsPng }]) {
+    for (const extra of [
+      { file: html },
+      { file: exe },
+      { file: svg },
+      { thumbnail: svg, thumbnailAlt: "x" },
+      { thumbnail: svgAsPng, thumbnailAlt: "x" },
+    ]) {
       const response = await upload("POST", "/api/downloads", { ...fields, file: await demoFile("investor-pitch-checklist.pdf"), ...extra });
       expect(response.status).toBe(415);
     }
     expect(await (await call("/api/downloads")).json()).toEqual(before);
+  });
+
+  it("refuses a thumbnail without alt text or the decorative mark (400); decorative stores an empty alt", async () => {
+    const thumbnail = await demoFile("thumb-investor-pitch-checklist.png");
+    const refused = await upload("POST", "/api/downloads", { ...fields, file: await demoFile("investor-pitch-checklist.pdf"), thumbnail });
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toBe("Describe the thumbnail (alt text), or mark it decorative");
+    const decorative = await createResource({ thumbnail, thumbnailDecorative: "true" });
+    expect(decorative.thumbnailAlt).toBe("");
+    // Described later without a new thumbnail: the words replace the mark.
+    const response = await upload("PUT", `/api/downloads/${decorative.id}`, { ...fields, thumbnailAlt: "Checklist card" });
+    expect(((await response.json()) as Download).thumbnailAlt).toBe("Checklist card");
   });
 
   it("answers 413 for a file over 4 MB", async () => {
@@ -150,7 +170,7 @@ describe("POST /api/downloads", () => {
 
 describe("PUT /api/downloads/:id", () => {
   it("updates the text and keeps the current file and thumbnail when none are sent", async () => {
-    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png") });
+    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png"), thumbnailAlt: "Checklist card" });
     const keys = await fileKeys(created.id);
     const before = app.rebuilds.count;
     const response = await upload("PUT", `/api/downloads/${created.id}`, { ...fields, title: "Updated", file: new File([], "") });
@@ -183,7 +203,7 @@ describe("PUT /api/downloads/:id", () => {
 
 describe("DELETE /api/downloads/:id", () => {
   it("deletes the row and its files (204, empty)", async () => {
-    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png") });
+    const created = await createResource({ thumbnail: await demoFile("thumb-investor-pitch-checklist.png"), thumbnailAlt: "Checklist card" });
     const keys = await fileKeys(created.id);
     const response = await call(`/api/downloads/${created.id}`, { method: "DELETE", headers: await app.adminHeaders() });
     expect(response.status).toBe(204);

@@ -8,8 +8,18 @@ describe("download form schema", () => {
 
   it("trims text and keeps optional files", () => {
     const file = new File(["x"], "a.pdf");
-    expect(downloadFormSchema.parse({ ...valid, file })).toEqual({ ...valid, title: "Checklist", file });
+    expect(downloadFormSchema.parse({ ...valid, file })).toEqual({ ...valid, title: "Checklist", file, thumbnailDecorative: false });
     expect(downloadFormSchema.parse({ ...valid, category: "Playbooks" }).category).toBe("Playbooks");
+  });
+
+  it("requires the thumbnail's alt text with a new thumbnail, unless it is marked decorative", () => {
+    const thumbnail = new File(["x"], "thumb.png");
+    const issue = (fields: Record<string, unknown>) => downloadFormSchema.safeParse({ ...valid, ...fields }).error?.issues[0];
+    expect(issue({ thumbnail })).toMatchObject({ path: ["thumbnailAlt"], message: "Describe the thumbnail (alt text), or mark it decorative" });
+    expect(downloadFormSchema.parse({ ...valid, thumbnail, thumbnailAlt: "Checklist card" }).thumbnailAlt).toBe("Checklist card");
+    expect(downloadFormSchema.parse({ ...valid, thumbnail, thumbnailDecorative: "true" }).thumbnailDecorative).toBe(true);
+    // No new thumbnail: nothing to describe (the stored alt is kept).
+    expect(downloadFormSchema.safeParse(valid).success).toBe(true);
   });
 
   it("treats an empty file field as no file", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { missingFileMessage } from "../messages.ts";
+import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
 import { subscribeSchema } from "../subscribers/subscriber.schema.ts";
 
 /** The categories the dashboard offers; the server accepts any other short name as well. */
@@ -11,19 +12,35 @@ const requiredText = (message: string, max: number, tooLong: string) => z.string
 // file that way): it means "no file", as leaving the input empty in a browser does.
 const optionalFile = (message: string) => z.preprocess((value) => (value === "" ? undefined : value), z.instanceof(File, { message }).optional());
 
+/** The thumbnail's alt text is required with a new thumbnail, unless it is marked decorative. */
+export const thumbnailAltMessage = "Describe the thumbnail (alt text), or mark it decorative";
+
 /**
  * The resource form, shared by the dashboard and the server. `file` is optional here because an
  * update may keep the current one; creating without a file is refused by the service.
  */
-export const downloadFormSchema = z.object({
-  title: requiredText("Title is required", 200, "The title must be at most 200 characters"),
-  description: requiredText("Description is required", 2000, "The description must be at most 2000 characters"),
-  category: requiredText("Category is required", 50, "The category must be at most 50 characters"),
-  file: optionalFile(missingFileMessage),
-  thumbnail: optionalFile("The thumbnail must be an image file"),
-});
+export const downloadFormSchema = z
+  .object({
+    title: requiredText("Title is required", 200, "The title must be at most 200 characters"),
+    description: requiredText("Description is required", 2000, "The description must be at most 2000 characters"),
+    category: requiredText("Category is required", 50, "The category must be at most 50 characters"),
+    file: optionalFile(missingFileMessage),
+    thumbnail: optionalFile("The thumbnail must be an image file"),
+    // Required with a new thumbnail unless decorative; without one, given replaces, left out keeps.
+    thumbnailAlt: altTextField,
+    thumbnailDecorative: decorativeField,
+  })
+  .superRefine((form, context) => {
+    if (form.thumbnail && missingAlt(form.thumbnailAlt, form.thumbnailDecorative)) {
+      context.addIssue({ code: "custom", path: ["thumbnailAlt"], message: thumbnailAltMessage });
+    }
+  });
 
-export type DownloadForm = z.output<typeof downloadFormSchema>;
+/** What the service is given: the alt fields may be left out by a caller that stores no new thumbnail. */
+export type DownloadForm = Omit<z.output<typeof downloadFormSchema>, "thumbnailAlt" | "thumbnailDecorative"> & {
+  thumbnailAlt?: string | undefined;
+  thumbnailDecorative?: boolean | undefined;
+};
 /** What the dashboard's form sends. */
 export type DownloadFormInput = z.input<typeof downloadFormSchema>;
 
@@ -40,6 +57,10 @@ export const publicDownloadSchema = z.object({
   category: z.string(),
   fileName: z.string(),
   thumbnailUrl: z.string().nullable(),
+  thumbnailAlt: z
+    .string()
+    .nullable()
+    .meta({ description: 'The thumbnail\'s alt text; `""` when marked decorative; null when not described yet (or no thumbnail)' }),
   downloadCount: z.number().int(),
 });
 

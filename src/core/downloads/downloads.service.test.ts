@@ -69,7 +69,16 @@ describe("downloads service", () => {
     expect((await app.deps.files.get(keys?.file_key ?? ""))?.contentType).toBe("application/pdf");
 
     const listed = (await listDownloads(app.deps)).find((item) => item.id === created.id);
-    expect(listed && Object.keys(listed).sort()).toEqual(["category", "description", "downloadCount", "fileName", "id", "thumbnailUrl", "title"]);
+    expect(listed && Object.keys(listed).sort()).toEqual([
+      "category",
+      "description",
+      "downloadCount",
+      "fileName",
+      "id",
+      "thumbnailAlt",
+      "thumbnailUrl",
+      "title",
+    ]);
     const admin = (await listDownloadsForAdmin(app.deps)).find((item) => item.id === created.id);
     expect(admin?.thumbnailPath).toBe(created.thumbnailUrl);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../db/sql-executor.ts";
+import { altToStore } from "../shared/image-alt.schema.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
@@ -36,10 +37,11 @@ interface DownloadRow {
   category: string;
   file_name: string;
   thumbnail_key: string | null;
+  thumbnail_alt: string | null;
   download_count: number;
 }
 
-const rowColumns = "id, title, description, category, file_name, thumbnail_key, download_count";
+const rowColumns = "id, title, description, category, file_name, thumbnail_key, thumbnail_alt, download_count";
 
 /** Visitors asking for links: enough for a team behind one address, not for a script. */
 export const downloadRequestLimit: RateLimit = { bucket: "download-request", max: 30, windowMs: 10 * 60 * 1000 };
@@ -52,6 +54,7 @@ function toPublic(row: DownloadRow, fileUrl: ApiUrls["file"]): PublicDownload {
     category: row.category,
     fileName: row.file_name,
     thumbnailUrl: row.thumbnail_key ? fileUrl(row.thumbnail_key) : null,
+    thumbnailAlt: row.thumbnail_key ? row.thumbnail_alt : null,
     downloadCount: row.download_count,
   };
 }
@@ -121,9 +124,19 @@ export async function createDownload(deps: DownloadsDeps, input: DownloadForm): 
   const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
     if (!file) throw new ValidationError(missingFileMessage);
     const { rows } = await deps.db.query<DownloadRow>(
-      `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${rowColumns}`,
-      [input.title, input.description, input.category, file.fileName, file.key, file.contentType, file.bytes.byteLength, thumbnail?.key ?? null],
+      `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, thumbnail_alt)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${rowColumns}`,
+      [
+        input.title,
+        input.description,
+        input.category,
+        file.fileName,
+        file.key,
+        file.contentType,
+        file.bytes.byteLength,
+        thumbnail?.key ?? null,
+        thumbnail ? (altToStore(input.thumbnailAlt, input.thumbnailDecorative) ?? null) : null,
+      ],
     );
     return rows[0] as DownloadRow;
   });
@@ -134,6 +147,7 @@ export async function createDownload(deps: DownloadsDeps, input: DownloadForm): 
 /** Changes a resource; without a new file or thumbnail the current one is kept, else replaced. */
 export async function updateDownload(deps: DownloadsDeps, id: number, input: DownloadForm): Promise<AdminDownload> {
   const checked = await checkUploads(input);
+  const alt = altToStore(input.thumbnailAlt, input.thumbnailDecorative);
   const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
     // One statement: the old keys come from the row as it was locked, so the files we delete
     // afterwards are exactly the ones this update replaced.
@@ -141,10 +155,11 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
       `UPDATE downloads AS d SET title = $2, description = $3, category = $4,
               file_name = COALESCE($5, d.file_name), file_key = COALESCE($6, d.file_key),
               file_type = COALESCE($7, d.file_type), file_size = COALESCE($8, d.file_size),
-              thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = $10
+              thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = $10,
+              thumbnail_alt = CASE WHEN $9::text IS NOT NULL OR $11::boolean THEN $12::text ELSE d.thumbnail_alt END
          FROM (SELECT id, file_key, thumbnail_key FROM downloads WHERE id = $1 FOR UPDATE) AS old
         WHERE d.id = old.id
-        RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.download_count,
+        RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.thumbnail_alt, d.download_count,
                   old.file_key AS old_file_key, old.thumbnail_key AS old_thumbnail_key`,
       [
         id,
@@ -157,6 +172,9 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
         file?.bytes.byteLength ?? null,
         thumbnail?.key ?? null,
         deps.now(),
+        // A new thumbnail takes the alt given with it; without one, a given alt replaces the stored one.
+        alt !== undefined,
+        alt ?? null,
       ],
     );
     const updated = rows[0];

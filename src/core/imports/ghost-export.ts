@@ -10,6 +10,7 @@ interface GhostPost {
   slug?: unknown;
   html?: unknown;
   feature_image?: unknown;
+  feature_image_alt?: unknown;
   status?: unknown;
   type?: unknown;
   page?: unknown;
@@ -50,6 +51,8 @@ export function readGhostExport(bytes: Uint8Array): ImportedPost[] {
   }
   const data = ghostData(json);
   const tagNames = new Map((data.tags ?? []).map((tag) => [text(tag.id), text(tag.name)]));
+  // Ghost 4+ keeps the feature image's alt text in posts_meta (older exports on the post itself).
+  const altOf = new Map((data.posts_meta ?? []).map((meta) => [text(meta.post_id), text(meta.feature_image_alt).trim()]));
   const tagsOf = new Map<string, { name: string; order: number }[]>();
   for (const link of data.posts_tags ?? []) {
     const name = tagNames.get(text(link.tag_id));
@@ -80,6 +83,7 @@ export function readGhostExport(bytes: Uint8Array): ImportedPost[] {
       excerpt: text(post.custom_excerpt).trim() || null,
       tags: (tagsOf.get(text(post.id)) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
       featureImage: text(post.feature_image) || null,
+      featureImageAlt: altOf.get(text(post.id)) || text(post.feature_image_alt).trim() || null,
       oldUrl: slug && state === "published" ? `/${slug}/` : null,
       warnings,
     });

@@ -1,6 +1,7 @@
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { cleanImage, newImageKey } from "../files/image-cleaning.ts";
+import { maxAltLength } from "../shared/image-alt.schema.ts";
 import { checkImage } from "../files/upload-rules.ts";
 import { postCategories, maxReadTime, minReadTime, type PostCategory } from "../posts/post.schema.ts";
 import { firstFreeSlug, slugFromTitle, slugSchema } from "../posts/post-slug-rules.ts";
@@ -150,8 +151,8 @@ export async function importPost(deps: ImportDeps, context: ImportContext, post:
       const excerpt = post.excerpt ? plainText(post.excerpt).slice(0, maxExcerpt) || null : null;
       const created = post.createdAt ?? state.publishedAt ?? deps.now();
       const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+        `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, featured_image_alt)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
         [
           post.title.slice(0, maxTitle),
           content,
@@ -165,6 +166,7 @@ export async function importPost(deps: ImportDeps, context: ImportContext, post:
           deps.now(),
           slug,
           state.publishAt,
+          featured ? (post.featureImageAlt?.slice(0, maxAltLength) ?? null) : null,
         ],
       );
       const id = (rows[0] as { id: number }).id;

@@ -17,6 +17,8 @@ export interface ImportedPost {
   /** Tag or category names, the first that matches one of ours becomes the category. */
   tags: string[];
   featureImage: string | null;
+  /** The feature image's alt text in the source; none: stored as not described yet (null), never refused. */
+  featureImageAlt?: string | null;
   /** Its address on the old site (absolute, or a path): answered 301 to the new page. */
   oldUrl: string | null;
   /** What the reader could not carry over (a shortcode, a missing body). */

@@ -19,6 +19,7 @@ describe("postFormSchema", () => {
       published: false,
       slug: null,
       publishAt: null,
+      featuredImageDecorative: false,
     });
   });
 
@@ -67,7 +68,21 @@ describe("postFormSchema", () => {
 
   it("takes an optional featured image file", () => {
     const file = new File([new Uint8Array(4)], "a.png");
-    expect(parse({ featuredImage: file }).data?.featuredImage).toBe(file);
+    expect(parse({ featuredImage: file, featuredImageAlt: "A chart" }).data?.featuredImage).toBe(file);
     expect(message({ featuredImage: "not a file" })).toBe("Featured image must be an image file");
+  });
+
+  it("requires the featured image's alt text with a new image, unless it is marked decorative", () => {
+    const file = new File([new Uint8Array(4)], "IMG_2041.png");
+    expect(message({ featuredImage: file })).toBe("Describe the featured image (alt text), or mark it decorative");
+    expect(message({ featuredImage: file, featuredImageAlt: "   " })).toBe("Describe the featured image (alt text), or mark it decorative");
+    expect(parse({ featuredImage: file, featuredImageAlt: " A chart of runway " }).data).toMatchObject({
+      featuredImageAlt: "A chart of runway",
+      featuredImageDecorative: false,
+    });
+    expect(parse({ featuredImage: file, featuredImageDecorative: "on" }).data).toMatchObject({ featuredImageDecorative: true });
+    expect(message({ featuredImage: file, featuredImageAlt: "x".repeat(301) })).toBe("Alt text must be 300 characters or less");
+    // Without a new image nothing is required: the stored alt is kept.
+    expect(parse({}).success).toBe(true);
   });
 });

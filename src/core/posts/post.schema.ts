@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
 import { slugSchema } from "./post-slug-rules.ts";
 
 /** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */
@@ -13,6 +14,8 @@ export const maxReadTime = 60;
 const readTimeMessage = `Read time must be between ${minReadTime} and ${maxReadTime} minutes`;
 
 const sendAsNewsletterMessage = "sendAsNewsletter must be true or false";
+/** The featured image's alt text is required with a new image, unless it is marked decorative. */
+export const featuredImageAltMessage = "Describe the featured image (alt text), or mark it decorative";
 
 /** Values a checkbox or a form field sends for "yes". */
 const trueValues = new Set(["true", "on", "1"]);
@@ -21,59 +24,71 @@ const trueValues = new Set(["true", "on", "1"]);
  * The post form, as the admin form fills it and as the server reads the multipart body. Text
  * fields arrive as strings; the transforms turn them into what the service stores.
  */
-export const postFormSchema = z.object({
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title must be 200 characters or less"),
-  // Emptiness after sanitizing is checked by the service (markup alone is not content).
-  content: z.string({ error: "Content is required" }).trim().min(1, "Content is required"),
-  excerpt: z
-    .string()
-    .trim()
-    .max(500, "Excerpt must be 500 characters or less")
-    .optional()
-    .transform((value) => value || null),
-  category: z
-    .union([z.enum(postCategories), z.literal("")], { error: `Category must be one of: ${postCategories.join(", ")}` })
-    .optional()
-    .transform((value): PostCategory | null => value || null),
-  // SPEC §5: non-numeric falls back to 5; a number outside 1–60 is refused, not clamped.
-  readTime: z
-    .union([z.string(), z.number()])
-    .optional()
-    .transform((value) => {
-      const text = String(value ?? "").trim();
-      const number = text === "" ? Number.NaN : Number(text);
-      return Number.isFinite(number) ? Math.round(number) : defaultReadTime;
-    })
-    .pipe(z.number().min(minReadTime, readTimeMessage).max(maxReadTime, readTimeMessage)),
-  published: z
-    .union([z.string(), z.boolean()])
-    .optional()
-    .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
-  featuredImage: z.instanceof(File, { error: "Featured image must be an image file" }).optional(),
-  // Empty: a slug from the title (a new post), or the current one (an edit).
-  slug: z
-    .union([z.literal(""), slugSchema])
-    .optional()
-    .transform((value) => value || null),
-  // "Email to subscribers when published" (issue 31): `true` or `false`. Absent: false for a new
-  // post, unchanged for an edit.
-  sendAsNewsletter: z
-    .union([z.boolean(), z.string()], { error: sendAsNewsletterMessage })
-    .optional()
-    .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
-    .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
-  // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
-  // Only read when `published` is false: publishing now wins.
-  publishAt: z
-    .union([z.literal(""), z.iso.datetime({ offset: true, error: "Publish at must be a valid date and time" })])
-    .optional()
-    .transform((value) => (value ? new Date(value) : null)),
-});
+export const postFormSchema = z
+  .object({
+    title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200, "Title must be 200 characters or less"),
+    // Emptiness after sanitizing is checked by the service (markup alone is not content).
+    content: z.string({ error: "Content is required" }).trim().min(1, "Content is required"),
+    excerpt: z
+      .string()
+      .trim()
+      .max(500, "Excerpt must be 500 characters or less")
+      .optional()
+      .transform((value) => value || null),
+    category: z
+      .union([z.enum(postCategories), z.literal("")], { error: `Category must be one of: ${postCategories.join(", ")}` })
+      .optional()
+      .transform((value): PostCategory | null => value || null),
+    // SPEC §5: non-numeric falls back to 5; a number outside 1–60 is refused, not clamped.
+    readTime: z
+      .union([z.string(), z.number()])
+      .optional()
+      .transform((value) => {
+        const text = String(value ?? "").trim();
+        const number = text === "" ? Number.NaN : Number(text);
+        return Number.isFinite(number) ? Math.round(number) : defaultReadTime;
+      })
+      .pipe(z.number().min(minReadTime, readTimeMessage).max(maxReadTime, readTimeMessage)),
+    published: z
+      .union([z.string(), z.boolean()])
+      .optional()
+      .transform((value) => value === true || (typeof value === "string" && trueValues.has(value))),
+    featuredImage: z.instanceof(File, { error: "Featured image must be an image file" }).optional(),
+    // Without a new image: given, they replace the stored alt; left out, it is kept.
+    featuredImageAlt: altTextField,
+    featuredImageDecorative: decorativeField,
+    // Empty: a slug from the title (a new post), or the current one (an edit).
+    slug: z
+      .union([z.literal(""), slugSchema])
+      .optional()
+      .transform((value) => value || null),
+    // "Email to subscribers when published" (issue 31): `true` or `false`. Absent: false for a new
+    // post, unchanged for an edit.
+    sendAsNewsletter: z
+      .union([z.boolean(), z.string()], { error: sendAsNewsletterMessage })
+      .optional()
+      .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
+      .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
+    // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
+    // Only read when `published` is false: publishing now wins.
+    publishAt: z
+      .union([z.literal(""), z.iso.datetime({ offset: true, error: "Publish at must be a valid date and time" })])
+      .optional()
+      .transform((value) => (value ? new Date(value) : null)),
+  })
+  .superRefine((form, context) => {
+    if (form.featuredImage && missingAlt(form.featuredImageAlt, form.featuredImageDecorative)) {
+      context.addIssue({ code: "custom", path: ["featuredImageAlt"], message: featuredImageAltMessage });
+    }
+  });
 
 /** What the admin form fills in. */
 export type PostFormInput = z.input<typeof postFormSchema>;
-/** What the service is given once the form is read. */
-export type PostForm = z.output<typeof postFormSchema>;
+/** What the service is given once the form is read (the alt fields may be left out: see `featuredImageAlt`). */
+export type PostForm = Omit<z.output<typeof postFormSchema>, "featuredImageAlt" | "featuredImageDecorative"> & {
+  featuredImageAlt?: string | undefined;
+  featuredImageDecorative?: boolean | undefined;
+};
 
 /** A post as the API answers it and the pages render it (dates as ISO strings). */
 export const postSchema = z.object({
@@ -88,6 +103,10 @@ export const postSchema = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   featuredImage: z.string().nullable().meta({ description: "`/api/files/images/…`, or null when the post has none" }),
+  featuredImageAlt: z
+    .string()
+    .nullable()
+    .meta({ description: 'The featured image\'s alt text; `""` when marked decorative; null when not described yet (or no image)' }),
   slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
   url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
   publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),

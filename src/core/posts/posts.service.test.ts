@@ -102,7 +102,7 @@ describe("content", () => {
 
 describe("featured image", () => {
   it("is stored under images/<uuid>.png and served as a URL", async () => {
-    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }));
     expect(post.featuredImage).toMatch(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/);
     const stored = await app.deps.files.get(keyOf(post.featuredImage));
     expect(stored?.contentType).toBe("image/png");
@@ -110,29 +110,45 @@ describe("featured image", () => {
   });
 
   it("is deleted again when the database write fails (no orphan)", async () => {
-    const broken = { ...form({ featuredImage: pngFile() }), category: "Crypto" } as unknown as PostForm;
+    const broken = { ...form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }), category: "Crypto" } as unknown as PostForm;
     await expect(createPost(deps, broken)).rejects.toThrow();
     expect(storedKeys).toHaveLength(1);
     expect(await app.deps.files.get(storedKeys[0] as string)).toBeNull();
 
-    await expect(updatePost(deps, 999_999, form({ featuredImage: pngFile() }))).rejects.toMatchObject({ status: 404 });
+    await expect(updatePost(deps, 999_999, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }))).rejects.toMatchObject({ status: 404 });
     expect(storedKeys).toHaveLength(2);
     expect(await app.deps.files.get(storedKeys[1] as string)).toBeNull();
   });
 
   it("is kept on an update without a new one, and replaced (old file deleted) with one", async () => {
-    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }));
     const kept = await updatePost(deps, post.id, form({ title: "No new image" }));
     expect(kept.featuredImage).toBe(post.featuredImage);
 
-    const replaced = await updatePost(deps, post.id, form({ featuredImage: pngFile() }));
+    const replaced = await updatePost(deps, post.id, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }));
     expect(replaced.featuredImage).not.toBe(post.featuredImage);
     expect(await app.deps.files.get(keyOf(post.featuredImage))).toBeNull();
     expect(await app.deps.files.get(keyOf(replaced.featuredImage))).not.toBeNull();
   });
 
+  it('keeps its alt text: the words, "" when decorative, kept without new ones, null when never described', async () => {
+    const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A runway chart" }));
+    expect(post.featuredImageAlt).toBe("A runway chart");
+    const kept = await updatePost(deps, post.id, form({ title: "Same picture" }));
+    expect(kept.featuredImageAlt).toBe("A runway chart");
+    const decorative = await updatePost(deps, post.id, form({ featuredImageDecorative: "on" }));
+    expect(decorative.featuredImageAlt).toBe("");
+    const described = await updatePost(deps, post.id, form({ featuredImageAlt: "Six weeks of runway" }));
+    expect(described.featuredImageAlt).toBe("Six weeks of runway");
+    // A row from before the field (migration 0025 leaves it NULL): not described yet, not refused.
+    await app.deps.db.query("UPDATE posts SET featured_image_alt = NULL WHERE id = $1", [post.id]);
+    expect((await updatePost(deps, post.id, form({ title: "Old row" }))).featuredImageAlt).toBeNull();
+    // No image, no alt.
+    expect((await createPost(deps, form({ featuredImageAlt: "Ignored" }))).featuredImageAlt).toBeNull();
+  });
+
   it("goes with its post", async () => {
-    const post = await createPost(deps, form({ featuredImage: pngFile() }));
+    const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }));
     await deletePost(deps, post.id);
     expect(await app.deps.files.get(keyOf(post.featuredImage))).toBeNull();
     await expect(deletePost(deps, post.id)).rejects.toMatchObject({ status: 404 });

@@ -1,4 +1,5 @@
 import { isRowId } from "../db/row-id.ts";
+import { altToStore } from "../shared/image-alt.schema.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import type { FileStore } from "../files/file-store.ts";
@@ -33,6 +34,7 @@ interface PostRow {
   published: boolean;
   published_at: Date | string | null;
   featured_image_key: string | null;
+  featured_image_alt: string | null;
   created_at: Date | string;
   updated_at: Date | string;
   slug: string;
@@ -41,7 +43,7 @@ interface PostRow {
 }
 
 const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter";
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter";
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
@@ -58,6 +60,7 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     createdAt: isoDate(row.created_at),
     updatedAt: isoDate(row.updated_at),
     featuredImage: row.featured_image_key ? fileUrl(row.featured_image_key) : null,
+    featuredImageAlt: row.featured_image_key ? row.featured_image_alt : null,
     slug: row.slug,
     url: postPath(row.slug),
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
@@ -130,8 +133,8 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
       .transaction(async (tx) => {
         const slug = await slugToSave(tx, { id: null, title: form.title, wanted: form.slug, current: null });
         const { rows } = await tx.query<PostRow>(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12)
+          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13)
            RETURNING ${postColumns}`,
           [
             form.title,
@@ -146,6 +149,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
             slug,
             state.publishAt,
             form.sendAsNewsletter ?? false,
+            imageKey ? (altToStore(form.featuredImageAlt, form.featuredImageDecorative) ?? null) : null,
           ],
         );
         const created = rows[0] as PostRow;
@@ -168,6 +172,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
  */
 export async function updatePost(deps: PostsDeps, id: number, form: PostForm): Promise<Post> {
   const content = cleanContent(form.content, deps.urls.isFile);
+  const alt = altToStore(form.featuredImageAlt, form.featuredImageDecorative);
   const now = deps.now();
   const { row, replacedKey } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
     deps.db
@@ -180,7 +185,8 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
         const { rows } = await tx.query<PostRow>(
           `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
              published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12,
-             send_as_newsletter = COALESCE($13, send_as_newsletter)
+             send_as_newsletter = COALESCE($13, send_as_newsletter),
+             featured_image_alt = CASE WHEN $9::text IS NOT NULL OR $14::boolean THEN $15::text ELSE featured_image_alt END
            WHERE id = $1
            RETURNING ${postColumns}`,
           [
@@ -197,6 +203,9 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
             slug,
             state.publishAt,
             form.sendAsNewsletter ?? null,
+            // A new image takes the alt given with it; without one, a given alt replaces the stored one.
+            alt !== undefined,
+            alt ?? null,
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);

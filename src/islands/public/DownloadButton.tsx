@@ -76,7 +76,7 @@ export default function DownloadButton({ id, title, pendingLabel }: Props) {
           if (!dialog.current?.open) dialog.current?.showModal();
           input.current?.focus();
         }}
-        className="btn mt-auto justify-center disabled:cursor-wait disabled:opacity-70"
+        className="btn mt-auto justify-center disabled:cursor-wait"
       >
         <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true" focusable="false">
           <path d="M12 3v13M6 10l6 6 6-6M4 21h16"></path>

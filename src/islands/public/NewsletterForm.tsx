@@ -87,7 +87,7 @@ export default function NewsletterForm({ placement, buttonLabel }: Props) {
           className="w-full border-3 border-ink bg-card px-4 py-3 text-ink placeholder:text-gray-600"
         />
       </div>
-      <button type="submit" disabled={disabled} className="btn justify-center disabled:cursor-not-allowed disabled:opacity-60">
+      <button type="submit" disabled={disabled} className="btn justify-center disabled:cursor-not-allowed">
         {buttonLabel}
       </button>
     </form>

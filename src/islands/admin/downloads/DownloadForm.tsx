@@ -1,6 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { downloadCategories, downloadFormSchema, type AdminDownload, type DownloadFormInput } from "../../../core/downloads/download.schema.ts";
+import {
+  downloadCategories,
+  downloadFormSchema,
+  thumbnailAltMessage,
+  type AdminDownload,
+  type DownloadFormInput,
+} from "../../../core/downloads/download.schema.ts";
+import { altValues, ImageAltFields } from "../editor/ImageAltFields.tsx";
 import { missingFileMessage } from "../../../core/messages.ts";
 import { downloadsRoutes } from "../../../api/routes/downloads.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
@@ -49,9 +56,18 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
     };
     const file = chosen("file");
     const thumbnail = chosenThumbnail.file;
-    const text = { title: formText(data, "title"), description: formText(data, "description"), category: formText(data, "category") };
+    // The thumbnail's alt text: sent (and required) whenever there is a thumbnail, new or kept.
+    const hasThumbnail = Boolean(thumbnail ?? editing?.thumbnailUrl);
+    const alt = altValues(data, "thumbnailAlt", "thumbnailDecorative");
+    const text = {
+      title: formText(data, "title"),
+      description: formText(data, "description"),
+      category: formText(data, "category"),
+      ...(hasThumbnail && { thumbnailAlt: alt.alt ?? "", thumbnailDecorative: alt.decorative }),
+    };
     const checked = validateForm(downloadFormSchema, { ...text, file, thumbnail });
     const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
+    if (hasThumbnail && alt.missing) found.thumbnailAlt ??= thumbnailAltMessage;
     found.file ??= checkChosenResource(file) ?? (editing || file ? undefined : missingFileMessage);
     found.thumbnail ??= chosenThumbnail.error;
     const problems: FieldErrors = Object.fromEntries(Object.entries(found).filter(([, message]) => message));
@@ -152,6 +168,16 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
         <ImageNote image={chosenThumbnail} />
         {editing?.thumbnailUrl && (
           <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
+        )}
+        {(chosenThumbnail.file ?? editing?.thumbnailUrl) && (
+          <ImageAltFields
+            label="Thumbnail Alt Text"
+            name="thumbnailAlt"
+            decorativeName="thumbnailDecorative"
+            idPrefix="download"
+            stored={editing?.thumbnailAlt}
+            error={errors.thumbnailAlt}
+          />
         )}
         {progress !== null && (
           <div>

@@ -46,6 +46,7 @@ export default function DownloadList({ items: downloads, loading, error, editing
                 <span className="admin-badge">{download.category}</span>
                 <span>{countLabel(download.downloadCount)}</span>
                 <span className="break-all text-slate">{download.fileName}</span>
+                {download.thumbnailUrl && download.thumbnailAlt === null && <span className="admin-badge">No alt text yet</span>}
               </p>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { useEditorState, type Editor } from "@tiptap/react";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
 import { callApi } from "../api-client.ts";
@@ -7,6 +7,8 @@ import { prepareImage } from "../shrink-image.ts";
 import { showErrorToast } from "../toasts.ts";
 import { checkChosenImage } from "../upload-checks.ts";
 import { Icon } from "../ui/icons.tsx";
+import { decorativeLabel, maxAltLength } from "../../../core/shared/image-alt.schema.ts";
+import { undescribedImageMessage } from "./image-alt.ts";
 import { linkAddress } from "./link-address.ts";
 import { linesToParagraphs } from "./simple-mode.ts";
 
@@ -30,7 +32,8 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
       link: current.isActive("link"),
       // An image is selected (clicked, or just inserted): its alt text can be edited.
       image: current.isActive("image"),
-      imageAlt: (current.getAttributes("image").alt as string | null | undefined) ?? "",
+      // null: not described yet (no alt attribute); "": marked decorative; else the words.
+      imageAlt: (current.getAttributes("image").alt as string | null | undefined) ?? null,
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
@@ -51,9 +54,10 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
       const prepared = await prepareImage(file);
       if (prepared.error) throw new Error(prepared.error);
       const { imageUrl } = await uploadImageMutation.mutateAsync(prepared.file);
-      // No alt from the file name ("IMG_2041" tells a screen reader nothing): empty until the
-      // owner describes the picture in the field that opens now.
-      chain().setImage({ src: imageUrl, alt: "" }).run();
+      // No alt from the file name ("IMG_2041" tells a screen reader nothing): none until the owner
+      // describes the picture (or marks it decorative) in the field that opens now; the post form
+      // will not save an image left undescribed.
+      chain().setImage({ src: imageUrl }).run();
       const inserted = imagePosition(editor, imageUrl);
       if (inserted !== undefined) {
         editor.commands.setNodeSelection(inserted);
@@ -142,6 +146,14 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
             const at = editor.state.selection.from;
             editor.chain().updateAttributes("image", { alt }).setNodeSelection(at).run();
           }}
+          onDecorative={(decorative) => {
+            const at = editor.state.selection.from;
+            editor
+              .chain()
+              .updateAttributes("image", { alt: decorative ? "" : null })
+              .setNodeSelection(at)
+              .run();
+          }}
           onDone={() => {
             setAltFocus(false);
             // Focused at once, not through TipTap's focus command: that one applies its selection a
@@ -203,22 +215,32 @@ function imagePosition(editor: Editor, src: string): number | undefined {
 }
 
 /**
- * The selected image's alt text, saved as it is typed. Enter or Escape goes back to writing, after
- * the image. Empty is allowed: it marks a picture as decoration.
+ * The selected image's alt text, saved as it is typed, or the "decorative" mark (`alt=""`).
+ * Emptied, the text leaves the image undescribed (no alt), which the post form refuses to save.
+ * Enter or Escape goes back to writing, after the image.
  */
 function ImageAltField({
   value,
   autoFocus,
   onChange,
+  onDecorative,
   onDone,
 }: {
-  value: string;
+  value: string | null;
   autoFocus: boolean;
-  onChange: (alt: string) => void;
+  onChange: (alt: string | null) => void;
+  onDecorative: (decorative: boolean) => void;
   onDone: () => void;
 }) {
+  const decorative = value === "";
+  const leave = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter" || event.key === "Escape") {
+      event.preventDefault();
+      onDone();
+    }
+  };
   return (
-    <div className="admin-link-form">
+    <div className="admin-link-form flex-wrap" role="group" aria-label="Image description">
       <label htmlFor="admin-image-alt" className="text-sm font-semibold">
         Alt text
       </label>
@@ -226,17 +248,31 @@ function ImageAltField({
         id="admin-image-alt"
         type="text"
         className="admin-input flex-1"
-        placeholder="What the picture shows, for readers who can't see it"
-        value={value}
+        placeholder={decorative ? "Decorative: no alt text" : "What the picture shows, for readers who can't see it"}
+        maxLength={maxAltLength}
+        value={value ?? ""}
+        disabled={decorative}
+        aria-invalid={value === null}
+        aria-describedby={value === null ? "admin-image-alt-missing" : undefined}
         autoFocus={autoFocus}
-        onChange={(event) => onChange(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === "Enter" || event.key === "Escape") {
-            event.preventDefault();
-            onDone();
-          }
-        }}
+        onChange={(event) => onChange(event.target.value === "" ? null : event.target.value)}
+        onKeyDown={leave}
       />
+      <label className="flex items-center gap-2 text-sm font-semibold">
+        <input
+          type="checkbox"
+          checked={decorative}
+          onChange={(event) => onDecorative(event.target.checked)}
+          onKeyDown={leave}
+          className="size-5 accent-signal-dark"
+        />
+        {decorativeLabel}
+      </label>
+      {value === null && (
+        <p id="admin-image-alt-missing" className="w-full text-sm font-semibold text-signal-dark">
+          {undescribedImageMessage}
+        </p>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import {
   maxReadTime,
   minReadTime,
   postCategories,
+  featuredImageAltMessage,
   postFormSchema,
   type Post,
   type PostFormInput,
@@ -12,6 +13,8 @@ import {
 import { blogPostsRoutes } from "../../../api/routes/blog-posts.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
+import { altValues, ImageAltFields } from "../editor/ImageAltFields.tsx";
+import { undescribedImages, undescribedImagesMessage } from "../editor/image-alt.ts";
 import { foreignImageSources } from "./foreign-images.ts";
 import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
 import { focusFirstInvalid, formText, recheckField, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
@@ -74,13 +77,19 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       sendAsNewsletter: data.get("sendAsNewsletter") === "on",
       content: withContent,
     };
+    // The featured image's alt text: sent (and required) whenever there is an image, new or kept.
+    const hasImage = Boolean(chosenImage.file ?? editing?.featuredImage);
+    const alt = altValues(data, "featuredImageAlt", "featuredImageDecorative");
+    if (hasImage) Object.assign(values, { featuredImageAlt: alt.alt ?? "", featuredImageDecorative: alt.decorative });
     const checked = validateForm(postFormSchema, values);
     const imageError = chosenImage.error;
-    const contentError = foreignImageSources(withContent).length > 0 ? foreignImagesMessage : undefined;
+    const contentError =
+      foreignImageSources(withContent).length > 0 ? foreignImagesMessage : undescribedImages(withContent) > 0 ? undescribedImagesMessage : undefined;
     const found: FieldErrors = {
       ...(contentError && { content: contentError }),
       ...(checked.ok ? {} : checked.errors),
       ...(imageError && { featuredImage: imageError }),
+      ...(hasImage && alt.missing && { featuredImageAlt: featuredImageAltMessage }),
     };
     return { values, found };
   };
@@ -191,6 +200,15 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
         </Field>
         <ImageNote image={chosenImage} />
         {preview && <img src={preview} alt="Featured image preview" className="max-h-48 border-3 border-ink object-cover" />}
+        {(image ?? editing?.featuredImage) && (
+          <ImageAltFields
+            label="Cover Alt Text"
+            name="featuredImageAlt"
+            decorativeName="featuredImageDecorative"
+            stored={editing?.featuredImageAlt}
+            error={errors.featuredImageAlt}
+          />
+        )}
         <div>
           <span id="admin-content-label" className="block text-sm font-bold uppercase tracking-wide">
             Content

@@ -54,6 +54,7 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
               </div>
               <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                 <span className={post.published ? "admin-badge admin-badge-on" : "admin-badge"}>{post.published ? "Published" : "Draft"}</span>
+                {post.featuredImage && post.featuredImageAlt === null && <span className="admin-badge">No alt text yet</span>}
                 <span>
                   {post.publishedAt
                     ? formatLongDate(post.publishedAt)

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { readGhostExport } from "./ghost-export.ts";
+
+const exportOf = (data: unknown) => new TextEncoder().encode(JSON.stringify({ db: [{ meta: {}, data }] }));
+
+describe("readGhostExport: the feature image's alt text", () => {
+  it("carries Ghost's posts_meta alt, or the post's own, and leaves none as not described (null)", () => {
+    const posts = readGhostExport(
+      exportOf({
+        posts: [
+          { id: "1", title: "Described", html: "<p>a</p>", status: "published", feature_image: "https://old.example/a.png" },
+          {
+            id: "2",
+            title: "Older Ghost",
+            html: "<p>b</p>",
+            status: "draft",
+            feature_image: "https://old.example/b.png",
+            feature_image_alt: " A chart ",
+          },
+          { id: "3", title: "Undescribed", html: "<p>c</p>", status: "draft", feature_image: "https://old.example/c.png" },
+        ],
+        posts_meta: [
+          { post_id: "1", feature_image_alt: "The first ten customers, on a whiteboard" },
+          { post_id: "3", feature_image_alt: "" },
+        ],
+      }),
+    );
+    expect(posts.map((post) => post.featureImageAlt)).toEqual(["The first ten customers, on a whiteboard", "A chart", null]);
+  });
+});
