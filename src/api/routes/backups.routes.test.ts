@@ -183,6 +183,10 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       const wholeBytes = new Uint8Array(await whole.arrayBuffer());
       expect(whole.headers.get("x-backup-bytes")).toBe(String(wholeBytes.byteLength));
       expect(latest?.bytes).toBe(wholeBytes.byteLength);
+      // A HEAD tells a script the count before it fetches anything.
+      const head = await first.app.call(link, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("x-backup-parts")).toBe("2");
 
       const parts: Uint8Array[] = [];
       for (const part of ["1", "2"]) {
