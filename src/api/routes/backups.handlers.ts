@@ -1,20 +1,23 @@
 import { Readable } from "node:stream";
 import { backupArchive, getRestoreRun, listBackups, startBackup, startRestore } from "../../core/backups/backup-runs.ts";
 import type { RouteHandlers } from "../route-handler.ts";
-import { backupDownloadPath, type backupsRoutes } from "./backups.routes.ts";
+import { backupBytesHeader, backupDownloadPath, backupPartsHeader, partSuffix, type backupsRoutes } from "./backups.routes.ts";
 
 export const backupsHandlers: RouteHandlers<typeof backupsRoutes> = {
   list: ({ deps }) => listBackups(deps, backupDownloadPath),
   create: ({ deps }) => startBackup(deps),
   download: async ({ params, query, deps }) => {
     const archive = await backupArchive(deps, params.id, query);
-    // Streamed part by part from Blobs: a backup of any size is never one buffer.
+    // Streamed from Blobs: the whole archive part by part (never one buffer), or the one part asked for.
     const body = Readable.toWeb(Readable.from(archive.chunks)) as ReadableStream<Uint8Array>;
+    const name = `no-filter-backup-${archive.fileName}${archive.part === null ? "" : `.${partSuffix(archive.part)}`}`;
     return new Response(body, {
       headers: {
-        "content-type": "application/zip",
-        "content-disposition": `attachment; filename="no-filter-backup-${archive.fileName}"`,
+        "content-type": archive.part === null ? "application/zip" : "application/octet-stream",
+        "content-disposition": `attachment; filename="${name}"`,
         ...(archive.bytes !== null && { "content-length": String(archive.bytes) }),
+        [backupPartsHeader]: String(archive.parts),
+        ...(archive.totalBytes !== null && { [backupBytesHeader]: String(archive.totalBytes) }),
         "referrer-policy": "no-referrer",
         "cache-control": "private, no-store",
       },

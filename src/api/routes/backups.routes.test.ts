@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
 import sharp from "sharp";
@@ -162,6 +163,85 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     expect((await first.app.call(`${url.pathname}${url.search}`)).status).toBe(403);
     expect((await first.app.call(url.pathname)).status).toBe(403);
     expect((await first.app.call("/api/backups", { headers: { origin: "http://localhost:8888" } })).status).toBe(401);
+  });
+
+  const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  const withPart = (link: string, part: string) => `${link}&${new URLSearchParams({ part }).toString()}`;
+
+  it("answers a link's parts one by one (?part=n): joined in order they are the whole archive, byte for byte", async () => {
+    // A file of 9 MB (random: it does not shrink) makes an archive of two 8 MB parts.
+    const big = new Uint8Array(randomBytes(9 * 1024 * 1024));
+    await first.app.deps.files.put("downloads/big.bin", big, { contentType: "application/octet-stream" });
+    try {
+      const headers = await first.app.adminHeaders();
+      expect((await first.app.call("/api/backups", { method: "POST", headers })).status).toBe(202);
+      const [latest] = (await (await first.app.call("/api/backups", { headers })).json()) as Backup[];
+      const link = latest?.downloadUrl ?? "";
+      const whole = await first.app.call(link);
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get("x-backup-parts")).toBe("2");
+      const wholeBytes = new Uint8Array(await whole.arrayBuffer());
+      expect(whole.headers.get("x-backup-bytes")).toBe(String(wholeBytes.byteLength));
+      expect(latest?.bytes).toBe(wholeBytes.byteLength);
+      // A HEAD tells a script the count before it fetches anything.
+      const head = await first.app.call(link, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("x-backup-parts")).toBe("2");
+
+      const parts: Uint8Array[] = [];
+      for (const part of ["1", "2"]) {
+        const answer = await first.app.call(withPart(link, part));
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("x-backup-parts")).toBe("2");
+        expect(answer.headers.get("x-backup-bytes")).toBe(String(wholeBytes.byteLength));
+        expect(answer.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="no-filter-backup-[\\d-]+\\.zip\\.00${part}"$`));
+        const bytes = new Uint8Array(await answer.arrayBuffer());
+        expect(answer.headers.get("content-length")).toBe(String(bytes.byteLength));
+        parts.push(bytes);
+      }
+      expect(parts[0]?.byteLength).toBe(8 * 1024 * 1024);
+      expect(sha256(new Uint8Array(Buffer.concat(parts)))).toBe(sha256(wholeBytes));
+
+      for (const part of ["0", "3", "01", "1.5", "x", "", "99999999"]) {
+        const answer = await first.app.call(withPart(link, part));
+        expect(answer.status, `part=${part}`).toBe(404);
+        expect(await answer.json()).toEqual({ error: "Backup part not found" });
+      }
+      // A tampered or unsigned link is refused before the part is looked at.
+      const tampered = new URL(withPart(link, "1"), "http://localhost");
+      tampered.searchParams.set("signature", "x".repeat(43));
+      expect((await first.app.call(`${tampered.pathname}${tampered.search}`)).status).toBe(403);
+      expect((await first.app.call(`${tampered.pathname}?part=1`)).status).toBe(403);
+      const forged = new URL(withPart(link, "1"), "http://localhost");
+      forged.searchParams.set("expires", String(Number(forged.searchParams.get("expires")) + 1));
+      expect((await first.app.call(`${forged.pathname}${forged.search}`)).status).toBe(403);
+    } finally {
+      await first.app.deps.files.delete("downloads/big.bin");
+    }
+  });
+
+  it("answers a backup stored whole by the first version (one .zip blob) as one part", async () => {
+    const archive = await backup(first.app);
+    await first.app.deps.files.put("backups/2026-01-01-legacy.zip", archive, { contentType: "application/zip" });
+    const { rows } = await first.db.db.query<{ id: number }>(
+      "INSERT INTO backup_runs (kind, status, file_key, bytes, created_at) VALUES ('backup', 'done', 'backups/2026-01-01-legacy.zip', $1, $2) RETURNING id",
+      [archive.byteLength, new Date()],
+    );
+    const id = rows[0]?.id ?? 0;
+    const list = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
+    const link = list.find((entry) => entry.id === id)?.downloadUrl ?? "";
+    const whole = await first.app.call(link);
+    expect(whole.headers.get("x-backup-parts")).toBe("1");
+    const one = await first.app.call(withPart(link, "1"));
+    expect(one.status).toBe(200);
+    expect(one.headers.get("x-backup-parts")).toBe("1");
+    expect(one.headers.get("x-backup-bytes")).toBe(String(archive.byteLength));
+    expect(one.headers.get("content-disposition")).toBe('attachment; filename="no-filter-backup-2026-01-01-legacy.zip.001"');
+    expect(sha256(new Uint8Array(await one.arrayBuffer()))).toBe(sha256(new Uint8Array(await whole.arrayBuffer())));
+    expect(sha256(archive)).toBe(sha256(new Uint8Array(await (await first.app.call(withPart(link, "1"))).arrayBuffer())));
+    const two = await first.app.call(withPart(link, "2"));
+    expect(two.status).toBe(404);
+    expect(await two.json()).toEqual({ error: "Backup part not found" });
   });
 
   it("keeps the newest 8 backups", async () => {

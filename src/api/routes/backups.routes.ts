@@ -24,10 +24,11 @@ export const backupsRoutes = {
     method: "GET",
     path: apiPaths.backupDownload,
     access: "public",
-    summary: "A backup's archive, for a signed, unexpired link",
+    summary:
+      "A backup's archive, for a signed, unexpired link: the whole of it, or with `part=n` (1-based) that one part of it; `x-backup-parts` gives the count and `x-backup-bytes` the whole archive's size; a part that does not exist answers 404",
     params: rowIdParams("Backup not found"),
     query: backupLinkQuerySchema,
-    answers: { 200: fileAnswer("application/zip", "The archive, as an attachment") },
+    answers: { 200: fileAnswer("application/zip", "The archive (or one part of it, `application/octet-stream`), as an attachment") },
   }),
   restore: declareRoute({
     method: "POST",
@@ -51,3 +52,10 @@ export const backupsRoutes = {
 
 /** Where a backup's archive is downloaded (the signature goes in the query). */
 export const backupDownloadPath = (id: number): string => pathWith(apiPaths.backupDownload, { id });
+
+/** How many parts a backup's archive is stored in (every download answer carries it; a HEAD request too). */
+export const backupPartsHeader = "x-backup-parts";
+/** The whole archive's size in bytes, on every download answer (a part's own size is its `content-length`). */
+export const backupBytesHeader = "x-backup-bytes";
+/** A part's file name ends as split archives do, `….zip.001`, `….zip.002`: joined in order (`cat`) they are the archive. */
+export const partSuffix = (part: number): string => String(part).padStart(3, "0");

@@ -3,7 +3,7 @@ import { AppError, ConflictError, NotFoundError } from "../errors.ts";
 import { deleteKeptUpload, keptUpload, readKeptUpload, type StartJob } from "../imports/import-runs.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { Signer } from "../shared/signer.ts";
-import { deleteParts, hasParts, isPartsFolder, putParts, readParts } from "../files/file-parts.ts";
+import { deleteParts, isPartsFolder, partKeys, putParts, readParts } from "../files/file-parts.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
 import type { Backup, RestoreRun } from "./backup.schema.ts";
 import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreReport } from "./restore-archive.ts";
@@ -114,12 +114,40 @@ export async function listBackups(deps: Pick<BackupRunDeps, "db" | "signer" | "n
   }));
 }
 
-/** A finished backup's archive as a stream of its parts, for a signed, unexpired link (403 otherwise). */
+/** What a download link answers: the whole archive, or one of its parts (`part`), with the count and total size either way. */
+export interface BackupDownload {
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** The bytes answered: the whole archive's (when recorded), or the part's. */
+  bytes: number | null;
+  /** The whole archive's size, when recorded. */
+  totalBytes: number | null;
+  /** How many parts the archive is stored in (a backup stored whole is one part). */
+  parts: number;
+  /** The part answered (1-based), or null for the whole archive. */
+  part: number | null;
+  /** The whole archive's file name (`2026-11-24-7.zip`). */
+  fileName: string;
+}
+
+const partNotFound = "Backup part not found";
+
+/** The part asked for, 1-based: a number from 1 to `parts`; anything else is a part that does not exist (404). */
+function partNumber(part: string, parts: number): number {
+  const number = /^[1-9]\d{0,5}$/.test(part) ? Number(part) : 0;
+  if (number < 1 || number > parts) throw new NotFoundError(partNotFound);
+  return number;
+}
+
+/**
+ * A finished backup's archive for a signed, unexpired link (403 otherwise): the whole of it as a
+ * stream of its parts, or with `part` just that one. On Netlify a streamed function response is cut
+ * at 20 MB and 10 seconds, so the dashboard fetches the parts (8 MB each) one by one and joins them.
+ */
 export async function backupArchive(
   deps: Pick<BackupRunDeps, "db" | "files" | "signer" | "now">,
   id: number,
-  link: { expires?: string | undefined; signature?: string | undefined },
-): Promise<{ chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>; bytes: number | null; fileName: string }> {
+  link: { expires?: string | undefined; signature?: string | undefined; part?: string | undefined },
+): Promise<BackupDownload> {
   const expires = Number(link.expires ?? "");
   const valid =
     /^\d{1,15}$/.test(link.expires ?? "") &&
@@ -130,14 +158,24 @@ export async function backupArchive(
   const row = rows[0];
   const key = row?.file_key;
   if (!row || !key) throw new NotFoundError("Backup not found");
-  const bytes = row.bytes === null ? null : Number(row.bytes);
+  const fileName = archiveFileName(key);
+  const recorded = row.bytes === null ? null : Number(row.bytes);
   if (isPartsFolder(key)) {
-    if (!(await hasParts(deps.files, key))) throw new NotFoundError("Backup not found");
-    return { chunks: readParts(deps.files, key), bytes, fileName: archiveFileName(key) };
+    const keys = await partKeys(deps.files, key);
+    if (keys.length === 0) throw new NotFoundError("Backup not found");
+    if (link.part === undefined)
+      return { chunks: readParts(deps.files, key), bytes: recorded, totalBytes: recorded, parts: keys.length, part: null, fileName };
+    const part = partNumber(link.part, keys.length);
+    const file = await deps.files.get(keys[part - 1] ?? "");
+    if (!file) throw new NotFoundError(partNotFound);
+    return { chunks: [file.data], bytes: file.data.byteLength, totalBytes: recorded, parts: keys.length, part, fileName };
   }
+  // Stored whole by the first version (0037): one part.
   const file = await deps.files.get(key);
   if (!file) throw new NotFoundError("Backup not found");
-  return { chunks: [file.data], bytes: file.data.byteLength, fileName: archiveFileName(key) };
+  const bytes = file.data.byteLength;
+  if (link.part !== undefined) partNumber(link.part, 1);
+  return { chunks: [file.data], bytes, totalBytes: bytes, parts: 1, part: link.part === undefined ? null : 1, fileName };
 }
 
 /**

@@ -38,4 +38,12 @@ export const restoreRunSchema = z.object({
 });
 export type RestoreRun = z.output<typeof restoreRunSchema>;
 
-export const backupLinkQuerySchema = z.object({ expires: z.string().optional(), signature: z.string().optional() });
+export const backupLinkQuerySchema = z.object({
+  expires: z.string().optional(),
+  signature: z.string().optional(),
+  // Checked after the signature: a part that is not a number from 1 to the count answers 404, like a missing one.
+  part: z
+    .string()
+    .optional()
+    .meta({ description: "One part of the archive (1-based; the count is in `x-backup-parts`); without it, the whole archive" }),
+});

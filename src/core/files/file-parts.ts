@@ -11,7 +11,11 @@ export const filePartBytes = 8 * 1024 * 1024;
 export const isPartsFolder = (key: string): boolean => key.endsWith("/");
 const partKey = (folderKey: string, part: number) => `${folderKey}part-${String(part).padStart(5, "0")}`;
 
-/** Stores a stream of bytes as parts of about `partBytes` (the last one shorter); answers the total size. */
+/**
+ * Stores a stream of bytes as parts of exactly `partBytes` (the last one shorter: a chunk larger than
+ * what a part still takes is cut), so that every part can be downloaded on its own under a function
+ * response's limit; answers the total size and the count.
+ */
 export async function putParts(
   files: FileStore,
   folderKey: string,
@@ -31,16 +35,22 @@ export async function putParts(
     pendingBytes = 0;
   };
   for await (const chunk of chunks) {
-    pending.push(chunk);
-    pendingBytes += chunk.byteLength;
     bytes += chunk.byteLength;
-    if (pendingBytes >= partBytes) await flush();
+    let rest = chunk;
+    while (rest.byteLength > 0) {
+      const taken = rest.subarray(0, partBytes - pendingBytes);
+      pending.push(taken);
+      pendingBytes += taken.byteLength;
+      rest = rest.subarray(taken.byteLength);
+      if (pendingBytes === partBytes) await flush();
+    }
   }
   if (pendingBytes > 0 || parts === 0) await flush();
   return { bytes, parts };
 }
 
-async function partKeys(files: FileStore, folderKey: string): Promise<string[]> {
+/** The keys of a folder's parts, in order (`part-00001` first). */
+export async function partKeys(files: FileStore, folderKey: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const key of files.list(`${folderKey}part-`)) keys.push(key);
   return keys.sort();

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type MouseEvent } from "react";
 import { backupsRoutes } from "../../../api/routes/backups.routes.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { callApi } from "../api-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { ListState } from "../ui/ListState.tsx";
+import { downloadInParts, saveBlob } from "./download-in-parts.ts";
 import { maxUploadBytes, uploadInParts, uploadTooLargeMessage } from "./upload-in-parts.ts";
 
 const backupsKey = [backupsRoutes.list.path];
@@ -47,6 +48,29 @@ export function BackupPanel() {
     refetchInterval: (query) => (query.state.data?.status === "running" ? 1000 : false),
   });
 
+  // A download in progress: which backup, and which of its parts.
+  const [download, setDownload] = useState<{ id: number; part: number; parts: number } | null>(null);
+  const startDownload = (event: MouseEvent<HTMLAnchorElement>, id: number) => {
+    // The link itself answers the whole archive (curl, a right click); the dashboard takes it part by part.
+    event.preventDefault();
+    if (download) return;
+    setDownload({ id, part: 1, parts: 0 });
+    void (async () => {
+      try {
+        // A fresh link: the one on screen may be older than its hour.
+        const fresh = (await backups.refetch()).data?.find((backup) => backup.id === id)?.downloadUrl;
+        if (!fresh) throw new Error("This backup is no longer kept.");
+        const { blob, fileName } = await downloadInParts(fresh, (part, parts) => setDownload({ id, part, parts }));
+        saveBlob(blob, fileName);
+        showToast({ title: "Backup Downloaded", description: fileName });
+      } catch (error) {
+        showErrorToast(error instanceof Error ? error.message : String(error), "Download Failed");
+      } finally {
+        setDownload(null);
+      }
+    })();
+  };
+
   const submitRestore = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -81,9 +105,20 @@ export function BackupPanel() {
             <span>{new Date(backup.createdAt).toLocaleString()}</span>
             <span>{backup.status === "done" ? size(backup.bytes) : backup.status === "running" ? "Working…" : "Failed"}</span>
             {backup.downloadUrl && (
-              <a className="font-bold underline" href={backup.downloadUrl} download>
+              <a
+                className="font-bold underline"
+                href={backup.downloadUrl}
+                download
+                aria-disabled={download !== null}
+                onClick={(event) => startDownload(event, backup.id)}
+              >
                 Download
               </a>
+            )}
+            {download?.id === backup.id && (
+              <span role="status">
+                {download.parts === 0 ? "Downloading…" : `Downloading part ${String(download.part)} of ${String(download.parts)}…`}
+              </span>
             )}
           </li>
         ))}
