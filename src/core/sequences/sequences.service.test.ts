@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { claimOutbox } from "../mail/outbox.ts";
 import { requestDownload } from "../downloads/downloads.service.ts";
@@ -312,3 +313,26 @@ function crashingOn(db: SqlExecutor, marker: string): SqlExecutor {
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
   };
 }
+
+describe.each(databaseTargets)("overlapping runs on $name", (target) => {
+  let testDb: TestDatabase;
+  let other: TestApp;
+  beforeAll(async () => {
+    testDb = await target.createMigrated();
+    other = await createTestApp({ db: testDb.db, now: () => clock.now() });
+  });
+  afterAll(async () => {
+    await other.close();
+    await testDb.drop();
+  });
+
+  it("queue each person's step once, however many run at once", async () => {
+    const emails = Array.from({ length: 40 }, (_, index) => `overlap-${String(index)}@example.com`);
+    await importSubscribers(other.deps, { file: new Blob([["email", ...emails].join("\n")]), wording: importConsentWording, welcome: true });
+    const runs = await Promise.all(Array.from({ length: 4 }, () => runDueSequenceSteps(other.deps, { batch: 7 })));
+    expect(runs.reduce((sum, run) => sum + run.queued, 0)).toBe(40);
+    const { rows } = await other.deps.db.query<{ to_address: string }>("SELECT to_address FROM outbox WHERE kind = 'sequence'");
+    expect(rows.map((row) => row.to_address).sort()).toEqual([...emails].sort());
+    expect((await runDueSequenceSteps(other.deps)).queued).toBe(0);
+  });
+});
