@@ -102,6 +102,7 @@ describe("/api/sequences", () => {
       { enabled: true, steps: [{ delayMinutes: 1.5, subject: "x", html: "<p>x</p>" }] },
       { enabled: true, steps: [{ delayMinutes: 0, subject: " ", html: "<p>x</p>" }] },
       { enabled: true, steps: [{ delayMinutes: 0, subject: "x", html: "<script>x</script>" }] },
+      { enabled: true, steps: [{ delayMinutes: 0, subject: "x", html: "<p> </p>" }] },
       { enabled: "yes", steps: [] },
       { enabled: true, steps: [{ id: 999999, delayMinutes: 0, subject: "x", html: "<p>x</p>" }] },
     ];

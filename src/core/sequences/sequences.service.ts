@@ -1,13 +1,13 @@
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { sanitizePostHtml } from "../posts/sanitize-post-html.ts";
+import { isEmptyPostHtml, sanitizePostHtml } from "../posts/sanitize-post-html.ts";
 import type { Clock } from "../shared/clock.ts";
 import { escapeHtml } from "../shared/escape-html.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
-import type { Sequence, SequenceStepStats, SequenceUpdate } from "./sequence.schema.ts";
+import { sequenceBodyMissingMessage, type Sequence, type SequenceStepStats, type SequenceUpdate } from "./sequence.schema.ts";
 
 /**
  * Sequences (docs/decisions/0039-sequences.md): the welcome sequence and one per resource. A run
@@ -140,7 +140,7 @@ export async function updateSequence(
   const { downloadId } = parseSequenceKey(key);
   await seedWelcome(deps.db, deps.site);
   const steps = input.steps.map((step) => ({ ...step, html: sanitizePostHtml(step.html, deps.urls.isFile) }));
-  if (steps.some((step) => step.html === "")) throw new ValidationError("Each step needs a body.");
+  if (steps.some((step) => isEmptyPostHtml(step.html))) throw new ValidationError(sequenceBodyMissingMessage);
   await deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number }>(
       downloadId === null
