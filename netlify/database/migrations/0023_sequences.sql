@@ -35,10 +35,13 @@ CREATE TABLE sequence_enrollments (
   enrolled_at timestamptz,
   -- Every step sent, or the person left (unsubscribed, bounced, complained): nothing more goes out.
   finished_at timestamptz,
+  -- The earliest the next step can be due (its delay counts from the previous step's sending, which
+  -- is later): a run looks only at enrollments whose time has come, not at every open one.
+  next_at timestamptz,
   UNIQUE (sequence_id, subscriber_id)
 );
--- What each run scans: the enrollments still going.
-CREATE INDEX sequence_enrollments_open_idx ON sequence_enrollments (id) WHERE finished_at IS NULL AND enrolled_at IS NOT NULL;
+-- What each run scans: the open enrollments whose next step may be due.
+CREATE INDEX sequence_enrollments_due_idx ON sequence_enrollments (next_at) WHERE finished_at IS NULL AND enrolled_at IS NOT NULL;
 CREATE INDEX sequence_enrollments_subscriber_idx ON sequence_enrollments (subscriber_id);
 
 CREATE TABLE sequence_deliveries (

@@ -166,6 +166,11 @@ export async function updateSequence(
       deps.now(),
       [...kept],
     ]);
+    // Delays may have changed: every open enrollment's next step is looked at again on the next run.
+    await tx.query(
+      "UPDATE sequence_enrollments SET next_at = enrolled_at WHERE sequence_id = $1 AND finished_at IS NULL AND enrolled_at IS NOT NULL",
+      [sequenceId],
+    );
     for (const [position, step] of steps.entries()) {
       if (step.id === undefined) {
         await tx.query("INSERT INTO sequence_steps (sequence_id, position, delay_minutes, subject, html) VALUES ($1, $2, $3, $4, $5)", [
@@ -224,9 +229,9 @@ export async function enrollConfirmed(tx: SqlQueryable, deps: Pick<SequencesDeps
   await seedWelcome(tx, deps.site);
   await tx.query(
     `WITH started AS (
-       UPDATE sequence_enrollments SET enrolled_at = $2 WHERE subscriber_id = $1 AND enrolled_at IS NULL RETURNING id)
-     INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at)
-     SELECT id, $1, $2 FROM sequences WHERE download_id IS NULL AND enabled
+       UPDATE sequence_enrollments SET enrolled_at = $2, next_at = $2 WHERE subscriber_id = $1 AND enrolled_at IS NULL RETURNING id)
+     INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at, next_at)
+     SELECT id, $1, $2, $2 FROM sequences WHERE download_id IS NULL AND enabled
      ON CONFLICT (sequence_id, subscriber_id) DO NOTHING`,
     [subscriberId, now],
   );
@@ -244,8 +249,8 @@ export async function enrollRequester(
   input: { subscriberId: number; downloadId: number; confirmed: boolean },
 ): Promise<void> {
   const { rows } = await tx.query(
-    `INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at)
-     SELECT id, $1, $3 FROM sequences WHERE download_id = $2 AND enabled
+    `INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at, next_at)
+     SELECT id, $1, $3, $3 FROM sequences WHERE download_id = $2 AND enabled
      ON CONFLICT (sequence_id, subscriber_id) DO NOTHING RETURNING id`,
     [input.subscriberId, input.downloadId, input.confirmed ? deps.now() : null],
   );
@@ -256,8 +261,8 @@ export async function enrollRequester(
 export async function enrollImported(tx: SqlQueryable, deps: Pick<SequencesDeps, "now">, subscriberIds: number[]): Promise<void> {
   if (subscriberIds.length === 0) return;
   await tx.query(
-    `INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at)
-     SELECT q.id, s.id, $2 FROM sequences q, unnest($1::integer[]) AS s (id) WHERE q.download_id IS NULL AND q.enabled
+    `INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at, next_at)
+     SELECT q.id, s.id, $2, $2 FROM sequences q, unnest($1::integer[]) AS s (id) WHERE q.download_id IS NULL AND q.enabled
      ON CONFLICT (sequence_id, subscriber_id) DO NOTHING`,
     [subscriberIds, deps.now()],
   );
@@ -298,7 +303,7 @@ async function queueDueSteps(
        LEFT JOIN LATERAL (
          SELECT d.created_at, o.status, o.sent_at FROM sequence_deliveries d LEFT JOIN outbox o ON o.message_id = d.message_id
           WHERE d.enrollment_id = e.id ORDER BY d.id DESC LIMIT 1) last ON true
-      WHERE e.enrolled_at IS NOT NULL AND e.finished_at IS NULL
+      WHERE e.enrolled_at IS NOT NULL AND e.finished_at IS NULL AND e.next_at <= $1
         AND ($3::integer IS NULL OR e.subscriber_id = $3)
         AND (last.status IS NULL OR last.status <> 'pending')
         AND coalesce(last.sent_at, last.created_at, e.enrolled_at) + st.delay_minutes * interval '1 minute' <= $1
@@ -316,7 +321,18 @@ async function queueDueSteps(
     const delivery = claimed[0];
     if (!delivery) continue;
     const messageId = await enqueueMail(tx, deps, { kind: "sequence", subscriberId: row.subscriber_id, to: row.email });
-    await tx.query("UPDATE sequence_deliveries SET message_id = $2 WHERE id = $1", [delivery.id, messageId]);
+    // The delivery names its outbox row; the next step is due its delay after this one is sent, so
+    // not before now + its delay (one statement for both).
+    await tx.query(
+      `WITH named AS (UPDATE sequence_deliveries SET message_id = $3 WHERE id = $4)
+       UPDATE sequence_enrollments e SET next_at = $2::timestamptz + coalesce((
+         SELECT n.delay_minutes FROM sequence_steps n
+          WHERE n.sequence_id = e.sequence_id AND n.deleted_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM sequence_deliveries d WHERE d.enrollment_id = e.id AND d.step_id = n.id)
+          ORDER BY n.position, n.id LIMIT 1), 0) * interval '1 minute'
+        WHERE e.id = $1`,
+      [row.enrollment_id, now, messageId, delivery.id],
+    );
     queued += 1;
   }
   return queued;
@@ -329,7 +345,7 @@ async function queueDueSteps(
 async function finishEnrollments(db: SqlQueryable, now: Date): Promise<void> {
   await db.query(
     `UPDATE sequence_enrollments e SET finished_at = $1 FROM subscribers s
-      WHERE s.id = e.subscriber_id AND e.enrolled_at IS NOT NULL AND e.finished_at IS NULL
+      WHERE s.id = e.subscriber_id AND e.enrolled_at IS NOT NULL AND e.finished_at IS NULL AND e.next_at <= $1
         AND (s.status <> 'active' OR NOT EXISTS (
               SELECT 1 FROM sequence_steps n WHERE n.sequence_id = e.sequence_id AND n.deleted_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM sequence_deliveries d WHERE d.enrollment_id = e.id AND d.step_id = n.id)))`,
