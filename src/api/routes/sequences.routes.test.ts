@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
+import { multipartBody } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import type { Sequence, SequenceStepStats } from "../../core/sequences/sequence.schema.ts";
 
@@ -111,5 +112,30 @@ describe("/api/sequences", () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(typeof ((await response.json()) as { error: string }).error).toBe("string");
     }
+  });
+});
+
+describe("POST /api/newsletter/subscribers/import with `welcome`", () => {
+  it("enrolls the new people in the welcome sequence only when the field is ticked", async () => {
+    const importCsv = async (email: string, welcome?: string) => {
+      const { body, contentType } = await multipartBody({
+        file: new File([`email\n${email}\n`], "list.csv", { type: "text/csv" }),
+        consent: "true",
+        ...(welcome !== undefined && { welcome }),
+      });
+      const response = await app.call("/api/newsletter/subscribers/import", {
+        method: "POST",
+        headers: { ...admin, origin: testOrigin, "content-type": contentType },
+        body,
+      });
+      expect(response.status).toBe(200);
+    };
+    await importCsv("api-ticked@example.com", "true");
+    await importCsv("api-unticked@example.com", "false");
+    await importCsv("api-absent@example.com");
+    const { rows } = await app.deps.db.query<{ email: string }>(
+      "SELECT s.email FROM sequence_enrollments e JOIN subscribers s ON s.id = e.subscriber_id WHERE s.email LIKE 'api-%' ORDER BY 1",
+    );
+    expect(rows.map((row) => row.email)).toEqual(["api-ticked@example.com"]);
   });
 });
