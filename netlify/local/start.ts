@@ -28,6 +28,7 @@ import { threadedSmtpMailer } from "./threaded-mailer.ts";
 import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
 import { startScheduledPublisher } from "./scheduled-publisher.ts";
+import { startSequenceRunner } from "./sequence-runner.ts";
 import { startWeeklyBackups } from "./weekly-backup.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
@@ -163,6 +164,7 @@ ready.site = {
 // Scheduled posts go live from this process, as the publish-due-posts Scheduled Function does on Netlify.
 const scheduledPublisher = startScheduledPublisher(app.deps, { log });
 const weeklyBackups = startWeeklyBackups(app.deps, { log });
+const sequenceRunner = startSequenceRunner(app.deps, { log });
 
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
 const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
@@ -210,6 +212,7 @@ const stop = async () => {
   newsletterRunner.stop();
   scheduledPublisher.stop();
   weeklyBackups.stop();
+  sequenceRunner.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

@@ -67,6 +67,9 @@ export const apiPaths = {
   events: "/api/events",
   stats: "/api/stats",
   newsletterClick: "/api/newsletter/click",
+  sequences: "/api/sequences",
+  sequence: "/api/sequences/:key",
+  sequenceStats: "/api/sequences/:key/stats",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -49,9 +49,12 @@ const specCalls: [method: string, path: string, payload: string[]][] = [
   ["post", "/api/auth/login", ["username", "password"]],
 ];
 
-/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase). */
+/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase; issue 31: sequences). */
 const dashboardCalls: typeof specCalls = [
-  ["post", "/api/newsletter/subscribers/import", ["file", "consent"]],
+  ["post", "/api/newsletter/subscribers/import", ["file", "consent", "welcome"]],
+  ["get", "/api/sequences", []],
+  ["put", "/api/sequences/{key}", ["enabled", "steps"]],
+  ["get", "/api/sequences/{key}/stats", []],
   ["get", "/api/newsletter/subscribers/{id}/export", []],
   ["delete", "/api/newsletter/subscribers/{id}", []],
 ];

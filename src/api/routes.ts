@@ -40,6 +40,8 @@ import { uploadsHandlers } from "./routes/uploads.handlers.ts";
 import { uploadsRoutes } from "./routes/uploads.routes.ts";
 import { statsHandlers } from "./routes/stats.handlers.ts";
 import { statsRoutes } from "./routes/stats.routes.ts";
+import { sequencesHandlers } from "./routes/sequences.handlers.ts";
+import { sequencesRoutes } from "./routes/sequences.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -62,6 +64,7 @@ export const apiContract = {
   backups: backupsRoutes,
   uploads: uploadsRoutes,
   stats: statsRoutes,
+  sequences: sequencesRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -95,4 +98,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(backupsRoutes, backupsHandlers),
   ...serve(uploadsRoutes, uploadsHandlers),
   ...serve(statsRoutes, statsHandlers),
+  ...serve(sequencesRoutes, sequencesHandlers),
 ];

@@ -77,6 +77,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       "newsletter-watchdog",
       "preview",
       "publish-due-posts",
+      "run-sequences",
       "weekly-backup",
     ]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");

@@ -29,7 +29,8 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
         },
       }),
     ),
-  import: ({ body, deps }) => importSubscribers(deps, { file: body.file, wording: importConsentWording }),
+  import: ({ body, deps }) =>
+    importSubscribers(deps, { file: body.file, wording: importConsentWording, welcome: body.welcome === "true" || body.welcome === "on" }),
   exportOne: async ({ params, deps }) => {
     const data = await exportSubscriberData(deps, params.id);
     return new Response(JSON.stringify(data, null, 2), {

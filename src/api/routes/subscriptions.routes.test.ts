@@ -159,7 +159,8 @@ describe("the subscriber lifecycle", () => {
     expect(welcome.messageId).toMatch(/^<[\w-]{24}@localhost>$/);
     expect(await sentRecords(email)).toEqual([
       { kind: "confirmation", subject: confirmation.subject, message_id: confirmation.messageId },
-      { kind: "welcome", subject: welcome.subject, message_id: welcome.messageId },
+      // The welcome is the welcome sequence's first step (issue 31).
+      { kind: "sequence", subject: welcome.subject, message_id: welcome.messageId },
     ]);
 
     // Pressed twice (or reloaded): nothing more happens.
@@ -202,7 +203,7 @@ describe("the subscriber lifecycle", () => {
     expect(await consents(email)).toHaveLength(1);
     await mailSettled();
     expect(app.mail.to(email)).toHaveLength(2);
-    expect((await sentRecords(email)).map((sent) => sent.kind)).toEqual(["confirmation", "welcome"]);
+    expect((await sentRecords(email)).map((sent) => sent.kind)).toEqual(["confirmation", "sequence"]);
   });
 
   it("sends at most one confirmation per address per 10 minutes", async () => {

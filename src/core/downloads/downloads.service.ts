@@ -1,3 +1,4 @@
+import { enrollRequester } from "../sequences/sequences.service.ts";
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { altToStore } from "../shared/image-alt.schema.ts";
@@ -227,6 +228,8 @@ export async function requestDownload(
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
     const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now);
+    // The resource's sequence: at once for a subscriber (no invitation to confirm), else once they confirm.
+    await enrollRequester(tx, deps, { subscriberId: recipient.id, downloadId: input.id, confirmed: consentId === null });
     return queueDownloadEmail(tx, deps, recipient, { downloadId: input.id, consentId });
   });
   if (queued) startDelivery(deps);

@@ -1,5 +1,6 @@
 import { recordSmtpBounce } from "../email-events/email-events.service.ts";
 import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
+import { renderSequenceEmail } from "../sequences/sequence-email.ts";
 import { subscriberEmailRenderer, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
 
@@ -15,6 +16,8 @@ export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> & P
 function queuedMailRenderer(deps: OutboxDeliveryDeps): (message: OutboxMessage) => Promise<RenderedMail> {
   const subscriberEmail = subscriberEmailRenderer(deps);
   return async (message) => {
+    // A sequence step is the newsletter's kind of mail (its footer and headers), not a transactional one.
+    if (message.kind === "sequence") return renderSequenceEmail(deps, message);
     const mail = await (message.kind === "newsletter-test" ? renderTestEmail(deps, message) : subscriberEmail(message));
     return { ...mail, headers: { ...mail.headers, "Auto-Submitted": "auto-generated" } };
   };

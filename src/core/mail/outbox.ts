@@ -22,7 +22,7 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-addr
  * the newsletter queue's pattern (decision 0015): claimed under a lease with `FOR UPDATE SKIP
  * LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
-export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test";
+export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence";
 
 /** A message to queue: who it goes to and what it is rendered from at delivery. */
 export interface QueuedMail {

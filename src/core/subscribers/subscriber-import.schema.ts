@@ -8,12 +8,15 @@ export const importConsentMissingMessage = "Please confirm that these people agr
 export const importFileMissingMessage = "Please select a CSV file to import.";
 
 /**
- * The import form, shared by the dashboard and the server: the CSV file and the owner's
- * confirmation (a checkbox: `true` from the dashboard, `on` from a plain form).
+ * The import form, shared by the dashboard and the server: the CSV file, the owner's confirmation
+ * (a checkbox: `true` from the dashboard, `on` from a plain form) and whether the new people join the
+ * welcome sequence (unticked: they do not).
  */
 export const subscriberImportFormSchema = z.object({
   file: z.instanceof(File, { message: importFileMissingMessage }),
   consent: z.enum(["true", "on"], { error: importConsentMissingMessage }),
+  /** "Send them the welcome sequence": imported people get it only when the owner ticks this. */
+  welcome: z.enum(["true", "false", "on"]).optional(),
 });
 
 export type SubscriberImportFormInput = z.input<typeof subscriberImportFormSchema>;

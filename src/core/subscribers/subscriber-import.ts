@@ -2,6 +2,7 @@ import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { fileTooLargeMessage } from "../messages.ts";
+import { enrollImported } from "../sequences/sequences.service.ts";
 import { parseCsvRecords, type CsvRecord } from "./csv-records.ts";
 import { listedInvalidRows, type SubscriberImportResult } from "./subscriber-import.schema.ts";
 import { emailSchema } from "./subscriber.schema.ts";
@@ -26,7 +27,7 @@ interface Row {
  */
 export async function importSubscribers(
   deps: { db: SqlExecutor; now: () => Date },
-  input: { file: Blob; wording: string },
+  input: { file: Blob; wording: string; welcome?: boolean },
 ): Promise<SubscriberImportResult> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const now = deps.now();
@@ -34,7 +35,10 @@ export async function importSubscribers(
   let imported = 0;
   await deps.db.transaction(async (tx) => {
     for (let start = 0; start < rows.length; start += batchSize) {
-      imported += await insertBatch(tx, rows.slice(start, start + batchSize), input.wording, now);
+      const added = await insertBatch(tx, rows.slice(start, start + batchSize), input.wording, now);
+      // The welcome sequence only when the owner ticked it: these people confirmed elsewhere, maybe long ago.
+      if (input.welcome) await enrollImported(tx, deps, added);
+      imported += added.length;
     }
   });
   return { imported, skipped: rows.length - imported + duplicates, invalid, invalidCount };
@@ -102,10 +106,10 @@ const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...`
 
 /**
  * One statement per batch: the new rows and their consent records together, addresses already
- * present left alone by `ON CONFLICT DO NOTHING`. Answers how many were new.
+ * present left alone by `ON CONFLICT DO NOTHING`. Answers the new subscribers' ids.
  */
-async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: Date): Promise<number> {
-  const { rows: counted } = await db.query<{ imported: number }>(
+async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: Date): Promise<number[]> {
+  const { rows: added } = await db.query<{ id: number }>(
     `WITH input AS (
        SELECT email, subscribed_at FROM unnest($1::text[], $2::timestamptz[]) AS row (email, subscribed_at)
      ), added AS (
@@ -116,10 +120,10 @@ async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: 
      ), consents AS (
        INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at, confirmed_at)
        SELECT id, 'import', $4, subscribed_at, $3 FROM added
-       RETURNING 1
+       RETURNING subscriber_id
      )
-     SELECT count(*)::int AS imported FROM consents`,
+     SELECT subscriber_id AS id FROM consents`,
     [rows.map((row) => row.email), rows.map((row) => row.subscribedAt), now, wording],
   );
-  return counted[0]?.imported ?? 0;
+  return added.map((row) => row.id);
 }

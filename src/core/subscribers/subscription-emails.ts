@@ -28,7 +28,7 @@ export interface MailDeps {
 }
 
 /** The kinds of a subscriber's email, as `subscriber_emails` (their personal export) records them. */
-export type SubscriberEmailKind = "confirmation" | "welcome" | "download" | "newsletter";
+export type SubscriberEmailKind = "confirmation" | "welcome" | "download" | "newsletter" | "sequence";
 
 /** Who an email goes to. */
 export interface Recipient {
@@ -91,11 +91,6 @@ export async function queueConfirmationEmail(
     },
   );
   return queued !== undefined;
-}
-
-/** Queues the welcome, on `tx` (the confirmation's transaction). */
-export async function queueWelcomeEmail(tx: SqlQueryable, deps: QueueDeps, recipient: Recipient): Promise<void> {
-  await enqueueMail(tx, deps, { kind: "welcome", subscriberId: recipient.id, to: recipient.email });
 }
 
 /** The same resource is emailed to an address at most once in this time. */

@@ -1,7 +1,8 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
 import { startDelivery } from "../mail/outbox.ts";
-import { queueWelcomeEmail, type MailDeps } from "./subscription-emails.ts";
+import { enrollConfirmed } from "../sequences/sequences.service.ts";
+import type { MailDeps } from "./subscription-emails.ts";
 import { verifyConfirmToken, verifyUnsubscribeToken } from "./subscription-tokens.ts";
 
 /**
@@ -51,8 +52,9 @@ export async function checkConfirmation(deps: LifecycleDeps, rawToken: string | 
 
 /**
  * The person pressed "Confirm subscription": they become active, the consent record the link names
- * gets its confirmation time, and the welcome email is queued in the same transaction (delivered
- * after the answer, and retried through an outage).
+ * gets its confirmation time, and they join the welcome sequence (and those of resources they asked
+ * for) in the same transaction, which queues the steps due now — the welcome (delivered after the
+ * answer, and retried through an outage).
  */
 export async function confirmSubscription(deps: MailDeps, rawToken: string | undefined): Promise<ConfirmState> {
   const check = verifyConfirmToken(deps.signer, rawToken, deps.now());
@@ -65,7 +67,7 @@ export async function confirmSubscription(deps: MailDeps, rawToken: string | und
     if (current !== "ready" || !row) return current;
     await tx.query("UPDATE subscriber_consents SET confirmed_at = $2 WHERE id = $1", [consentId, now]);
     await tx.query("UPDATE subscribers SET status = 'active', confirmed_at = $2 WHERE id = $1", [subscriberId, now]);
-    await queueWelcomeEmail(tx, deps, { id: row.id, email: row.email });
+    await enrollConfirmed(tx, deps, row.id);
     return "confirmed";
   });
   if (state === "confirmed") startDelivery(deps);

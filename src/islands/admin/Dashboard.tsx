@@ -7,6 +7,7 @@ import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import MovingTab from "./moving/MovingTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SecurityTab from "./security/SecurityTab.tsx";
+import SequencesTab from "./sequences/SequencesTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
 import SetupChecklist from "./setup/SetupChecklist.tsx";
 import SiteBuildStatus from "./SiteBuildStatus.tsx";
@@ -18,6 +19,7 @@ const tabs = [
   { value: "posts", label: "Blog Posts", Panel: PostsTab },
   { value: "downloads", label: "Downloads", Panel: DownloadsTab },
   { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
+  { value: "sequences", label: "Sequences", Panel: SequencesTab },
   { value: "settings", label: "Site Settings", Panel: SettingsTab },
   { value: "security", label: "Security", Panel: SecurityTab },
   { value: "moving", label: "Import & Backup", Panel: MovingTab },

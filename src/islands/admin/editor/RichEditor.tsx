@@ -15,16 +15,18 @@ interface Props {
   onChange: (html: string) => void;
   invalid: boolean;
   describedBy: string | undefined;
+  /** The editing surface's accessible name (default "Content"): a page with several editors names each. */
+  label?: string;
 }
 
 /** The editing surface's attributes: named "Content" and tied to its error, like the other fields. */
-function editingAttributes(id: string, invalid: boolean, describedBy: string | undefined): Record<string, string> {
+function editingAttributes(id: string, invalid: boolean, describedBy: string | undefined, label = "Content"): Record<string, string> {
   return {
     id,
     class: "admin-prose",
     role: "textbox",
     "aria-multiline": "true",
-    "aria-label": "Content",
+    "aria-label": label,
     "aria-invalid": String(invalid),
     ...(describedBy && { "aria-describedby": describedBy }),
   };
@@ -41,7 +43,7 @@ const selectClickedImage = (view: EditorView, _pos: number, node: ProseMirrorNod
  * The post body: TipTap with SPEC §2's toolbar, or the 'Simple Editor' textarea. Both edit the
  * same HTML value; the textarea shows it one block per line.
  */
-export default function RichEditor({ id, value, onChange, invalid, describedBy }: Props) {
+export default function RichEditor({ id, value, onChange, invalid, describedBy, label }: Props) {
   const [simple, setSimple] = useState(false);
   const [simpleText, setSimpleText] = useState("");
   // The rich content had more than plain paragraphs when the textarea opened: say what typing costs.
@@ -54,7 +56,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
     content: value,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: editingAttributes(id, invalid, describedBy), handleClickOn: selectClickedImage },
+    editorProps: { attributes: editingAttributes(id, invalid, describedBy, label), handleClickOn: selectClickedImage },
     onUpdate: ({ editor: current }) => {
       reported.current = current.isEmpty ? "" : current.getHTML();
       onChange(reported.current);
@@ -64,8 +66,8 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
 
   // ProseMirror sets its element's attributes once; an error appearing or going must reach them.
   useEffect(() => {
-    editor.setOptions({ editorProps: { attributes: editingAttributes(id, invalid, describedBy), handleClickOn: selectClickedImage } });
-  }, [editor, id, invalid, describedBy]);
+    editor.setOptions({ editorProps: { attributes: editingAttributes(id, invalid, describedBy, label), handleClickOn: selectClickedImage } });
+  }, [editor, id, invalid, describedBy, label]);
 
   // The form changed the value itself (edit chosen, form reset): show it.
   useEffect(() => {
@@ -107,7 +109,7 @@ export default function RichEditor({ id, value, onChange, invalid, describedBy }
             id={id}
             className="admin-simple"
             value={simpleText}
-            aria-label="Content"
+            aria-label={label ?? "Content"}
             aria-invalid={invalid}
             aria-describedby={[describedBy, simpleLoses ? `${id}-simple-note` : undefined].filter(Boolean).join(" ") || undefined}
             onChange={(event) => {

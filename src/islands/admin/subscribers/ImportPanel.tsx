@@ -18,7 +18,8 @@ export function ImportPanel() {
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const importer = useMutation({
-    mutationFn: (input: { file: File; form: HTMLFormElement }) => callApi(newsletterRoutes.import, { body: { file: input.file, consent: "true" } }),
+    mutationFn: (input: { file: File; welcome: boolean; form: HTMLFormElement }) =>
+      callApi(newsletterRoutes.import, { body: { file: input.file, consent: "true", welcome: input.welcome ? "true" : "false" } }),
     onSuccess: async (result, { form }) => {
       form.reset();
       showToast({ title: "Import Complete", description: importSummary(result) });
@@ -46,7 +47,7 @@ export function ImportPanel() {
     const { checked, found } = check(form);
     setErrors(found);
     if (!checked.ok || Object.keys(found).length > 0) return focusFirstInvalid(formId);
-    importer.mutate({ file: checked.data.file, form });
+    importer.mutate({ file: checked.data.file, welcome: new FormData(form).get("welcome") === "on", form });
   };
 
   const result = importer.data;
@@ -80,6 +81,10 @@ export function ImportPanel() {
             </p>
           )}
         </div>
+        <label className="flex items-start gap-2 text-sm font-semibold">
+          <input type="checkbox" name="welcome" className="mt-1" />
+          Send them the welcome sequence (unticked, imported people get no welcome emails)
+        </label>
         <button type="submit" className="btn py-2 text-sm" disabled={importer.isPending}>
           {importer.isPending ? "Importing..." : "Import"}
         </button>

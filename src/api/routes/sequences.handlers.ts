@@ -1,0 +1,9 @@
+import { listSequences, sequenceStats, updateSequence } from "../../core/sequences/sequences.service.ts";
+import type { RouteHandlers } from "../route-handler.ts";
+import type { sequencesRoutes } from "./sequences.routes.ts";
+
+export const sequencesHandlers: RouteHandlers<typeof sequencesRoutes> = {
+  list: ({ deps }) => listSequences(deps),
+  update: ({ params, body, deps }) => updateSequence(deps, params.key, body),
+  stats: ({ params, deps }) => sequenceStats(deps, params.key),
+};

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { sequenceKeySchema, sequenceSchema, sequenceStepStatsSchema, sequenceUpdateSchema } from "../../core/sequences/sequence.schema.ts";
+import { apiPaths } from "../api-paths.ts";
+import { declareRoute, jsonAnswer } from "../declare-route.ts";
+
+const sequenceKey = z.object({ key: sequenceKeySchema });
+
+export const sequencesRoutes = {
+  list: declareRoute({
+    method: "GET",
+    path: apiPaths.sequences,
+    access: "admin",
+    summary:
+      "The welcome sequence (key `welcome`), then one per resource (`download-{resourceId}`; off with no steps until set up), each with its steps in order",
+    answers: { 200: jsonAnswer(z.array(sequenceSchema), "The sequences") },
+  }),
+  update: declareRoute({
+    method: "PUT",
+    path: apiPaths.sequence,
+    access: "admin",
+    summary:
+      "Saves a sequence whole: a step with an `id` is edited in place, one without is added, one left out is removed; HTML is sanitized as a post's. What was queued already is not changed",
+    params: sequenceKey,
+    body: { type: "json", schema: sequenceUpdateSchema },
+    answers: { 200: jsonAnswer(sequenceSchema, "The sequence as saved") },
+  }),
+  stats: declareRoute({
+    method: "GET",
+    path: apiPaths.sequenceStats,
+    access: "admin",
+    summary: "Each step's figures: emails sent (accepted by the SMTP server), and people who unsubscribed after that step and before the next",
+    params: sequenceKey,
+    answers: { 200: jsonAnswer(z.array(sequenceStepStatsSchema), "One row per step, in order") },
+  }),
+};

@@ -1,0 +1,58 @@
+import { createElement as h } from "react";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { newsletterReason } from "../mail/emails.ts";
+import { emailSafeHtml } from "../mail/email-safe-html.ts";
+import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
+import { newsletterListId } from "../newsletter/newsletter-message.ts";
+import { siteIdentity, unsubscribeUrl, type MailDeps } from "../subscribers/subscription-emails.ts";
+
+export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
+export const sequenceLeftMessage = "Not sent: this person left the newsletter before this step went out";
+
+/** React Email loads on the first render (see emails.ts): a process that sends no sequence pays nothing. */
+const layout = () => import("../mail/templates/email-layout.ts");
+const templates = () => import("../mail/templates/templates.ts");
+
+/**
+ * A queued sequence step, made at delivery with the words it was queued with (an edit since changes
+ * only what was not queued), in the newsletter's frame: the footer says why the person gets it, and
+ * carries the unsubscribe link and the one-click headers (RFC 8058) as a newsletter does. Someone
+ * who left since it was queued gets nothing (the row fails with the reason).
+ */
+export async function renderSequenceEmail(deps: Omit<MailDeps, "mail">, message: OutboxMessage): Promise<RenderedMail> {
+  if (message.subscriberStatus !== "active") throw new ConflictError(sequenceLeftMessage);
+  const { rows } = await deps.db.query<{ subject: string; html: string; source: string | null }>(
+    `SELECT d.subject, d.html, s.source FROM sequence_deliveries d
+       JOIN sequence_enrollments e ON e.id = d.enrollment_id JOIN subscribers s ON s.id = e.subscriber_id
+      WHERE d.message_id = $1`,
+    [message.messageId],
+  );
+  const step = rows[0];
+  if (!step || message.subscriberId === null) throw new NotFoundError(sequenceStepGoneMessage);
+  const identity = await siteIdentity(deps);
+  const siteUrl = deps.site.url;
+  const unsubscribe = unsubscribeUrl(deps, { id: message.subscriberId, email: message.to });
+  const subject = step.subject.replace(/\s+/g, " ").trim();
+  const [{ EmailLayout }, { renderParts }] = await Promise.all([layout(), templates()]);
+  const email = h(
+    EmailLayout,
+    {
+      preview: subject,
+      siteName: identity.siteName,
+      siteUrl,
+      reason: newsletterReason(step.source, { siteName: identity.siteName, siteUrl }),
+      mailingAddress: identity.mailingAddress,
+      unsubscribeUrl: unsubscribe,
+    },
+    h("div", { dangerouslySetInnerHTML: { __html: emailSafeHtml(step.html, siteUrl) } }),
+  );
+  return {
+    subject,
+    ...(await renderParts(email)),
+    headers: {
+      "List-Unsubscribe": `<${unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      "List-Id": newsletterListId(deps.site),
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** A sequence's key: `welcome`, or `download-{resourceId}` for the one that follows a resource. */
+export const sequenceKeySchema = z.string().regex(/^(welcome|download-[1-9]\d{0,9})$/, "Sequence not found");
+
+/** Longest delay a step may wait after the previous one: a year. */
+export const maxDelayMinutes = 366 * 24 * 60;
+
+export const sequenceSubjectMissingMessage = "Each step needs a subject.";
+export const sequenceBodyMissingMessage = "Each step needs a body.";
+
+/** One step as the dashboard saves it: an `id` keeps an existing step (and its figures), none makes a new one. */
+export const sequenceStepInputSchema = z.object({
+  id: z.number().int().positive().optional(),
+  delayMinutes: z
+    .number({ error: "The delay must be a whole number of minutes." })
+    .int("The delay must be a whole number of minutes.")
+    .min(0, "The delay cannot be negative.")
+    .max(maxDelayMinutes, "The delay can be at most a year."),
+  subject: z.string().trim().min(1, sequenceSubjectMissingMessage).max(200, "A subject can be at most 200 characters."),
+  html: z.string().trim().min(1, sequenceBodyMissingMessage).max(500_000, "A step's body is too long."),
+});
+
+/** `PUT /api/sequences/{key}`: the whole sequence, its steps in order. */
+export const sequenceUpdateSchema = z.object({
+  enabled: z.boolean(),
+  steps: z.array(sequenceStepInputSchema).max(50, "A sequence can have at most 50 steps."),
+});
+
+export type SequenceUpdate = z.output<typeof sequenceUpdateSchema>;
+export type SequenceStepInput = z.input<typeof sequenceStepInputSchema>;
+
+export const sequenceStepSchema = z.object({
+  id: z.number().int(),
+  delayMinutes: z.number().int(),
+  subject: z.string(),
+  html: z.string(),
+});
+
+export const sequenceSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  steps: z.array(sequenceStepSchema),
+});
+
+export type Sequence = z.output<typeof sequenceSchema>;
+export type SequenceStep = z.output<typeof sequenceStepSchema>;
+
+/** One step's figures: emails the SMTP server accepted, and people who unsubscribed after this step (before the next). */
+export const sequenceStepStatsSchema = z.object({
+  stepId: z.number().int(),
+  sent: z.number().int(),
+  unsubscribed: z.number().int(),
+});
+
+export type SequenceStepStats = z.output<typeof sequenceStepStatsSchema>;

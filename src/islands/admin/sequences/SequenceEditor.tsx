@@ -1,0 +1,185 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { sequencesRoutes } from "../../../api/routes/sequences.routes.ts";
+import { sequenceUpdateSchema, type Sequence } from "../../../core/sequences/sequence.schema.ts";
+import { callApi } from "../api-client.ts";
+import RichEditor from "../editor/RichEditor.tsx";
+import { showErrorToast, showToast } from "../toasts.ts";
+import { delayParts, minutesPer, type DelayUnit } from "./delay.ts";
+
+/** A step as the form holds it: `local` tells React's rows apart before a new step has an id. */
+interface DraftStep {
+  local: number;
+  id?: number;
+  subject: string;
+  html: string;
+  amount: string;
+  unit: DelayUnit;
+}
+
+let nextLocal = 0;
+const draftOf = (step: Sequence["steps"][number]): DraftStep => {
+  const { amount, unit } = delayParts(step.delayMinutes);
+  return { local: (nextLocal += 1), id: step.id, subject: step.subject, html: step.html, amount: String(amount), unit };
+};
+
+/** One sequence's form: on/off, its steps (subject, the post editor's body, delay and unit) and each step's figures. */
+export function SequenceEditor({ sequence }: { sequence: Sequence }) {
+  const queryClient = useQueryClient();
+  const formId = `sequence-${sequence.key}`;
+  const [enabled, setEnabled] = useState(sequence.enabled);
+  const [steps, setSteps] = useState<DraftStep[]>(() => sequence.steps.map(draftOf));
+  const [error, setError] = useState<string | null>(null);
+  const stats = useQuery({
+    queryKey: [sequencesRoutes.stats.path, sequence.key],
+    queryFn: () => callApi(sequencesRoutes.stats, { params: { key: sequence.key } }),
+  });
+  const figures = new Map((stats.data ?? []).map((row) => [row.stepId, row]));
+
+  const save = useMutation({
+    mutationFn: (body: ReturnType<typeof sequenceUpdateSchema.parse>) => callApi(sequencesRoutes.update, { params: { key: sequence.key }, body }),
+    onSuccess: async (saved) => {
+      setSteps(saved.steps.map(draftOf));
+      setEnabled(saved.enabled);
+      showToast({ title: "Sequence Saved", description: `${saved.name}: ${String(saved.steps.length)} steps, ${saved.enabled ? "on" : "off"}.` });
+      await queryClient.invalidateQueries({ queryKey: [sequencesRoutes.list.path] });
+      await queryClient.invalidateQueries({ queryKey: [sequencesRoutes.stats.path, sequence.key] });
+    },
+    onError: (failure) => showErrorToast(failure.message, "Save Failed"),
+  });
+
+  const change = (local: number, patch: Partial<DraftStep>) =>
+    setSteps((current) => current.map((step) => (step.local === local ? { ...step, ...patch } : step)));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const body = {
+      enabled,
+      steps: steps.map((step) => ({
+        ...(step.id !== undefined && { id: step.id }),
+        subject: step.subject,
+        html: step.html,
+        delayMinutes: step.amount.trim() === "" ? NaN : Number(step.amount) * minutesPer[step.unit],
+      })),
+    };
+    const checked = sequenceUpdateSchema.safeParse(body);
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? "Please check the steps.");
+      return;
+    }
+    setError(null);
+    save.mutate(checked.data);
+  };
+
+  return (
+    <section aria-labelledby={`${formId}-title`} className="border-3 border-ink bg-paper p-4">
+      <h3 id={`${formId}-title`} className="font-bold uppercase tracking-wide">
+        {sequence.name}
+      </h3>
+      <form id={formId} className="mt-3 space-y-4" onSubmit={submit} noValidate>
+        <label className="flex items-center gap-2 text-sm font-semibold">
+          <input type="checkbox" name="enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
+          Send this sequence
+        </label>
+        {steps.length === 0 && <p className="text-sm">No steps yet: add the first one.</p>}
+        <ol className="space-y-4">
+          {steps.map((step, index) => {
+            const id = `${formId}-step-${String(step.local)}`;
+            const shown = step.id === undefined ? undefined : figures.get(step.id);
+            return (
+              <li key={step.local}>
+                <fieldset className="space-y-3 border-3 border-ink/30 p-3">
+                  <legend className="px-1 font-bold">Step {index + 1}</legend>
+                  <div>
+                    <label htmlFor={`${id}-subject`} className="block text-sm font-bold uppercase tracking-wide">
+                      Subject
+                    </label>
+                    <input
+                      id={`${id}-subject`}
+                      className="admin-input mt-1"
+                      value={step.subject}
+                      maxLength={200}
+                      onChange={(event) => change(step.local, { subject: event.target.value })}
+                    />
+                  </div>
+                  <div>
+                    <span className="block text-sm font-bold uppercase tracking-wide">Body</span>
+                    <div className="mt-1">
+                      <RichEditor
+                        id={`${id}-body`}
+                        label={`Step ${String(index + 1)} body`}
+                        value={step.html}
+                        onChange={(html) => change(step.local, { html })}
+                        invalid={false}
+                        describedBy={undefined}
+                      />
+                    </div>
+                  </div>
+                  <div className="flex flex-wrap items-end gap-2">
+                    <div>
+                      <label htmlFor={`${id}-delay`} className="block text-sm font-bold uppercase tracking-wide">
+                        {index === 0 ? "Delay after joining" : "Delay after the previous step"}
+                      </label>
+                      <input
+                        id={`${id}-delay`}
+                        className="admin-input mt-1 w-28"
+                        type="number"
+                        min={0}
+                        step={1}
+                        inputMode="numeric"
+                        value={step.amount}
+                        onChange={(event) => change(step.local, { amount: event.target.value })}
+                      />
+                    </div>
+                    <div>
+                      <label htmlFor={`${id}-unit`} className="block text-sm font-bold uppercase tracking-wide">
+                        Unit
+                      </label>
+                      <select
+                        id={`${id}-unit`}
+                        className="admin-input mt-1"
+                        value={step.unit}
+                        onChange={(event) => change(step.local, { unit: event.target.value as DelayUnit })}
+                      >
+                        <option value="minutes">minutes</option>
+                        <option value="hours">hours</option>
+                        <option value="days">days</option>
+                      </select>
+                    </div>
+                    <button
+                      type="button"
+                      className="btn-light py-2 text-sm"
+                      onClick={() => setSteps((current) => current.filter((other) => other.local !== step.local))}
+                    >
+                      Remove step {index + 1}
+                    </button>
+                  </div>
+                  <p className="text-sm" data-testid="step-figures">
+                    {shown ? `Sent: ${String(shown.sent)} · Unsubscribed after it: ${String(shown.unsubscribed)}` : "Not sent yet"}
+                  </p>
+                </fieldset>
+              </li>
+            );
+          })}
+        </ol>
+        {error && (
+          <p role="alert" className="text-sm font-semibold text-signal-dark">
+            {error}
+          </p>
+        )}
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn-light py-2 text-sm"
+            onClick={() => setSteps((current) => [...current, { local: (nextLocal += 1), subject: "", html: "", amount: "1", unit: "days" }])}
+          >
+            Add step
+          </button>
+          <button type="submit" className="btn py-2 text-sm" disabled={save.isPending}>
+            {save.isPending ? "Saving..." : "Save sequence"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
