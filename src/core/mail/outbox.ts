@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { groupCommit } from "../db/group-commit.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -162,20 +163,29 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
 
 /**
  * Marks a row sent — only once the SMTP server accepted it — and, for a subscriber's message,
- * records it for their personal export (kind, subject, Message-ID, time), in one statement.
+ * records it for their personal export (kind, subject, Message-ID, time). Marks that come in while
+ * one is being written go in the next statement together (group commit, decision 0043): each caller
+ * still waits for its own row, so the window in which a crash would send a message again is one
+ * statement longer at most, not a batch.
  */
 export async function markOutboxSent(deps: { db: SqlQueryable; now: Clock["now"] }, id: number, subject: string): Promise<void> {
-  await deps.db.query(
-    `WITH done AS (
-       UPDATE outbox SET status = 'sent', sent_at = $2, lease_until = NULL, last_error = NULL
-        WHERE id = $1 AND status = 'pending'
-       RETURNING subscriber_id, kind, message_id, download_id
+  await writeSentMarks(deps.db, { id, subject, at: deps.now() });
+}
+
+const writeSentMarks = groupCommit<{ id: number; subject: string; at: Date }>(async (db, marks) => {
+  await db.query(
+    `WITH marked AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS m(id, subject, at)),
+     done AS (
+       UPDATE outbox o SET status = 'sent', sent_at = m.at, lease_until = NULL, last_error = NULL
+         FROM marked m
+        WHERE o.id = m.id AND o.status = 'pending'
+       RETURNING o.subscriber_id, o.kind, o.message_id, o.download_id, m.subject, m.at
      )
      INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at, download_id)
-     SELECT subscriber_id, kind, $3, message_id, $2, download_id FROM done WHERE subscriber_id IS NOT NULL AND kind <> 'newsletter-test'`,
-    [id, deps.now(), subject],
+     SELECT subscriber_id, kind, subject, message_id, at, download_id FROM done WHERE subscriber_id IS NOT NULL AND kind <> 'newsletter-test'`,
+    [marks.map((mark) => mark.id), marks.map((mark) => mark.subject), marks.map((mark) => mark.at)],
   );
-}
+});
 
 /** Given up: a permanent refusal, or transient ones for longer than the retry window; the reply is kept. */
 export async function markOutboxFailed(db: SqlQueryable, id: number, reason: string): Promise<void> {

@@ -41,6 +41,6 @@ export async function attributeForm(db: SqlQueryable, day: Day, form: FormReques
   return { path, visitor: visitorHash(salt, form.clientIp, form.userAgent, form.siteHosts) };
 }
 
-/** The visit's source as an SQL expression over `$day` (a date) and `$visitor` (attributeForm's hash). */
+/** The visit's source as an SQL expression over `day` (a date) and `visitor` (attributeForm's hash): parameters or columns. */
 export const sourceSql = (day: string, visitor: string) =>
-  `coalesce((SELECT source FROM stats_events WHERE day = ${day}::date AND visitor = ${visitor} AND source <> '' ORDER BY at, id LIMIT 1), 'direct')`;
+  `coalesce((SELECT e.source FROM stats_events e WHERE e.day = ${day}::date AND e.visitor = ${visitor} AND e.source <> '' ORDER BY e.at, e.id LIMIT 1), 'direct')`;

@@ -5,6 +5,7 @@ import type { RateLimit } from "../rate-limit.ts";
 import type { Clock } from "../shared/clock.ts";
 import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
 import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
+import { groupCommit } from "../db/group-commit.ts";
 import { attributeForm, sourceSql, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
 import { takeViewLimit, writeView, writtenVersion } from "./view-writer.ts";
@@ -306,11 +307,19 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
 export async function recordSignup(deps: StatsDeps, consentId: number, form: FormRequest): Promise<void> {
   const day = statsToday(deps);
   const { path, visitor } = await attributeForm(deps.db, day, form);
-  await deps.db.query(
-    `INSERT INTO stats_signups (day, path, source, consent_id) VALUES ($1::date, $2, ${sourceSql("$1", "$3")}, $4) ON CONFLICT (consent_id) DO NOTHING`,
-    [day, path, visitor, consentId],
-  );
+  await writeSignup(deps.db, { day, path, visitor, consentId });
 }
+
+/** Signups counted together with the others that arrived meanwhile (group commit: one statement under load, not one each). */
+const writeSignup = groupCommit<{ day: string; path: string; visitor: string; consentId: number }>(async (db, rows) => {
+  await db.query(
+    `INSERT INTO stats_signups (day, path, source, consent_id)
+     SELECT r.day, r.path, ${sourceSql("r.day", "r.visitor")}, r.consent_id
+       FROM unnest($1::date[], $2::text[], $3::text[], $4::int[]) AS r(day, path, visitor, consent_id)
+     ON CONFLICT (consent_id) DO NOTHING`,
+    [rows.map((row) => row.day), rows.map((row) => row.path), rows.map((row) => row.visitor), rows.map((row) => row.consentId)],
+  );
+});
 
 /** A download requested, counted per resource, page and source. */
 export async function recordDownload(deps: StatsDeps, downloadId: number, form: FormRequest): Promise<void> {
