@@ -84,7 +84,9 @@ describe("/api/sequences", () => {
     expect(edited.steps.some((step) => step.id === thanks?.id)).toBe(false);
     const stats = await json("GET", `/api/sequences/${key}/stats`);
     expect(stats.status).toBe(200);
-    expect((await stats.json()) as SequenceStepStats[]).toEqual(edited.steps.map((step) => ({ stepId: step.id, sent: 0, unsubscribed: 0 })));
+    expect((await stats.json()) as SequenceStepStats[]).toEqual(
+      edited.steps.map((step) => ({ stepId: step.id, sent: 0, unsubscribed: 0, clicks: 0, uniqueClicks: 0 })),
+    );
   });
 
   it("answers 404 JSON for an unknown key or resource, and 400 for a bad body or a step of another sequence", async () => {

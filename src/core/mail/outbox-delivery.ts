@@ -4,8 +4,12 @@ import { renderSequenceEmail } from "../sequences/sequence-email.ts";
 import { subscriberEmailRenderer, type MailDeps } from "../subscribers/subscription-emails.ts";
 import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
 
-/** What delivering the outbox needs: what renders each kind of message, and the mailer. */
-export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> & Pick<OutboxDeps, "production">;
+/**
+ * What delivering the outbox needs: what renders each kind of message, and the mailer;
+ * `clickTracking`: sequence emails' links go through the click redirect (CLICK_TRACKING, on unless `off`).
+ */
+export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> &
+  Pick<OutboxDeps, "production"> & { clickTracking?: boolean | undefined };
 
 /**
  * Each kind's message, made at delivery by the feature that sends it, marked as sent by a machine

@@ -4,6 +4,7 @@ import { newsletterReason } from "../mail/emails.ts";
 import { emailSafeHtml } from "../mail/email-safe-html.ts";
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
 import { newsletterListId } from "../newsletter/newsletter-message.ts";
+import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
 import { siteIdentity, unsubscribeUrl, type MailDeps } from "../subscribers/subscription-emails.ts";
 
 export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
@@ -17,12 +18,18 @@ const templates = () => import("../mail/templates/templates.ts");
  * A queued sequence step, made at delivery with the words it was queued with (an edit since changes
  * only what was not queued), in the newsletter's frame: the footer says why the person gets it, and
  * carries the unsubscribe link and the one-click headers (RFC 8058) as a newsletter does. Someone
- * who left since it was queued gets nothing (the row fails with the reason).
+ * who left since it was queued gets nothing (the row fails with the reason). Unless click tracking
+ * is off (`CLICK_TRACKING=off`), the body's web links go through the newsletter's signed click
+ * redirect: the step's links (stored once per step, position and address, so an email queued
+ * before an edit keeps working links) with this person's token.
  */
-export async function renderSequenceEmail(deps: Omit<MailDeps, "mail">, message: OutboxMessage): Promise<RenderedMail> {
+export async function renderSequenceEmail(
+  deps: Omit<MailDeps, "mail"> & { clickTracking?: boolean | undefined },
+  message: OutboxMessage,
+): Promise<RenderedMail> {
   if (message.subscriberStatus !== "active") throw new ConflictError(sequenceLeftMessage);
-  const { rows } = await deps.db.query<{ subject: string; html: string; source: string | null }>(
-    `SELECT d.subject, d.html, s.source FROM sequence_deliveries d
+  const { rows } = await deps.db.query<{ step_id: number; subject: string; html: string; source: string | null }>(
+    `SELECT d.step_id, d.subject, d.html, s.source FROM sequence_deliveries d
        JOIN sequence_enrollments e ON e.id = d.enrollment_id JOIN subscribers s ON s.id = e.subscriber_id
       WHERE d.message_id = $1`,
     [message.messageId],
@@ -33,6 +40,17 @@ export async function renderSequenceEmail(deps: Omit<MailDeps, "mail">, message:
   const siteUrl = deps.site.url;
   const unsubscribe = unsubscribeUrl(deps, { id: message.subscriberId, email: message.to });
   const subject = step.subject.replace(/\s+/g, " ").trim();
+  const body = emailSafeHtml(step.html, siteUrl);
+  const clickUrl = deps.clickTracking ? deps.urls.newsletterClick : undefined;
+  const html = clickUrl
+    ? await trackLinks(
+        deps.db,
+        { signer: deps.signer, site: deps.site, clickUrl },
+        { stepId: step.step_id },
+        body,
+        recipientClickToken(deps.signer, { stepId: step.step_id }, message.subscriberId),
+      )
+    : body;
   const [{ EmailLayout }, { renderParts }] = await Promise.all([layout(), templates()]);
   const email = h(
     EmailLayout,
@@ -44,7 +62,7 @@ export async function renderSequenceEmail(deps: Omit<MailDeps, "mail">, message:
       mailingAddress: identity.mailingAddress,
       unsubscribeUrl: unsubscribe,
     },
-    h("div", { dangerouslySetInnerHTML: { __html: emailSafeHtml(step.html, siteUrl) } }),
+    h("div", { dangerouslySetInnerHTML: { __html: html } }),
   );
   return {
     subject,

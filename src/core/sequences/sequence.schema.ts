@@ -47,11 +47,16 @@ export const sequenceSchema = z.object({
 export type Sequence = z.output<typeof sequenceSchema>;
 export type SequenceStep = z.output<typeof sequenceStepSchema>;
 
-/** One step's figures: emails the SMTP server accepted, and people who unsubscribed after this step (before the next). */
+/**
+ * One step's figures: emails the SMTP server accepted, people who unsubscribed after this step
+ * (before the next), and clicks on the step's links (every click, and the people who clicked).
+ */
 export const sequenceStepStatsSchema = z.object({
   stepId: z.number().int(),
   sent: z.number().int(),
   unsubscribed: z.number().int(),
+  clicks: z.number().int(),
+  uniqueClicks: z.number().int(),
 });
 
 export type SequenceStepStats = z.output<typeof sequenceStepStatsSchema>;

@@ -7,6 +7,7 @@ import { escapeHtml } from "../shared/escape-html.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
+import { stepClicks } from "../stats/newsletter-clicks.ts";
 import { sequenceBodyMissingMessage, type Sequence, type SequenceStepStats, type SequenceUpdate } from "./sequence.schema.ts";
 
 /**
@@ -196,7 +197,9 @@ export async function updateSequence(
 
 /**
  * Each live step's figures: `sent`, the emails the SMTP server accepted; `unsubscribed`, the
- * people who unsubscribed after this step was queued for them and before the next one was.
+ * people who unsubscribed after this step was queued for them and before the next one was;
+ * `clicks` and `uniqueClicks`, on the step's links through the click redirect (every version of
+ * the step: links of emails queued before an edit count for it too).
  */
 export async function sequenceStats(deps: Pick<SequencesDeps, "db" | "site">, key: string): Promise<SequenceStepStats[]> {
   const sequence = await getSequence(deps, key);
@@ -216,7 +219,14 @@ export async function sequenceStats(deps: Pick<SequencesDeps, "db" | "site">, ke
     [ids],
   );
   const byStep = new Map(rows.map((row) => [row.step_id, row]));
-  return ids.map((stepId) => ({ stepId, sent: byStep.get(stepId)?.sent ?? 0, unsubscribed: byStep.get(stepId)?.unsubscribed ?? 0 }));
+  const clicks = await stepClicks(deps.db, ids);
+  return ids.map((stepId) => ({
+    stepId,
+    sent: byStep.get(stepId)?.sent ?? 0,
+    unsubscribed: byStep.get(stepId)?.unsubscribed ?? 0,
+    clicks: clicks.get(stepId)?.clicks ?? 0,
+    uniqueClicks: clicks.get(stepId)?.uniqueClicks ?? 0,
+  }));
 }
 
 /**

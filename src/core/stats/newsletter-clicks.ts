@@ -24,22 +24,63 @@ const unescapeHref = (href: string) =>
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">");
 
+/**
+ * What a tracked link belongs to: a newsletter send, or a sequence step (whose every email shares
+ * the step's links). The recipient's token is signed with it, so it counts only for its own links.
+ */
+export type LinkOwner = { sendId: number } | { stepId: number };
+
+const recipientScope = (owner: LinkOwner) => ("sendId" in owner ? String(owner.sendId) : `step ${String(owner.stepId)}`);
+
 export const linkToken = (signer: Signer, linkId: number) => `${String(linkId)}.${signer.sign("newsletter-click", `link ${String(linkId)}`)}`;
 
-/** A recipient's click token for one send: their subscriber id, signed with the send. */
-export const recipientClickToken = (signer: Signer, sendId: number, subscriberId: number) =>
-  `${String(subscriberId)}.${signer.sign("newsletter-click", `recipient ${String(sendId)} ${String(subscriberId)}`)}`;
+/** A recipient's click token for one send (a send's id) or one step: their subscriber id, signed with it. */
+export const recipientClickToken = (signer: Signer, owner: LinkOwner | number, subscriberId: number) => {
+  const scope = recipientScope(typeof owner === "number" ? { sendId: owner } : owner);
+  return `${String(subscriberId)}.${signer.sign("newsletter-click", `recipient ${scope} ${String(subscriberId)}`)}`;
+};
 
 /**
- * Sends every web link of a send's HTML through the signed click redirect: each link is stored
- * (`newsletter_links`, by position) and its `href` becomes the redirect with the link's token and
- * the recipient's placeholder. Links into the site's API (the unsubscribe link) stay as they are.
+ * Stores the links found of `owner` (`newsletter_links`, by position) and answers their ids by
+ * position. A send's links are new rows (a send is started once); a step's are found or added by
+ * (position, address), so every email of the step shares them and an edit adds only the new ones.
  */
-export async function trackNewsletterLinks(
+async function storeLinks(db: SqlQueryable, owner: LinkOwner, urls: string[]): Promise<Map<number, number>> {
+  const { rows } =
+    "sendId" in owner
+      ? await db.query<{ id: number; position: number }>(
+          `INSERT INTO newsletter_links (send_id, position, url)
+           SELECT $1, position, url FROM unnest($2::text[]) WITH ORDINALITY AS link(url, position)
+           RETURNING id, position`,
+          [owner.sendId, urls],
+        )
+      : await db.query<{ id: number; position: number }>(
+          `WITH found AS (SELECT url, position::int AS position FROM unnest($2::text[]) WITH ORDINALITY AS link(url, position)),
+                added AS (
+                  INSERT INTO newsletter_links (step_id, position, url) SELECT $1, position, url FROM found
+                  ON CONFLICT (step_id, position, md5(url)) WHERE step_id IS NOT NULL DO NOTHING
+                  RETURNING id, position)
+           SELECT id, position FROM added
+           UNION ALL
+           SELECT l.id, l.position FROM newsletter_links l JOIN found f ON f.position = l.position AND md5(f.url) = md5(l.url)
+            WHERE l.step_id = $1`,
+          [owner.stepId, urls],
+        );
+  return new Map(rows.map((row) => [Number(row.position) - 1, row.id]));
+}
+
+/**
+ * Sends every web link of an email's HTML through the signed click redirect: each link is stored
+ * for its owner (a send or a step) and its `href` becomes the redirect with the link's token and
+ * the recipient's (`recipient`: their token, or a placeholder each recipient's copy replaces).
+ * Links into the site's API (the unsubscribe link) stay as they are.
+ */
+export async function trackLinks(
   db: SqlQueryable,
   needs: { signer: Signer; site: Pick<Site, "absolute" | "url">; clickUrl: ClickUrl },
-  sendId: number,
+  owner: LinkOwner,
   html: string,
+  recipient: string = recipientClickPlaceholder,
 ): Promise<string> {
   const found: { at: number; url: string }[] = [];
   for (const match of html.matchAll(trackedHref)) {
@@ -48,13 +89,11 @@ export async function trackNewsletterLinks(
     found.push({ at: match.index, url });
   }
   if (found.length === 0) return html;
-  const { rows } = await db.query<{ id: number; position: number }>(
-    `INSERT INTO newsletter_links (send_id, position, url)
-     SELECT $1, position, url FROM unnest($2::text[]) WITH ORDINALITY AS link(url, position)
-     RETURNING id, position`,
-    [sendId, found.map((link) => link.url)],
+  const idAt = await storeLinks(
+    db,
+    owner,
+    found.map((link) => link.url),
   );
-  const idAt = new Map(rows.map((row) => [Number(row.position) - 1, row.id]));
   let position = -1;
   const atLinks = new Set(found.map((link) => link.at));
   return html.replace(trackedHref, (whole, before: string, _href: string, after: string, offset: number) => {
@@ -62,10 +101,18 @@ export async function trackNewsletterLinks(
     position += 1;
     const id = idAt.get(position);
     if (id === undefined) return whole;
-    const redirect = needs.site.absolute(needs.clickUrl(linkToken(needs.signer, id), recipientClickPlaceholder));
+    const redirect = needs.site.absolute(needs.clickUrl(linkToken(needs.signer, id), recipient));
     return `${before}${redirect.replaceAll("&", "&amp;")}${after}`;
   });
 }
+
+/** A send's links made trackable, with the recipient's placeholder (see `trackLinks`). */
+export const trackNewsletterLinks = (
+  db: SqlQueryable,
+  needs: { signer: Signer; site: Pick<Site, "absolute" | "url">; clickUrl: ClickUrl },
+  sendId: number,
+  html: string,
+): Promise<string> => trackLinks(db, needs, { sendId }, html);
 
 /**
  * Where a click goes: the link's stored URL when its token is genuine, else nowhere (`null`: the
@@ -82,12 +129,13 @@ export async function followClick(
   if (!Number.isSafeInteger(linkId) || linkId <= 0 || !linkSignature) return null;
   if (!deps.signer.verify("newsletter-click", `link ${String(linkId)}`, linkSignature)) return null;
   const counted = !isBotAgent(tokens.userAgent);
-  const { rows } = await deps.db.query<{ url: string; send_id: number }>(
-    `UPDATE newsletter_links SET clicks = clicks + $2::int WHERE id = $1 RETURNING url, send_id`,
+  const { rows } = await deps.db.query<{ url: string; send_id: number | null; step_id: number | null }>(
+    `UPDATE newsletter_links SET clicks = clicks + $2::int WHERE id = $1 RETURNING url, send_id, step_id`,
     [linkId, counted ? 1 : 0],
   );
   const link = rows[0];
   if (!link) return null;
+  const owner: LinkOwner = link.send_id === null ? { stepId: link.step_id ?? 0 } : { sendId: link.send_id };
   const [subscriberPart, recipientSignature] = (tokens.recipient ?? "").split(".");
   const subscriberId = Number(subscriberPart);
   if (
@@ -95,7 +143,7 @@ export async function followClick(
     Number.isSafeInteger(subscriberId) &&
     subscriberId > 0 &&
     recipientSignature &&
-    deps.signer.verify("newsletter-click", `recipient ${String(link.send_id)} ${String(subscriberId)}`, recipientSignature)
+    deps.signer.verify("newsletter-click", `recipient ${recipientScope(owner)} ${String(subscriberId)}`, recipientSignature)
   ) {
     await deps.db.query(
       `INSERT INTO newsletter_link_clicks (link_id, subscriber_id, first_clicked_at)
@@ -133,4 +181,18 @@ export async function sendClicks(db: SqlQueryable, sendId: number): Promise<Send
     uniqueClicks: unique.rows[0]?.unique_clicks ?? 0,
     links: links.rows.map((link) => ({ url: link.url, clicks: link.clicks, uniqueClicks: link.unique_clicks })),
   };
+}
+
+/** Each step's click figures (steps without a click answer zeros): every click, and unique clickers. */
+export async function stepClicks(db: SqlQueryable, stepIds: number[]): Promise<Map<number, { clicks: number; uniqueClicks: number }>> {
+  const { rows } = await db.query<{ step_id: number; clicks: number; unique_clicks: number }>(
+    `SELECT l.step_id,
+            (SELECT coalesce(sum(k.clicks), 0)::int FROM newsletter_links k WHERE k.step_id = l.step_id) AS clicks,
+            count(DISTINCT c.subscriber_id)::int AS unique_clicks
+       FROM newsletter_links l LEFT JOIN newsletter_link_clicks c ON c.link_id = l.id
+      WHERE l.step_id = ANY($1::integer[])
+      GROUP BY l.step_id`,
+    [stepIds],
+  );
+  return new Map(rows.map((row) => [row.step_id, { clicks: row.clicks, uniqueClicks: row.unique_clicks }]));
 }

@@ -74,6 +74,28 @@ export const subscriberDataSchema = z.object({
       occurredAt: z.iso.datetime(),
     }),
   ),
+  /**
+   * The sequences they are in (issue 31): which (`welcome` or `download-{resourceId}`), when they
+   * joined (null: they asked for the resource and have not confirmed yet) and finished, and each
+   * step queued for them with the subject it went with and what became of its email.
+   */
+  sequences: z.array(
+    z.object({
+      key: z.string(),
+      enrolledAt: z.iso.datetime().nullable(),
+      finishedAt: z.iso.datetime().nullable(),
+      steps: z.array(
+        z.object({
+          subject: z.string(),
+          queuedAt: z.iso.datetime(),
+          /** The outbox's word for its email: pending, sent or failed (null: no email record is left). */
+          status: z.enum(["pending", "sent", "failed"]).nullable(),
+          messageId: z.string().nullable(),
+          sentAt: z.iso.datetime().nullable(),
+        }),
+      ),
+    }),
+  ),
   exportedAt: z.iso.datetime(),
 });
 

@@ -46,11 +46,23 @@ interface UnsentRow {
   last_error: string | null;
 }
 
+interface SequenceStepRow {
+  enrollment_id: number;
+  download_id: number | null;
+  enrolled_at: Date | null;
+  finished_at: Date | null;
+  subject: string | null;
+  created_at: Date | null;
+  status: "pending" | "sent" | "failed" | null;
+  message_id: string | null;
+  sent_at: Date | null;
+}
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
- * Everything held about one subscriber: the row, the consent records and the emails sent, read in
- * one transaction so the three agree. 404 for an id that names nobody.
+ * Everything held about one subscriber: the row, the consent records, the emails sent and their
+ * sequences (each enrollment and each step queued for them), read in one transaction so they agree. 404 for an id that names nobody.
  */
 export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => Date }, id: number): Promise<SubscriberData> {
   return deps.db.transaction(async (tx: SqlQueryable) => {
@@ -85,6 +97,31 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       reason: string | null;
       occurred_at: Date;
     }>("SELECT type, provider, reason, occurred_at FROM email_events WHERE subscriber_id = $1 ORDER BY occurred_at, id", [id]);
+    const sequenceSteps = await tx.query<SequenceStepRow>(
+      `SELECT e.id AS enrollment_id, q.download_id, e.enrolled_at, e.finished_at, d.subject, d.created_at, o.status, d.message_id, o.sent_at
+         FROM sequence_enrollments e JOIN sequences q ON q.id = e.sequence_id
+         LEFT JOIN sequence_deliveries d ON d.enrollment_id = e.id LEFT JOIN outbox o ON o.message_id = d.message_id
+        WHERE e.subscriber_id = $1 ORDER BY e.id, d.id`,
+      [id],
+    );
+    const sequences = new Map<number, SubscriberData["sequences"][number]>();
+    for (const step of sequenceSteps.rows) {
+      const sequence = sequences.get(step.enrollment_id) ?? {
+        key: step.download_id === null ? "welcome" : `download-${String(step.download_id)}`,
+        enrolledAt: iso(step.enrolled_at),
+        finishedAt: iso(step.finished_at),
+        steps: [],
+      };
+      sequences.set(step.enrollment_id, sequence);
+      if (step.subject === null || !step.created_at) continue;
+      sequence.steps.push({
+        subject: step.subject,
+        queuedAt: step.created_at.toISOString(),
+        status: step.status,
+        messageId: step.message_id,
+        sentAt: iso(step.sent_at),
+      });
+    }
     return {
       subscriber: {
         id: row.id,
@@ -130,6 +167,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         reason: event.reason,
         occurredAt: event.occurred_at.toISOString(),
       })),
+      sequences: [...sequences.values()],
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -137,7 +175,8 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record, every bounce or complaint heard about them, and every email of theirs in the outbox, sent or still queued. Their newsletter rows
+ * send record, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
+ * sequence enrollments with each step queued for them. Their clicks on tracked links stay, nameless (subscriber_id NULL). Their newsletter rows
  * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
  * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such
  * user"). A test send to the address (nobody's row) goes too. One transaction, so the address is

@@ -155,7 +155,9 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
                     </button>
                   </div>
                   <p className="text-sm" data-testid="step-figures">
-                    {shown ? `Sent: ${String(shown.sent)} · Unsubscribed after it: ${String(shown.unsubscribed)}` : "Not sent yet"}
+                    {shown
+                      ? `Sent: ${String(shown.sent)} · Unsubscribed after it: ${String(shown.unsubscribed)} · Clicks: ${String(shown.clicks)} (${String(shown.uniqueClicks)} people)`
+                      : "Not sent yet"}
                   </p>
                 </fieldset>
               </li>
