@@ -6,7 +6,7 @@
  *   node tests/bench/api-load.ts [siteUrl] [seconds]
  */
 import { spawn } from "node:child_process";
-import autocannon from "autocannon";
+import autocannon, { type Result } from "autocannon";
 
 export interface LoadRow {
   name: string;
@@ -55,6 +55,11 @@ async function run(url: string, seconds: number, target: Omit<LoadTarget, "name"
     headers: target.body ? { origin, "content-type": "application/json" } : {},
     ...(target.body && { body: target.body, idReplacement: true }),
   });
+  return loadFigures(result);
+}
+
+/** What the bench reports of an autocannon run: answers a second, p50 and p99, and what went wrong. */
+export function loadFigures(result: Result): { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number } {
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import pg from "pg";
 import { adminCookie } from "./admin-session.ts";
+import { loadFigures } from "./api-load.ts";
 
 export interface StatsFigures {
   /** The beacon's own script and the shared API-paths chunk it imports, gzip bytes. */
@@ -57,13 +58,7 @@ async function ingest(siteUrl: string, seconds: number) {
   };
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: seconds });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+  return loadFigures(result);
 }
 
 /** 1,000,000 raw page views over the 90 days before today: ~4,000 visitors a day, 60 pages, 12 sources, 3 devices, 20 countries. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clickLinks, desktopAgent as desktop, followClick as follow } from "../../../tests/support/click-links.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { runSendWorker } from "../../core/newsletter/newsletter-worker.ts";
 
-const desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const content = '<p>Read <a href="https://example.com/guide?a=1&amp;b=2">the guide</a> and <a href="https://example.org/">this</a>.</p>';
 
 async function sendPost(app: TestApp, emails: string[]): Promise<number> {
@@ -24,12 +24,6 @@ async function sendPost(app: TestApp, emails: string[]): Promise<number> {
   await runSendWorker(app.deps, id);
   return id;
 }
-
-/** The click links of a mail's HTML, in order. */
-const clickLinks = (html: string) =>
-  [...html.matchAll(/href="([^"]*\/api\/newsletter\/click\?[^"]*)"/g)].map((match) => (match[1] ?? "").replaceAll("&amp;", "&"));
-const follow = (app: TestApp, url: string, ua = desktop) =>
-  app.call(new URL(url).pathname + new URL(url).search, { headers: { "user-agent": ua }, redirect: "manual" });
 
 describe("newsletter click tracking", () => {
   let app: TestApp;

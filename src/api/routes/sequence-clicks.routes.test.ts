@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clickLinks, followClick as follow } from "../../../tests/support/click-links.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import type { Sequence, SequenceStepStats } from "../../core/sequences/sequence.schema.ts";
@@ -9,7 +10,6 @@ import { confirmSubscription } from "../../core/subscribers/subscription-lifecyc
 
 /** Sequence emails' links go through the newsletter's signed click redirect (issues 29 and 31). */
 
-const desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const body = '<p>Read <a href="https://example.com/guide?a=1&amp;b=2">the guide</a> and <a href="https://example.org/">this</a>.</p>';
 
 let ip = 0;
@@ -39,12 +39,6 @@ async function confirmNew(app: TestApp, email: string): Promise<number> {
 }
 
 const welcomeMail = (app: TestApp, email: string) => app.mail.to(email).find((mail) => mail.subject === "Welcome aboard") as CaughtMail;
-
-/** The click links of a mail's HTML, in order. */
-const clickLinks = (html: string) =>
-  [...html.matchAll(/href="([^"]*\/api\/newsletter\/click\?[^"]*)"/g)].map((match) => (match[1] ?? "").replaceAll("&amp;", "&"));
-const follow = (app: TestApp, url: string, ua = desktop) =>
-  app.call(new URL(url, testOrigin).pathname + new URL(url, testOrigin).search, { headers: { "user-agent": ua }, redirect: "manual" });
 
 async function stats(app: TestApp): Promise<SequenceStepStats[]> {
   const response = await app.call("/api/sequences/welcome/stats", { headers: await app.adminHeaders() });
