@@ -1,8 +1,8 @@
-import { postCategories, type Post, type PostCategory } from "../core/posts/post.schema.ts";
+import { postCategories, postsPerListPage, type Post, type PostCategory } from "../core/posts/post.schema.ts";
 import { slugFromTitle } from "../core/posts/post-slug-rules.ts";
 
 /** Posts on one list page: four rows of three on a wide screen, a short scroll on a phone. */
-export const postsPerPage = 12;
+export const postsPerPage = postsPerListPage;
 
 /** One page of a post list (`/blog`, `/blog/page/2`, `/blog/category/funding/page/3`…). */
 export interface BlogListPage {

@@ -33,12 +33,13 @@ export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
     });
     return answer;
   },
-  file: async ({ params, query, deps }) => {
-    const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null };
+  file: async ({ params, query, deps, request }) => {
+    const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null, recipient: query.r ?? null };
     if (!verifyDownloadLink(deps.signer, link, deps.now())) {
       throw new ForbiddenError("This download link is invalid or has expired.");
     }
-    const file = await downloadFile(deps, params.id);
+    const owner = link.recipient !== null && request.method === "GET" ? Number(link.recipient) : null;
+    const file = await downloadFile(deps, params.id, owner);
     return new Response(new Uint8Array(file.data), {
       headers: {
         "content-type": file.contentType,

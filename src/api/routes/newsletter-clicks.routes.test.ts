@@ -104,6 +104,27 @@ describe("newsletter click tracking", () => {
     };
     expect(send).toMatchObject({ clicks: 1, uniqueClicks: 0 });
   });
+
+  it("counts at most 3 clicks a link per client address an hour (unique clicks as ever), and still sends every click on", async () => {
+    app.mail.clear();
+    const sendId = await sendPost(app, ["eve@example.com"]);
+    const [link = ""] = clickLinks(app.mail.to("eve@example.com")[0]?.html ?? "");
+    const click = async (ip: string) => {
+      const url = new URL(link);
+      const answer = await app.handler(new Request(url, { headers: { "user-agent": desktop }, redirect: "manual" }), { ip });
+      expect(answer.headers.get("location")).toBe("https://example.com/guide?a=1&b=2");
+    };
+    for (let n = 0; n < 25; n += 1) await click("203.0.113.9");
+    // Another address (an IPv6 /64 is one client) counts on its own.
+    for (let n = 0; n < 5; n += 1) await click(`2001:db8:7:7::${String(n + 1)}`);
+    const send = (await (await app.call(`/api/newsletter/sends/${String(sendId)}`, { headers: await app.adminHeaders() })).json()) as {
+      clicks: number;
+      uniqueClicks: number;
+      links: { clicks: number; uniqueClicks: number }[];
+    };
+    expect(send).toMatchObject({ clicks: 6, uniqueClicks: 1 });
+    expect(send.links[0]).toMatchObject({ clicks: 6, uniqueClicks: 1 });
+  });
 });
 
 describe("CLICK_TRACKING=off", () => {

@@ -17,8 +17,8 @@ export const statsHandlers: RouteHandlers<typeof statsRoutes> = {
     });
   },
   stats: ({ query, deps }) => getStats(deps, query),
-  click: async ({ query, deps, request }) => {
-    const url = await followClick(deps, { link: query.l, recipient: query.r, userAgent: request.headers.get("user-agent") ?? "" });
+  click: async ({ query, deps, request, clientIp }) => {
+    const url = await followClick(deps, { link: query.l, recipient: query.r, userAgent: request.headers.get("user-agent") ?? "", clientIp });
     return new Response(null, { status: 302, headers: { location: url ?? "/", "cache-control": "no-store", "referrer-policy": "no-referrer" } });
   },
 };

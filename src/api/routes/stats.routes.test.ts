@@ -16,6 +16,12 @@ let clock: FakeClock;
 beforeAll(async () => {
   clock = createFakeClock(new Date("2026-03-10T09:00:00Z"));
   app = await createTestApp({ clock });
+  // Only pages of the site are counted: the posts these tests visit.
+  const slugs = ["first", "a", "x", "story", ...Array.from({ length: 60 }, (_, n) => `page-${String(n)}`)];
+  await app.deps.db.query(
+    "INSERT INTO posts (title, content, read_time, slug, published, published_at) SELECT 'T ' || s, '<p>x</p>', 1, s, true, now() FROM unnest($1::text[]) AS s",
+    [slugs],
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -110,7 +116,7 @@ describe("POST /api/events and GET /api/stats", () => {
 
   it("keeps the rollups 25 months, then deletes them", async () => {
     await clearStats();
-    await view({ path: "/kept" });
+    await view({ path: "/downloads" });
     clock.advance(day);
     await view({ path: "/" });
     const rolledDay = (await app.deps.db.query<{ day: string }>("SELECT min(day)::text AS day FROM stats_daily")).rows[0]?.day;
@@ -277,7 +283,7 @@ describe("POST /api/events and GET /api/stats", () => {
   it("writes beacons that arrive together in shared INSERTs, every one of them", async () => {
     await clearStats();
     const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, n) => view({ path: `/page-${String(n)}`, ip: `198.51.100.${String(100 + n)}` })),
+      Array.from({ length: 60 }, (_, n) => view({ path: `/blog/page-${String(n)}`, ip: `198.51.100.${String(100 + n)}` })),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array<number>(60).fill(202));
     const { rows } = await app.deps.db.query<{ views: number; paths: number }>(
@@ -292,5 +298,115 @@ describe("POST /api/events and GET /api/stats", () => {
     expect((await app.call("/api/stats?from=2026-03-02&to=2026-03-01", { headers })).status).toBe(400);
     expect((await app.call("/api/stats?from=2024-01-01&to=2026-03-01", { headers })).status).toBe(400);
     expect((await app.call("/api/stats?from=yesterday", { headers })).status).toBe(400);
+  });
+});
+
+describe("numbers no one can fake cheaply", () => {
+  const today = () => new Date(clock.now()).toISOString().slice(0, 10);
+  const browser = (n: number) => `Mozilla/5.0 (X11; Linux x86_64; rv:${String(100 + n)}.0) Gecko/20100101 Firefox/${String(100 + n)}.0`;
+
+  it("lets one client address add at most 20 visitors a day, however its user agent rotates", async () => {
+    await clearStats();
+    const flood = "203.0.113.77";
+    for (let n = 0; n < 100; n += 1) expect((await view({ path: "/", ip: flood, ua: browser(n) })).status).toBe(202);
+    // Visitors already counted keep counting their views; other addresses are not held back.
+    await view({ path: "/downloads", ip: flood, ua: browser(0) });
+    await view({ path: "/", ip: "203.0.113.78", ua: browser(0) });
+    let figures = await stats(today(), today());
+    expect(figures.visitors).toBe(21);
+    expect(figures.pageviews).toBe(22);
+    // Beacons of the flood arriving together (one shared INSERT) are held to the cap too.
+    await Promise.all(Array.from({ length: 50 }, (_, n) => view({ path: "/", ip: "2001:db8:1:2::5", ua: browser(200 + n) })));
+    figures = await stats(today(), today());
+    expect(figures.visitors).toBe(41);
+    // The next day (a new salt), the address starts again from zero.
+    clock.advance(day);
+    for (let n = 0; n < 30; n += 1) await view({ path: "/", ip: flood, ua: browser(300 + n) });
+    expect((await stats(today(), today())).visitors).toBe(20);
+  });
+
+  it("counts views only of pages that exist: no made-up post, API address, preview or list page past the last", async () => {
+    await clearStats();
+    for (const path of [
+      "/blog/no-such-post",
+      "/api/stats",
+      "/api/newsletter/unsubscribe?token=u.1.x",
+      "/preview/12/c2lnbmF0dXJl",
+      "/preview-template-gone",
+      "/blog/page/99",
+      "/blog/category/not-a-category",
+      "/wp-admin",
+    ]) {
+      expect((await view({ path })).status).toBe(202);
+    }
+    await view({ path: "/blog/first" });
+    await view({ path: "/blog/category/funding" });
+    await view({ path: "/blog/page/2" });
+    const figures = await stats(today(), today());
+    expect(figures.pages.map((page) => page.path).sort()).toEqual(["/blog/category/funding", "/blog/first", "/blog/page/2"]);
+    expect(figures.pageviews).toBe(3);
+    // A post counts from the moment it is published.
+    await app.deps.db.query(
+      "INSERT INTO posts (title, content, read_time, slug, published, published_at) VALUES ('New', '<p>x</p>', 1, 'just-published', true, now())",
+    );
+    await view({ path: "/blog/just-published" });
+    expect((await stats(today(), today())).pages.map((page) => page.path)).toContain("/blog/just-published");
+  });
+
+  it("normalises and caps sources, and never stores an address-like value", async () => {
+    await clearStats();
+    await view({
+      path: `/?utm_source=${encodeURIComponent("jane.doe@example.com")}&utm_campaign=${encodeURIComponent("for jane@example.com")}`,
+      ip: "198.51.100.60",
+    });
+    await view({ path: `/?utm_source=${encodeURIComponent("  Ｎｅｗｓ\u200bletter\n ")}`, ip: "198.51.100.61" });
+    await view({ path: `/?utm_source=${"s".repeat(200)}`, ip: "198.51.100.62" });
+    await view({ path: "/", ip: "198.51.100.63", referrer: `https://${"r".repeat(70)}.example/` });
+    const figures = await stats(today(), today());
+    expect(figures.sources.map((row) => row.source).sort()).toEqual(["direct", "newsletter", "r".repeat(60), "s".repeat(60)]);
+    const { rows } = await app.deps.db.query<{ hits: number }>(
+      "SELECT count(*)::int AS hits FROM stats_events WHERE source LIKE '%@%' OR utm_campaign LIKE '%@%' OR utm_medium LIKE '%@%'",
+    );
+    expect(rows[0]?.hits).toBe(0);
+  });
+
+  it("counts a signup and its visitor on the same basis: conversion is never above 100 %", async () => {
+    await clearStats();
+    const signup = (email: string, ip: string, ua: string, referer = `${testOrigin}/blog/story`) =>
+      app.handler(
+        new Request(`${testOrigin}/api/newsletter/subscribe`, {
+          method: "POST",
+          body: JSON.stringify({ email }),
+          headers: { "content-type": "application/json", origin: testOrigin, "user-agent": ua, referer },
+        }),
+        { ip },
+      );
+    // No JavaScript (no beacon), and a crawler's user agent: each a signup and a visitor of the page.
+    expect((await signup("nojs@example.com", "198.51.100.70", desktop)).status).toBe(200);
+    expect(
+      (await signup("bot@example.com", "198.51.100.71", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")).status,
+    ).toBe(200);
+    // One visitor signing up five addresses is one signup of one visitor.
+    await view({ path: "/blog/story", ip: "198.51.100.72", referrer: "https://news.ycombinator.com/" });
+    for (let n = 0; n < 5; n += 1) await signup(`many-${String(n)}@example.com`, "198.51.100.72", desktop);
+    // A form with no page of the site behind it counts as neither.
+    await signup("nowhere@example.com", "198.51.100.73", desktop, `${testOrigin}/preview/3/abc`);
+    const figures = await stats(today(), today());
+    const story = figures.pages.find((page) => page.path === "/blog/story");
+    const storySignups = figures.signups.filter((row) => row.path === "/blog/story").reduce((sum, row) => sum + row.signups, 0);
+    expect(storySignups).toBe(3);
+    expect(story?.visitors).toBe(3);
+    for (const source of figures.sources) {
+      const signups = figures.signups.filter((row) => row.source === source.source).reduce((sum, row) => sum + row.signups, 0);
+      expect(signups).toBeLessThanOrEqual(source.visitors);
+    }
+    expect(figures.signups.map((row) => row.path)).toEqual(["/blog/story", "/blog/story"]);
+    // The same after the day is rolled up, and the signups' visitor hashes are forgotten with it.
+    clock.advance(day);
+    const rolled = await stats(figures.from, figures.to);
+    expect(rolled.signups).toEqual(figures.signups);
+    expect(rolled.pages).toEqual(figures.pages);
+    const { rows } = await app.deps.db.query<{ kept: number }>("SELECT count(visitor)::int AS kept FROM stats_signups");
+    expect(rows[0]?.kept).toBe(0);
   });
 });

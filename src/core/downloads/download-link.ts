@@ -3,21 +3,40 @@ import type { Signer } from "../shared/signer.ts";
 /** How long a link handed out after the email step stays valid. */
 export const downloadLinkLifetimeSeconds = 24 * 60 * 60;
 
-/** What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry (base64url). */
+/**
+ * What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry
+ * (base64url). The link in the download email also names its recipient (`r`, their subscriber id,
+ * signed with the rest): opening it shows the person owns the address it was sent to, which the
+ * link in the form's answer (no `r`) never does (docs/decisions/0055-who-starts-a-sequence.md).
+ */
 export interface SignedDownload {
   expires: string;
   signature: string;
+  r?: string;
 }
 
-export function signDownloadLink(signer: Signer, id: number, now: Date): SignedDownload {
+const payload = (id: number, expires: number, recipient: number | null) =>
+  recipient === null ? `${String(id)}.${String(expires)}` : `${String(id)}.${String(expires)}.${String(recipient)}`;
+
+export function signDownloadLink(signer: Signer, id: number, now: Date, recipient: number | null = null): SignedDownload {
   const expires = Math.floor(now.getTime() / 1000) + downloadLinkLifetimeSeconds;
-  return { expires: String(expires), signature: signer.sign("download-link", `${String(id)}.${String(expires)}`) };
+  const signature = signer.sign("download-link", payload(id, expires, recipient));
+  return recipient === null ? { expires: String(expires), signature } : { expires: String(expires), signature, r: String(recipient) };
 }
 
-/** True when the link's signature is ours for this id and it has not expired (constant-time compare). */
-export function verifyDownloadLink(signer: Signer, link: { id: number; expires: string | null; signature: string | null }, now: Date): boolean {
+/**
+ * True when the link's signature is ours for this id (and, on the emailed link, its recipient) and
+ * it has not expired (constant-time compare).
+ */
+export function verifyDownloadLink(
+  signer: Signer,
+  link: { id: number; expires: string | null; signature: string | null; recipient?: string | null },
+  now: Date,
+): boolean {
   if (!link.expires || !/^\d{1,12}$/.test(link.expires) || !link.signature) return false;
+  const recipient = link.recipient ?? null;
+  if (recipient !== null && !/^[1-9]\d{0,9}$/.test(recipient)) return false;
   const expires = Number(link.expires);
   if (expires <= Math.floor(now.getTime() / 1000)) return false;
-  return signer.verify("download-link", `${String(link.id)}.${String(expires)}`, link.signature);
+  return signer.verify("download-link", payload(link.id, expires, recipient === null ? null : Number(recipient)), link.signature);
 }

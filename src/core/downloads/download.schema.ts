@@ -75,4 +75,4 @@ export type AdminDownload = z.output<typeof adminDownloadSchema>;
 export const downloadLinkSchema = z.object({ downloadUrl: z.string() });
 
 /** The query of a signed download link. */
-export const downloadLinkQuerySchema = z.object({ expires: z.string().optional(), signature: z.string().optional() });
+export const downloadLinkQuerySchema = z.object({ expires: z.string().optional(), signature: z.string().optional(), r: z.string().optional() });

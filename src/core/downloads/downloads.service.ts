@@ -1,4 +1,4 @@
-import { enrollRequester } from "../sequences/sequences.service.ts";
+import { enrollDownloadOwner } from "../sequences/sequences.service.ts";
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { altToStore } from "../shared/image-alt.schema.ts";
@@ -209,7 +209,7 @@ export interface DownloadRequestInput {
 /**
  * A visitor gives their email for a resource: the count rises by one, they are recorded as a
  * subscriber (`recordDownloadRequester`: pending if new, never made active here), and they get a
- * signed link valid for 24 hours — in the answer at once, and by email, with an invitation to the
+ * signed link valid for 24 hours — in the answer at once, and by email (naming its recipient), with an invitation to the
  * newsletter unless they are on it (one email per address and resource per 10 minutes, so the form
  * cannot bomb an inbox). The email is queued in the same transaction and delivered after the
  * answer: a mail outage delays it, never fails the answer or loses it.
@@ -228,18 +228,22 @@ export async function requestDownload(
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
     const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now);
-    // The resource's sequence: at once for a subscriber (no invitation to confirm), else once they confirm.
-    await enrollRequester(tx, deps, { subscriberId: recipient.id, downloadId: input.id, confirmed: consentId === null });
+    // No sequence starts here: whoever typed the address may not own it (the emailed link proves it, see `downloadFile`).
     return queueDownloadEmail(tx, deps, recipient, { downloadId: input.id, consentId });
   });
   if (queued) startDelivery(deps);
   return { downloadUrl: deps.urls.downloadFile(input.id, signDownloadLink(deps.signer, input.id, now)) };
 }
 
-/** The stored file of a resource, with the name it is offered under. */
+/**
+ * The stored file of a resource, with the name it is offered under. `owner` is the subscriber the
+ * link was emailed to, when the link names one and is being opened (GET, not HEAD): they join the
+ * resource's sequence (`enrollDownloadOwner`).
+ */
 export async function downloadFile(
-  deps: Pick<DownloadsDeps, "db" | "files">,
+  deps: Pick<DownloadsDeps, "db" | "files" | "now">,
   id: number,
+  owner: number | null = null,
 ): Promise<{ data: Uint8Array; contentType: string; fileName: string }> {
   const { rows } = await deps.db.query<{ file_key: string; file_name: string; file_type: string }>(
     "SELECT file_key, file_name, file_type FROM downloads WHERE id = $1",
@@ -248,5 +252,6 @@ export async function downloadFile(
   const row = rows[0];
   const stored = row && (await deps.files.get(row.file_key));
   if (!row || !stored) throw new NotFoundError(resourceGoneMessage);
+  if (owner !== null) await enrollDownloadOwner(deps, { subscriberId: owner, downloadId: id });
   return { data: stored.data, contentType: row.file_type, fileName: row.file_name };
 }

@@ -7,6 +7,9 @@ export const postCategories = ["Entrepreneurship", "Cash Flow", "Networking", "M
 
 export type PostCategory = (typeof postCategories)[number];
 
+/** Posts on one list page of the blog (`src/lib/blog-pages.ts`); the stats know a list page by it. */
+export const postsPerListPage = 12;
+
 export const defaultReadTime = 5;
 export const minReadTime = 1;
 export const maxReadTime = 60;

@@ -249,6 +249,7 @@ describe("a resource's sequence", () => {
       "INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size) VALUES ('Deck', 'A deck', 'Guides', 'deck.pdf', 'x', 'application/pdf', 10) RETURNING id",
     );
     downloadId = rows[0]?.id as number;
+    await app.deps.files.put("x", new TextEncoder().encode("%PDF-1.4"), { contentType: "application/pdf", fileName: "deck.pdf" });
     await updateSequence(deps(), "welcome", { enabled: true, steps: [step("Welcome aboard", 0)] });
     await updateSequence(deps(), `download-${String(downloadId)}`, { enabled: true, steps: [step("How was the deck?", 60)] });
   });
@@ -258,12 +259,26 @@ describe("a resource's sequence", () => {
     return requestDownload(deps(), { id: downloadId, email, clientIp: `198.19.1.${String(ip)}` });
   };
 
-  it("starts for someone who requested the resource once they confirm", async () => {
+  /** The download link in an email (as a mail client would open it). */
+  const emailedLink = (mail: CaughtMail) => {
+    const match = /\/api\/downloads\/\d+\/file\?[^"]+/.exec(mail.html);
+    if (!match) throw new Error(`no download link in "${mail.subject}"`);
+    return match[0].replaceAll("&amp;", "&");
+  };
+  const open = async (path: string, method = "GET") => {
+    const answer = await app.call(path, { method });
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+  };
+  const downloadMailTo = (email: string) => app.mail.to(email).find((mail) => mail.subject === "Your download: Deck") as CaughtMail;
+
+  it("starts for a requester who opened the emailed link, once they confirm", async () => {
     const email = address("requester");
     await request(email);
     await app.deliverMail();
     const downloadMail = app.mail.to(email)[0] as CaughtMail;
     expect(downloadMail.subject).toBe("Your download: Deck");
+    await open(emailedLink(downloadMail));
     clock.advance(2 * 60 * minute);
     await tick();
     // Not confirmed: nothing from the sequence.
@@ -277,18 +292,45 @@ describe("a resource's sequence", () => {
     expect(subjects(email)).toEqual(["Your download: Deck", "Welcome aboard", "How was the deck?"]);
   });
 
-  it("starts at once for a subscriber who requests it, and only once", async () => {
+  it("starts nothing when a stranger types a subscriber's address into the form; the owner opening the emailed link starts it", async () => {
     const email = address("subscriber");
     await confirmNew(email);
-    await request(email);
+    // The stranger: the form, and the link in its answer, which they open.
+    const answer = await request(email);
+    await open(answer.downloadUrl);
     await request(email);
     await app.deliverMail();
+    // The one download email, and nothing else, however long we wait (a mail scanner's HEAD included).
+    await open(emailedLink(downloadMailTo(email)), "HEAD");
+    clock.advance(3 * 60 * minute);
+    await tick();
+    await tick();
+    expect(subjects(email).filter((subject) => subject === "Your download: Deck")).toHaveLength(1);
+    expect(subjects(email)).not.toContain("How was the deck?");
+    const { rows } = await app.deps.db.query(
+      "SELECT 1 FROM sequence_enrollments e JOIN sequences q ON q.id = e.sequence_id WHERE q.download_id = $1 AND e.subscriber_id = $2",
+      [downloadId, await subscriberId(email)],
+    );
+    expect(rows).toHaveLength(0);
+    // The owner opens the link in their email (twice): the sequence starts, once.
+    await open(emailedLink(downloadMailTo(email)));
+    await open(emailedLink(downloadMailTo(email)));
     clock.advance(60 * minute);
     await tick();
     await tick();
     expect(subjects(email).filter((subject) => subject === "How was the deck?")).toHaveLength(1);
     const stats = await sequenceStats(deps(), `download-${String(downloadId)}`);
     expect(stats[0]?.sent).toBe(2);
+  });
+
+  it("refuses an emailed link whose recipient was changed", async () => {
+    const email = address("tampered");
+    await request(email);
+    await app.deliverMail();
+    const link = emailedLink(downloadMailTo(email));
+    const someoneElse = (await subscriberId(email)) + 1;
+    expect((await app.call(link.replace(/([?&]r=)\d+/, `$1${String(someoneElse)}`))).status).toBe(403);
+    expect((await app.call(link.replace(/&r=\d+/, ""))).status).toBe(403);
   });
 });
 

@@ -249,22 +249,25 @@ export async function enrollConfirmed(tx: SqlQueryable, deps: Pick<SequencesDeps
 }
 
 /**
- * Someone asked for a resource, on `tx` (the request's transaction): they join its sequence when
- * it is on — at once if they are subscribed already (`confirmed`), otherwise once they confirm.
- * Someone already in it stays where they are.
+ * The owner of an address opened the download link that was emailed to it (the link names them,
+ * signed): they asked for the resource with that address and showed it is theirs, so they join the
+ * resource's sequence when it is on — from its next run if they are subscribed, otherwise once they
+ * confirm. Asking on the form alone starts nothing: anyone can type anyone's address there
+ * (docs/decisions/0055-who-starts-a-sequence.md). Someone already in it stays where they are.
  */
-export async function enrollRequester(
-  tx: SqlQueryable,
-  deps: Pick<SequencesDeps, "site" | "now">,
-  input: { subscriberId: number; downloadId: number; confirmed: boolean },
+export async function enrollDownloadOwner(
+  deps: Pick<SequencesDeps, "db" | "now">,
+  input: { subscriberId: number; downloadId: number },
 ): Promise<void> {
-  const { rows } = await tx.query(
+  const now = deps.now();
+  await deps.db.query(
     `INSERT INTO sequence_enrollments (sequence_id, subscriber_id, enrolled_at, next_at)
-     SELECT id, $1, $3, $3 FROM sequences WHERE download_id = $2 AND enabled
-     ON CONFLICT (sequence_id, subscriber_id) DO NOTHING RETURNING id`,
-    [input.subscriberId, input.downloadId, input.confirmed ? deps.now() : null],
+     SELECT q.id, s.id, CASE WHEN s.status = 'active' THEN $3::timestamptz END, CASE WHEN s.status = 'active' THEN $3::timestamptz END
+       FROM sequences q, subscribers s
+      WHERE q.download_id = $2 AND q.enabled AND s.id = $1
+     ON CONFLICT (sequence_id, subscriber_id) DO NOTHING`,
+    [input.subscriberId, input.downloadId, now],
   );
-  if (rows.length > 0 && input.confirmed) await queueDueSteps(tx, deps, { subscriberId: input.subscriberId, limit: 10 });
 }
 
 /** The welcome sequence's enrollment of imported people (the owner ticked it at import), on `tx`. */

@@ -52,3 +52,8 @@ export function saltedHash(salt: Buffer, ...parts: string[]): string {
 export function visitorHash(salt: Buffer, clientIp: string, userAgent: string, siteHosts: readonly string[]): string {
   return saltedHash(salt, "visitor", clientKey(clientIp), userAgent, siteHosts.at(-1) ?? "");
 }
+
+/** A client address of the day (by `clientKey`), for the visitor cap: never the address itself. */
+export function clientHash(salt: Buffer, clientIp: string): string {
+  return saltedHash(salt, "client", clientKey(clientIp));
+}

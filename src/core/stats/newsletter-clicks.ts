@@ -1,4 +1,6 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { RateLimitedError } from "../errors.ts";
+import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { isBotAgent } from "./page-view.ts";
@@ -115,20 +117,43 @@ export const trackNewsletterLinks = (
 ): Promise<string> => trackLinks(db, needs, { sendId }, html);
 
 /**
+ * Clicks counted per link and client address (the rate limits' key, an IPv6 address by its /64) in
+ * an hour: a person clicks a link once or twice; a script reloading it adds no more than this
+ * (docs/decisions/0054-numbers-no-one-can-fake.md). Clicks over it still follow the link.
+ */
+export const clickCountLimit: Omit<RateLimit, "bucket"> = { max: 3, windowMs: 60 * 60 * 1000 };
+
+/** Whether one more click of `linkId` from this client counts (one counter row per link, client and hour). */
+async function clickCounts(
+  deps: { db: SqlQueryable; now: () => Date; env?: { RATE_LIMIT_MULTIPLIER?: number | undefined } },
+  linkId: number,
+  clientIp: string,
+): Promise<boolean> {
+  try {
+    await takeRateLimit(deps, { ...clickCountLimit, bucket: `click ${String(linkId)}` }, clientIp);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}
+
+/**
  * Where a click goes: the link's stored URL when its token is genuine, else nowhere (`null`: the
  * caller answers with the site's home, never an address from the request). A genuine click counts
  * once more for the link, and once per recipient for unique clicks when their token is genuine too.
- * A crawler's fetch (isbot) follows the link but is not counted.
+ * A crawler's fetch (isbot) follows the link but is not counted, nor is a client's click past
+ * `clickCountLimit` on the link.
  */
 export async function followClick(
-  deps: { db: SqlQueryable; signer: Signer; now: () => Date },
-  tokens: { link: string | undefined; recipient: string | undefined; userAgent: string },
+  deps: { db: SqlQueryable; signer: Signer; now: () => Date; env?: { RATE_LIMIT_MULTIPLIER?: number | undefined } },
+  tokens: { link: string | undefined; recipient: string | undefined; userAgent: string; clientIp: string },
 ): Promise<string | null> {
   const [linkPart, linkSignature] = (tokens.link ?? "").split(".");
   const linkId = Number(linkPart);
   if (!Number.isSafeInteger(linkId) || linkId <= 0 || !linkSignature) return null;
   if (!deps.signer.verify("newsletter-click", `link ${String(linkId)}`, linkSignature)) return null;
-  const counted = !isBotAgent(tokens.userAgent);
+  const counted = !isBotAgent(tokens.userAgent) && (await clickCounts(deps, linkId, tokens.clientIp));
   const { rows } = await deps.db.query<{ url: string; send_id: number | null; step_id: number | null }>(
     `UPDATE newsletter_links SET clicks = clicks + $2::int WHERE id = $1 RETURNING url, send_id, step_id`,
     [linkId, counted ? 1 : 0],

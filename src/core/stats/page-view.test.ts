@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceOf, isBotAgent, normalPath, pageViewDimensions } from "./page-view.ts";
+import { deviceOf, isBotAgent, normalLabel, normalPath, pageViewDimensions } from "./page-view.ts";
 import { addDays, dayIn } from "./stats-days.ts";
 
 const site = ["nofilter.example"];
@@ -49,5 +49,22 @@ describe("page view dimensions", () => {
     expect(dayIn("Europe/Paris", at)).toBe("2026-03-11");
     expect(dayIn("America/Los_Angeles", new Date("2026-03-11T06:00:00Z"))).toBe("2026-03-10");
     expect(addDays("2026-02-28", 1)).toBe("2026-03-01");
+  });
+});
+
+describe("source labels", () => {
+  it("are normalised (NFKC, lower case, no invisible characters, one space), capped at 60, and never an email address", () => {
+    const source = (value: string) =>
+      pageViewDimensions(new URL(`https://nofilter.example/?utm_source=${encodeURIComponent(value)}`), "", site).source;
+    expect(source("  Ｌｉｎｋｅｄ\u200bIn\t\n ")).toBe("linkedin");
+    expect(source("Product   Hunt")).toBe("product hunt");
+    expect(source("www.Reddit.com")).toBe("reddit.com");
+    expect(source("x".repeat(500))).toBe("x".repeat(60));
+    expect(source("jane.doe@example.com")).toBe("");
+    expect(source("mailto:jane%40example.com")).toBe("");
+    expect(pageViewDimensions(new URL("https://nofilter.example/?utm_source=jane@example.com"), "https://news.example/", site).source).toBe(
+      "news.example",
+    );
+    expect(normalLabel("Spring\u0000 Launch")).toBe("spring launch");
   });
 });

@@ -14,7 +14,8 @@ export interface PageViewDimensions {
 }
 
 const maxPathLength = 300;
-const maxLabelLength = 100;
+/** A source, medium or campaign is a short name; a longer value is cut here (docs/decisions/0054-numbers-no-one-can-fake.md). */
+export const maxLabelLength = 60;
 
 /** A browser's user agent that a maintained list (isbot) calls a crawler, or none at all. */
 export function isBotAgent(userAgent: string): boolean {
@@ -44,18 +45,43 @@ export function normalPath(pathname: string): string {
   return path.slice(0, maxPathLength);
 }
 
-/** A referrer's host as a source: lower case, without `www.`. */
+/** A referrer's host as a source: lower case, without `www.`, at most `maxLabelLength` characters. */
 function siteOf(referrer: string): string | null {
   try {
     const url = new URL(referrer);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    return url.hostname.toLowerCase().replace(/^www\./, "");
+    return (
+      url.hostname
+        .toLowerCase()
+        .replace(/^www\./, "")
+        .slice(0, maxLabelLength) || null
+    );
   } catch {
     return null;
   }
 }
 
-const label = (value: string | null) => (value ?? "").trim().toLowerCase().slice(0, maxLabelLength);
+/** Looks like it holds an email address (an `@`, written or percent-encoded): such a value is never stored. */
+export const isAddressLike = (value: string) => /@|%40|\uff20/i.test(value);
+
+/**
+ * A `utm_…` value as the dashboard lists it: Unicode-normalised (NFKC), lower case, control and
+ * invisible characters removed, runs of spaces made one, a leading `www.` dropped, at most
+ * `maxLabelLength` characters; `""` for one that looks like an email address.
+ */
+export function normalLabel(value: string | null): string {
+  const text = (value ?? "")
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^www\./, "");
+  if (isAddressLike(text)) return "";
+  return text.slice(0, maxLabelLength).trim();
+}
+
+const label = normalLabel;
 
 /**
  * The page and where the visitor came from, from the page's address and its referrer. `utm_source`

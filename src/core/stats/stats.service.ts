@@ -3,12 +3,13 @@ import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
 import type { RateLimit } from "../rate-limit.ts";
 import type { Clock } from "../shared/clock.ts";
-import { dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
-import { deviceOf, isBotAgent, pageViewDimensions } from "./page-view.ts";
+import { clientHash, dailySalt, saltedHash, visitorHash } from "./daily-salt.ts";
+import { deviceOf, isAddressLike, isBotAgent, pageViewDimensions } from "./page-view.ts";
+import { isSitePage } from "./site-pages.ts";
 import { groupCommit } from "../db/group-commit.ts";
-import { attributeForm, sourceSql, type FormRequest } from "./attribution.ts";
+import { attributeForm, sourceSql, unknownPage, type FormRequest } from "./attribution.ts";
 import { sendClicks } from "./newsletter-clicks.ts";
-import { takeViewLimit, writeView, writtenVersion } from "./view-writer.ts";
+import { takeViewLimit, writeView, writtenVersion, type ViewRow } from "./view-writer.ts";
 import { cellsOf, dimensionsOf, dropExpiredRollups, rollUpPastDays } from "./rollups.ts";
 import { addDays, dayIn, daysBetween, type Day } from "./stats-days.ts";
 import type { PageViewReport, Stats, StatsQuery } from "./stats.schema.ts";
@@ -65,6 +66,7 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
   takeViewLimit(saltedHash(salt, "rate", client), limit, now);
   const dimensions = pageViewDimensions(pageUrl, view.referrer, view.siteHosts);
   if (view.notFound) {
+    if (isAddressLike(dimensions.path)) return;
     await deps.db.query(
       `INSERT INTO stats_not_found (day, path, views) VALUES ($1::date, $2, 1)
        ON CONFLICT (day, path) DO UPDATE SET views = stats_not_found.views + 1`,
@@ -72,6 +74,8 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
     );
     return;
   }
+  // Only a page of the site is a page view: not a made-up path, an API address or a preview.
+  if (!(await isSitePage(deps.db, dimensions.path, now))) return;
   const visitor = visitorHash(salt, view.clientIp, view.userAgent, view.siteHosts);
   const country = /^[A-Za-z]{2}$/.test(view.country ?? "") ? (view.country ?? "").toUpperCase() : "";
   await writeView(deps.db, {
@@ -84,6 +88,7 @@ export async function recordPageView(deps: StatsDeps, view: PageViewRequest): Pr
     utmCampaign: dimensions.utmCampaign,
     device: deviceOf(view.userAgent),
     country,
+    client: clientHash(salt, view.clientIp),
   });
 }
 
@@ -302,21 +307,53 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
 
 /**
  * A newsletter signup (the consent asked by the form), counted under the page its form was on and
- * the visit's source. The same consent asked again (the same pending address) counts once.
+ * the visit's source. The same consent asked again (the same pending address) counts once, and a
+ * visitor signs up at most once a day on a page. A signup and its visitor count on the same basis
+ * (docs/decisions/0054-numbers-no-one-can-fake.md): a signup from a visitor with no view of the page
+ * today (no JavaScript, a crawler's user agent) adds that view, so it counts as a visitor too; one
+ * that can't be a visitor (no page of the site, its client over the visitor cap) counts as neither.
+ * So a page's or a source's signups never outnumber its visitors.
  */
 export async function recordSignup(deps: StatsDeps, consentId: number, form: FormRequest): Promise<void> {
+  const now = deps.now();
   const day = statsToday(deps);
-  const { path, visitor } = await attributeForm(deps.db, day, form);
+  const { path, visitor, client } = await attributeForm(deps.db, day, form, now);
+  if (path === unknownPage) return;
+  const { rows } = await deps.db.query("SELECT 1 FROM stats_events WHERE day = $1::date AND visitor = $2 AND path = $3 LIMIT 1", [
+    day,
+    visitor,
+    path,
+  ]);
+  if (rows.length === 0) {
+    const view: ViewRow = {
+      day,
+      at: now,
+      visitor,
+      path,
+      source: "",
+      utmMedium: "",
+      utmCampaign: "",
+      device: deviceOf(form.userAgent),
+      country: "",
+      client,
+    };
+    await writeView(deps.db, view);
+  }
   await writeSignup(deps.db, { day, path, visitor, consentId });
 }
 
-/** Signups counted together with the others that arrived meanwhile (group commit: one statement under load, not one each). */
+/**
+ * Signups counted together with the others that arrived meanwhile (group commit: one statement
+ * under load, not one each); each only when its visitor has a view of its page today, once per
+ * consent and once per visitor and page.
+ */
 const writeSignup = groupCommit<{ day: string; path: string; visitor: string; consentId: number }>(async (db, rows) => {
   await db.query(
-    `INSERT INTO stats_signups (day, path, source, consent_id)
-     SELECT r.day, r.path, ${sourceSql("r.day", "r.visitor")}, r.consent_id
+    `INSERT INTO stats_signups (day, path, source, consent_id, visitor)
+     SELECT r.day, r.path, ${sourceSql("r.day", "r.visitor")}, r.consent_id, r.visitor
        FROM unnest($1::date[], $2::text[], $3::text[], $4::int[]) AS r(day, path, visitor, consent_id)
-     ON CONFLICT (consent_id) DO NOTHING`,
+      WHERE EXISTS (SELECT 1 FROM stats_events e WHERE e.day = r.day AND e.visitor = r.visitor AND e.path = r.path)
+     ON CONFLICT DO NOTHING`,
     [rows.map((row) => row.day), rows.map((row) => row.path), rows.map((row) => row.visitor), rows.map((row) => row.consentId)],
   );
 });
@@ -324,7 +361,7 @@ const writeSignup = groupCommit<{ day: string; path: string; visitor: string; co
 /** A download requested, counted per resource, page and source. */
 export async function recordDownload(deps: StatsDeps, downloadId: number, form: FormRequest): Promise<void> {
   const day = statsToday(deps);
-  const { path, visitor } = await attributeForm(deps.db, day, form);
+  const { path, visitor } = await attributeForm(deps.db, day, form, deps.now());
   await deps.db.query(
     `INSERT INTO stats_downloads (day, download_id, path, source, downloads) VALUES ($1::date, $2, $3, ${sourceSql("$1", "$4")}, 1)
      ON CONFLICT (day, download_id, path, source) DO UPDATE SET downloads = stats_downloads.downloads + 1`,

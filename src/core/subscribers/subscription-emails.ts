@@ -150,7 +150,7 @@ export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message:
     const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
     const resource = rows[0];
     if (downloadId === null || !resource) throw new NotFoundError(resourceGoneMessage);
-    const downloadUrl = deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now())));
+    const downloadUrl = deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now(), recipient.id)));
     const content =
       message.consentId === null
         ? await once(shape("download", { resourceTitle: resource.title }), { downloadUrl, unsubscribeUrl: unsubscribe }, (urls) =>
