@@ -5,7 +5,7 @@ import { maxAltLength } from "../shared/image-alt.schema.ts";
 import { checkImage } from "../files/upload-rules.ts";
 import { postCategories, maxReadTime, minReadTime, type PostCategory } from "../posts/post.schema.ts";
 import { firstFreeSlug, slugFromTitle, slugSchema } from "../posts/post-slug-rules.ts";
-import { recordSlugChange } from "../posts/post-slug-store.ts";
+import { insertPostRow } from "../posts/post-rows.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "../posts/sanitize-post-html.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { ApiUrls } from "../shared/links.ts";
@@ -150,27 +150,21 @@ export async function importPost(deps: ImportDeps, context: ImportContext, post:
       const featured = post.featureImage ? (keys.get(post.featureImage) ?? null) : null;
       const excerpt = post.excerpt ? plainText(post.excerpt).slice(0, maxExcerpt) || null : null;
       const created = post.createdAt ?? state.publishedAt ?? deps.now();
-      const { rows } = await tx.query<{ id: number }>(
-        `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, featured_image_alt)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-        [
-          post.title.slice(0, maxTitle),
-          content,
-          excerpt,
-          categoryOf(post.tags),
-          readTimeOf(content, { min: minReadTime, max: maxReadTime }),
-          state.published,
-          state.publishedAt,
-          featured,
-          created,
-          deps.now(),
-          slug,
-          state.publishAt,
-          featured ? (post.featureImageAlt?.slice(0, maxAltLength) ?? null) : null,
-        ],
-      );
-      const id = (rows[0] as { id: number }).id;
-      await recordSlugChange(tx, id, null, slug);
+      const { id } = await insertPostRow(tx, {
+        title: post.title.slice(0, maxTitle),
+        content,
+        excerpt,
+        category: categoryOf(post.tags),
+        readTime: readTimeOf(content, { min: minReadTime, max: maxReadTime }),
+        published: state.published,
+        publishedAt: state.publishedAt,
+        publishAt: state.publishAt,
+        featuredImageKey: featured,
+        featuredImageAlt: post.featureImageAlt?.slice(0, maxAltLength) ?? null,
+        createdAt: created,
+        updatedAt: deps.now(),
+        slug,
+      });
       await tx.query("INSERT INTO imported_posts (source, source_id, post_id) VALUES ($1, $2, $3)", [context.source, post.sourceId, id]);
       const oldPath = post.oldUrl ? oldPathOf(post.oldUrl, context.siteUrl, slug) : null;
       if (oldPath && (await recordImportRedirect(tx, oldPath, id))) report.redirects += 1;
