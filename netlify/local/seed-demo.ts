@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
+import { insertPostRow } from "../../src/core/posts/post-rows.ts";
 import { slugFromTitle } from "../../src/core/posts/post-slug-rules.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
 import { demoPosts, demoResources, readDemoFile, type DemoPost, type DemoResource } from "./demo-content/index.ts";
@@ -55,23 +56,21 @@ export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
     await deps.db.transaction(async (tx) => {
       for (const { post, image } of posts) {
         const at = new Date(now - post.daysAgo * day);
-        await tx.query(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, demo, featured_image_alt)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, true, $11)`,
-          [
-            post.title,
-            post.content,
-            post.excerpt,
-            post.category,
-            post.readTime,
-            post.published,
-            post.published ? at : null,
-            image.key,
-            at,
-            slugFromTitle(post.title),
-            post.coverAlt,
-          ],
-        );
+        await insertPostRow(tx, {
+          title: post.title,
+          content: post.content,
+          excerpt: post.excerpt,
+          category: post.category,
+          readTime: post.readTime,
+          published: post.published,
+          publishedAt: post.published ? at : null,
+          publishAt: null,
+          featuredImageKey: image.key,
+          featuredImageAlt: post.coverAlt,
+          createdAt: at,
+          slug: slugFromTitle(post.title),
+          demo: true,
+        });
       }
       for (const { resource, file, thumbnail } of resources) {
         await tx.query(

@@ -78,7 +78,7 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     const before = await postCount();
     const run = await runImport({ source: "ghost", file: await fixture("ghost-5.json"), siteUrl: images.url });
     expect(run).toMatchObject({ status: "done", dryRun: true, source: "ghost" });
-    expect(run.report.posts).toEqual({ new: 4, skipped: 0 });
+    expect(run.report.posts).toEqual({ new: 4, skipped: 0, failed: 0 });
     expect(run.report.images.copied).toBe(3);
     expect(run.report.redirects).toBe(2);
     expect(run.report.warnings).toContainEqual({ post: "Hello world", message: expect.stringContaining('it becomes "hello-world-2"') as string });
@@ -89,7 +89,7 @@ describe.each(databaseTargets)("imports on $name", (target) => {
   it("imports a Ghost export: sanitized HTML, images in the store, states, category, slugs and redirects; a second run adds nothing", async () => {
     const run = await runImport({ source: "ghost", file: await fixture("ghost-5.json"), siteUrl: images.url, dryRun: "false" });
     expect(run.status).toBe("done");
-    expect(run.report.posts).toEqual({ new: 4, skipped: 0 });
+    expect(run.report.posts).toEqual({ new: 4, skipped: 0, failed: 0 });
     expect(run.report.images.copied).toBe(2);
     expect(run.report.images.failed).toEqual([{ url: `${images.url}/content/images/missing.png`, reason: "The old site answered 404" }]);
     const { rows } = await testDb.db.query<{
@@ -124,16 +124,16 @@ describe.each(databaseTargets)("imports on $name", (target) => {
 
     const before = await postCount();
     const again = await runImport({ source: "ghost", file: await fixture("ghost-5.json"), siteUrl: images.url, dryRun: "false" });
-    expect(again.report.posts).toEqual({ new: 0, skipped: 4 });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 4, failed: 0 });
     expect(await postCount()).toBe(before);
   });
 
   it("imports a WordPress WXR: posts only, wpautop paragraphs, shortcodes handled or listed, featured image through the attachment", async () => {
     const dry = await runImport({ source: "wordpress", file: await fixture("wordpress.wxr") });
-    expect(dry.report.posts).toEqual({ new: 4, skipped: 0 });
+    expect(dry.report.posts).toEqual({ new: 4, skipped: 0, failed: 0 });
     const run = await runImport({ source: "wordpress", file: await fixture("wordpress.wxr"), dryRun: "false" });
     expect(run.status).toBe("done");
-    expect(run.report.posts).toEqual({ new: 4, skipped: 0 });
+    expect(run.report.posts).toEqual({ new: 4, skipped: 0, failed: 0 });
     expect(run.report.images).toEqual({ copied: 1, failed: [] });
     const messages = run.report.warnings.map((warning) => `${warning.post}: ${warning.message}`);
     expect(messages).toContain("Raising a seed round: Shortcode [gallery] is not supported and was removed.");
@@ -166,16 +166,16 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     expect(await publishedImportRedirects(testDb.db)).toContainEqual({ from: "/2024/03/raising-a-seed-round", to: "raising-a-seed-round" });
 
     const again = await runImport({ source: "wordpress", file: await fixture("wordpress.wxr"), dryRun: "false" });
-    expect(again.report.posts).toEqual({ new: 0, skipped: 4 });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 4, failed: 0 });
   });
 
   it("imports a Substack export: its chrome removed, drafts kept, the email list only with consent", async () => {
     const withoutConsent = await runImport({ source: "substack", file: await zipFixture("substack") });
-    expect(withoutConsent.report.subscribers).toEqual({ imported: 0, skipped: 2 });
+    expect(withoutConsent.report.subscribers).toEqual({ imported: 0, skipped: 3, alreadyThere: 0, keptOut: 3, invalid: 0 });
     const run = await runImport({ source: "substack", file: await zipFixture("substack"), dryRun: "false", consent: "true" });
     expect(run.status).toBe("done");
-    expect(run.report.posts).toEqual({ new: 3, skipped: 1 });
-    expect(run.report.subscribers).toEqual({ imported: 2, skipped: 0 });
+    expect(run.report.posts).toEqual({ new: 3, skipped: 1, failed: 0 });
+    expect(run.report.subscribers).toEqual({ imported: 2, skipped: 1, alreadyThere: 0, keptOut: 1, invalid: 0 });
     expect(run.report.images).toEqual({ copied: 1, failed: [] });
     expect(run.report.warnings.map((warning) => `${warning.post}: ${warning.message}`)).toContain(
       "The podcast: No HTML file for this post (posts/104.the-podcast.html): not imported.",
@@ -204,14 +204,14 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     ]);
     expect(await publishedImportRedirects(testDb.db)).toContainEqual({ from: "/p/first-letter", to: "first-letter" });
     const again = await runImport({ source: "substack", file: await zipFixture("substack"), dryRun: "false", consent: "true" });
-    expect(again.report.posts).toEqual({ new: 0, skipped: 4 });
-    expect(again.report.subscribers).toEqual({ imported: 0, skipped: 2 });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 4, failed: 0 });
+    expect(again.report.subscribers).toEqual({ imported: 0, skipped: 3, alreadyThere: 2, keptOut: 1, invalid: 0 });
   });
 
   it("imports a Medium export: drafts kept as drafts, the title and subtitle not repeated in the body", async () => {
     const run = await runImport({ source: "medium", file: await zipFixture("medium"), dryRun: "false" });
     expect(run.status).toBe("done");
-    expect(run.report.posts).toEqual({ new: 2, skipped: 0 });
+    expect(run.report.posts).toEqual({ new: 2, skipped: 0, failed: 0 });
     const { rows } = await testDb.db.query<{ title: string; slug: string; content: string; published: boolean; excerpt: string | null }>(
       "SELECT p.title, p.slug, p.content, p.published, p.excerpt FROM posts p JOIN imported_posts i ON i.post_id = p.id WHERE i.source = 'medium' ORDER BY p.id",
     );
@@ -226,7 +226,7 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     expect(rows[1]?.content).not.toContain("Half an idea");
     expect(await publishedImportRedirects(testDb.db)).toContainEqual({ from: "/@founder/cash-is-a-fact-1a2b3c4d5e6f", to: "cash-is-a-fact" });
     const again = await runImport({ source: "medium", file: await zipFixture("medium"), dryRun: "false" });
-    expect(again.report.posts).toEqual({ new: 0, skipped: 2 });
+    expect(again.report.posts).toEqual({ new: 0, skipped: 2, failed: 0 });
   });
 
   it("takes a file in parts (a chunked upload) and streams a WXR from them", async () => {
@@ -253,7 +253,7 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     const run = await runImport({ source: "wordpress", uploadId });
     expect(run).toMatchObject({ status: "done", dryRun: true });
     // Already imported above: the dry run says it would skip them all.
-    expect(run.report.posts).toEqual({ new: 0, skipped: 4 });
+    expect(run.report.posts).toEqual({ new: 0, skipped: 4, failed: 0 });
     const left: string[] = [];
     for await (const key of app.deps.files.list(`uploads/${uploadId}/`)) left.push(key);
     expect(left).toEqual([]);

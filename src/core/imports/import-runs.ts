@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { isRowId } from "../db/row-id.ts";
 import { AppError, NotFoundError } from "../errors.ts";
-import { importSubscribers } from "../subscribers/subscriber-import.ts";
-import { importConsentWording } from "../subscribers/subscriber-import.schema.ts";
 import { checkUploadComplete, deleteUpload, isUploadFolder, readUploadParts, readUploadWhole, uploadFolderKey } from "./chunked-uploads.ts";
 import { readGhostExport } from "./ghost-export.ts";
 import { emptyReport, importReportSchema, type ImportForm, type ImportReport, type ImportRun, type ImportSource } from "./import.schema.ts";
-import type { ImportedPost } from "./imported-post.ts";
-import { importPost, type ImportContext, type ImportDeps } from "./import-posts.ts";
+import type { ExportSubscribers, SourceItem } from "./imported-post.ts";
+import { importItem, newClaims, type ImportContext, type ImportDeps } from "./import-posts.ts";
+import { importListedSubscribers } from "./import-subscribers.ts";
 import { readMediumExport } from "./medium-export.ts";
 import { readSubstackExport } from "./substack-export.ts";
 import { readWordpressExport } from "./wordpress-export.ts";
@@ -106,32 +105,31 @@ function* chunksOf(bytes: Uint8Array, size: number): Generator<Uint8Array> {
   for (let start = 0; start < bytes.byteLength; start += size) yield bytes.subarray(start, start + size);
 }
 
-/** The export's posts as a stream, and anything else it carries (a Substack email list). */
+/** The export's items as a stream, and anything else it carries (an email list). */
 async function readExport(
   source: ImportSource,
   file: Awaited<ReturnType<typeof readKeptUpload>>,
-): Promise<{ site: string | null; posts: AsyncIterable<ImportedPost> | Iterable<ImportedPost>; subscribersCsv: string | null }> {
-  if (source === "ghost") return { site: null, posts: readGhostExport(await file.whole()), subscribersCsv: null };
-  if (source === "wordpress") {
-    const { site, posts } = await readWordpressExport(file.open);
-    return { site, posts, subscribersCsv: null };
-  }
+): Promise<{ site: string | null; items: AsyncIterable<SourceItem> | Iterable<SourceItem>; subscribers: ExportSubscribers | null }> {
+  if (source === "ghost") return { site: null, ...readGhostExport(await file.whole()) };
+  if (source === "wordpress") return { ...(await readWordpressExport(file.open)), subscribers: null };
   if (source === "substack") return readSubstackExport(await file.whole());
-  return { site: null, posts: await readMediumExport(await file.whole()), subscribersCsv: null };
+  return { site: null, items: await readMediumExport(await file.whole()), subscribers: null };
 }
 
 function capped(report: ImportReport): ImportReport {
   return {
     ...report,
     warnings: report.warnings.slice(0, listedReportItems),
+    items: report.items.slice(0, listedReportItems),
     images: { ...report.images, failed: report.images.failed.slice(0, listedReportItems) },
   };
 }
 
 /**
- * Runs one import: reads the export, imports (or only reports) post by post, saving the report
- * as it goes so the dashboard shows progress, then the subscribers of a Substack export (through
- * the subscriber import and its consent rule: only when the owner confirmed it). A file that is
+ * Runs one import: reads the export, imports (or only reports) item by item, saving the report
+ * as it goes so the dashboard shows progress, then the email list a Substack or Ghost export holds
+ * (through the subscriber import and its consent rule: only when the owner confirmed it). A dry run
+ * goes the same way without the writes, so its report is what the import will do. A file that is
  * not what it claims ends the run as failed with the reason. The upload is deleted at the end.
  */
 export async function runImport(deps: ImportDeps, id: number): Promise<void> {
@@ -139,21 +137,28 @@ export async function runImport(deps: ImportDeps, id: number): Promise<void> {
   const row = rows[0];
   if (!row) return;
   const consent = (row.report as { consent?: boolean } | null)?.consent === true;
-  const context: ImportContext = { source: row.source, dryRun: row.dry_run, siteUrl: row.site_url, report: emptyReport() };
+  const context: ImportContext = {
+    source: row.source,
+    dryRun: row.dry_run,
+    siteUrl: row.site_url,
+    report: emptyReport(),
+    claims: newClaims(),
+    listedItems: listedReportItems,
+  };
   const save = (status: ImportRun["status"], error: string | null = null) =>
     deps.db.query(
       "UPDATE import_runs SET report = $2, status = $3, error = $4, finished_at = CASE WHEN $3 = 'running' THEN NULL ELSE $5::timestamptz END WHERE id = $1",
       [id, JSON.stringify(capped(context.report)), status, error, deps.now()],
     );
   try {
-    const { site, posts, subscribersCsv } = await readExport(row.source, await readKeptUpload(deps.files, row.file_key));
+    const { site, items, subscribers } = await readExport(row.source, await readKeptUpload(deps.files, row.file_key));
     context.siteUrl ??= site;
     let count = 0;
-    for await (const post of posts) {
-      await importPost(deps, context, post);
+    for await (const item of items) {
+      await importItem(deps, context, item);
       if (++count % 25 === 0) await save("running");
     }
-    if (subscribersCsv !== null) await importSubstackSubscribers(deps, context, subscribersCsv, consent);
+    if (subscribers !== null) await importListedSubscribers(deps, context, subscribers, consent);
     await save("done");
     if (!row.dry_run && context.report.posts.new > 0) deps.rebuild();
   } catch (error) {
@@ -163,24 +168,4 @@ export async function runImport(deps: ImportDeps, id: number): Promise<void> {
   } finally {
     await deleteKeptUpload(deps.files, row.file_key);
   }
-}
-
-async function importSubstackSubscribers(deps: ImportDeps, context: ImportContext, csv: string, consent: boolean): Promise<void> {
-  const lines = csv.split("\n").filter((line) => line.trim() !== "").length - 1;
-  if (lines <= 0) return;
-  if (!consent) {
-    context.report.subscribers.skipped += lines;
-    context.report.warnings.push({
-      post: "Email list",
-      message: "Subscribers are imported only when you confirm these people agreed to receive this newsletter.",
-    });
-    return;
-  }
-  if (context.dryRun) {
-    context.report.subscribers.imported += lines;
-    return;
-  }
-  const result = await importSubscribers(deps, { file: new File([csv], "email_list.csv"), wording: importConsentWording });
-  context.report.subscribers.imported += result.imported;
-  context.report.subscribers.skipped += result.skipped + result.invalidCount;
 }

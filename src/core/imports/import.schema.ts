@@ -37,15 +37,55 @@ export type ImportFormInput = z.input<typeof importFormSchema>;
 export const importWarningSchema = z.object({ post: z.string(), message: z.string() });
 export type ImportWarning = z.output<typeof importWarningSchema>;
 
+/** What became of one item of the export. */
+export const importOutcomes = ["imported", "skipped", "failed"] as const;
+
+/**
+ * One item of the export and what the import does with it (a dry run: would do). Every item of
+ * the export gets one: nothing is left out of the report without a reason.
+ */
+export const importItemSchema = z.object({
+  /** What the export calls it: post, page, attachment, revision, menu item… */
+  kind: z.string(),
+  sourceId: z.string(),
+  title: z.string(),
+  outcome: z.enum(importOutcomes),
+  /** Skipped: why; failed: the error. */
+  reason: z.string().nullable(),
+  /** The state the post will have here, and where it lives. */
+  status: z.enum(["published", "draft", "scheduled"]).nullable(),
+  category: z.string().nullable(),
+  slug: z.string().nullable(),
+  /** Images to copy (a dry run) or copied and failed (an import). */
+  images: z.number().int(),
+  /** The old address that will answer 301 to the post. */
+  redirect: z.string().nullable(),
+  /** An image could not be copied: a placeholder marks where it was. */
+  needsImages: z.boolean(),
+});
+export type ImportItem = z.output<typeof importItemSchema>;
+
+const counted = z.number().int().default(0);
+
 export const importReportSchema = z.object({
-  posts: z.object({ new: z.number().int(), skipped: z.number().int() }),
+  // `failed`: the write of a post that was ready went wrong (its error is on its item).
+  posts: z.object({ new: z.number().int(), skipped: z.number().int(), failed: counted }),
   images: z.object({
     copied: z.number().int().meta({ description: "Images copied (a dry run: images to copy)" }),
     failed: z.array(z.object({ url: z.string(), reason: z.string() })),
   }),
-  subscribers: z.object({ imported: z.number().int(), skipped: z.number().int() }),
+  // `skipped` = alreadyThere + keptOut + invalid: every address of the list is in exactly one count.
+  subscribers: z.object({ imported: z.number().int(), skipped: z.number().int(), alreadyThere: counted, keptOut: counted, invalid: counted }),
+  /** Why addresses were kept out or already here, with how many each. */
+  subscriberReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })).default([]),
   redirects: z.number().int(),
   warnings: z.array(importWarningSchema),
+  /** Each item of the export (the first `listedReportItems`); the totals count them all. */
+  items: z.array(importItemSchema).default([]),
+  /** items = imported + skipped + failed: the export's items, every one accounted for. */
+  totals: z
+    .object({ items: counted, imported: counted, skipped: counted, failed: counted })
+    .default({ items: 0, imported: 0, skipped: 0, failed: 0 }),
 });
 export type ImportReport = z.output<typeof importReportSchema>;
 
@@ -65,5 +105,14 @@ export const createdRunSchema = z.object({ id: z.number().int() });
 
 /** An empty report: what a run starts from and adds to. */
 export function emptyReport(): ImportReport {
-  return { posts: { new: 0, skipped: 0 }, images: { copied: 0, failed: [] }, subscribers: { imported: 0, skipped: 0 }, redirects: 0, warnings: [] };
+  return {
+    posts: { new: 0, skipped: 0, failed: 0 },
+    images: { copied: 0, failed: [] },
+    subscribers: { imported: 0, skipped: 0, alreadyThere: 0, keptOut: 0, invalid: 0 },
+    subscriberReasons: [],
+    redirects: 0,
+    warnings: [],
+    items: [],
+    totals: { items: 0, imported: 0, skipped: 0, failed: 0 },
+  };
 }

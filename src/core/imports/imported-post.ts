@@ -25,6 +25,39 @@ export interface ImportedPost {
   warnings: string[];
 }
 
+/** An item of the export that is not a post to import, and why (a page, an attachment, a revision…). */
+export interface SkippedSourceItem {
+  kind: string;
+  sourceId: string;
+  title: string;
+  skipped: string;
+}
+
+/** What a reader hands over for each item of the export, in the export's order. */
+export type SourceItem = ImportedPost | SkippedSourceItem;
+
+export const isSkippedItem = (item: SourceItem): item is SkippedSourceItem => "skipped" in item;
+
+/** An email list read from an export: the addresses to offer the subscriber import, and those left out and why. */
+export interface ExportSubscribers {
+  /** `email,subscribed_at` rows for the subscriber import. */
+  csv: string;
+  /** Addresses the source itself marks as not wanting mail (unsubscribed, disabled), by reason. */
+  keptOut: Map<string, number>;
+}
+
+/** Adds one to a reason's count. */
+export function countReason(counts: Map<string, number>, reason: string): void {
+  counts.set(reason, (counts.get(reason) ?? 0) + 1);
+}
+
+/** A CSV field, quoted. */
+export const csvField = (value: string): string => `"${value.replace(/"/g, '""')}"`;
+
+/** Paid or members-only on the old site: imported as a draft so it is not published to everyone. */
+export const membersOnlyWarning = (who: string): string =>
+  `Only for ${who} on the old site: imported as a draft, so it is not published to everyone.`;
+
 /** A warning about a post, named by its title. */
 export const warningFor = (post: Pick<ImportedPost, "title">, message: string): ImportWarning => ({ post: post.title, message });
 

@@ -1,6 +1,6 @@
 import { parse } from "node-html-parser";
 import { ValidationError } from "../errors.ts";
-import { exportDate, type ImportedPost } from "./imported-post.ts";
+import { exportDate, type SourceItem } from "./imported-post.ts";
 import { readZipEntries, utf8 } from "./zip-entries.ts";
 
 export const notMediumMessage = "This file is not a Medium export (a zip with a posts folder of HTML files).";
@@ -11,10 +11,10 @@ export const notMediumMessage = "This file is not a Medium export (a zip with a 
  * (`section.e-content`, where Medium repeats the title and subtitle: removed), date
  * (`time.dt-published`) and canonical link (its old address, and its id for re-imports).
  */
-export async function readMediumExport(bytes: Uint8Array): Promise<ImportedPost[]> {
+export async function readMediumExport(bytes: Uint8Array): Promise<SourceItem[]> {
   const entries = await readZipEntries(bytes, (name) => /(^|\/)posts\/[^/]+\.html$/i.test(name), notMediumMessage);
   if (entries.size === 0) throw new ValidationError(notMediumMessage);
-  const posts: ImportedPost[] = [];
+  const posts: SourceItem[] = [];
   for (const [name, content] of [...entries].sort(([a], [b]) => a.localeCompare(b))) {
     const root = parse(utf8(content));
     const fileName = name.split("/").pop() ?? name;

@@ -29,15 +29,19 @@ export function imageSources(html: string): string[] {
   return [...new Set(sources)];
 }
 
-/** The HTML with each image's `src` replaced (`srcset` and `sizes` dropped: they name the old site's files). */
-export function replaceImageSources(html: string, replace: (src: string) => string | null): string {
+/**
+ * The HTML with each image's `src` replaced (`srcset` and `sizes` dropped: they name the old site's
+ * files), the image replaced by the text `replaceWith`, or (null) removed.
+ */
+export function replaceImageSources(html: string, replace: (src: string, alt: string | null) => string | { replaceWith: string } | null): string {
   const root = parse(html);
   for (const image of root.querySelectorAll("img")) {
     const src = image.getAttribute("src") ?? "";
     image.removeAttribute("srcset");
     image.removeAttribute("sizes");
-    const next = src ? replace(src) : null;
-    if (next) image.setAttribute("src", next);
+    const next = src ? replace(src, image.getAttribute("alt") ?? null) : null;
+    if (typeof next === "string") image.setAttribute("src", next);
+    else if (next) image.replaceWith(next.replaceWith);
     else image.remove();
   }
   return root.toString();

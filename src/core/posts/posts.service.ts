@@ -9,9 +9,10 @@ import type { ApiUrls } from "../shared/links.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey } from "../files/image-cleaning.ts";
-import type { Post, PostCategory, PostForm } from "./post.schema.ts";
+import type { Post, PostForm } from "./post.schema.ts";
 import { publishStateAfterSave } from "./post-schedule.ts";
 import { postPath } from "./post-slug-rules.ts";
+import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
 import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
@@ -23,27 +24,6 @@ export interface PostsDeps {
   rebuild: RequestRebuild;
   urls: Pick<ApiUrls, "file" | "isFile">;
 }
-
-interface PostRow {
-  id: number;
-  title: string;
-  content: string;
-  excerpt: string | null;
-  category: PostCategory | null;
-  read_time: number;
-  published: boolean;
-  published_at: Date | string | null;
-  featured_image_key: string | null;
-  featured_image_alt: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  slug: string;
-  publish_at: Date | string | null;
-  send_as_newsletter: boolean;
-}
-
-const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter";
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
@@ -132,29 +112,21 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
     deps.db
       .transaction(async (tx) => {
         const slug = await slugToSave(tx, { id: null, title: form.title, wanted: form.slug, current: null });
-        const { rows } = await tx.query<PostRow>(
-          `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13)
-           RETURNING ${postColumns}`,
-          [
-            form.title,
-            content,
-            form.excerpt,
-            form.category,
-            form.readTime,
-            state.published,
-            state.publishedAt,
-            imageKey,
-            now,
-            slug,
-            state.publishAt,
-            form.sendAsNewsletter ?? false,
-            imageKey ? (altToStore(form.featuredImageAlt, form.featuredImageDecorative) ?? null) : null,
-          ],
-        );
-        const created = rows[0] as PostRow;
-        await recordSlugChange(tx, created.id, null, slug);
-        return created;
+        return insertPostRow(tx, {
+          title: form.title,
+          content,
+          excerpt: form.excerpt,
+          category: form.category,
+          readTime: form.readTime,
+          published: state.published,
+          publishedAt: state.publishedAt,
+          publishAt: state.publishAt,
+          featuredImageKey: imageKey,
+          featuredImageAlt: altToStore(form.featuredImageAlt, form.featuredImageDecorative) ?? null,
+          createdAt: now,
+          slug,
+          sendAsNewsletter: form.sendAsNewsletter ?? false,
+        });
       })
       .catch((error: unknown) => {
         throw asSlugConflict(error);

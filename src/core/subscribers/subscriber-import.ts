@@ -29,19 +29,63 @@ export async function importSubscribers(
   deps: { db: SqlExecutor; now: () => Date },
   input: { file: Blob; wording: string; welcome?: boolean },
 ): Promise<SubscriberImportResult> {
+  const outcome = await importSubscriberList(deps, input);
+  return {
+    imported: outcome.added,
+    skipped: outcome.unique - outcome.added + outcome.repeated,
+    invalid: outcome.invalid,
+    invalidCount: outcome.invalidCount,
+  };
+}
+
+/** What importing a list does, or (a dry run) would do: every row is in exactly one count. */
+export interface SubscriberListOutcome extends Pick<SubscriberImportResult, "invalid" | "invalidCount"> {
+  added: number;
+  /** Addresses already here, by their status here (an unsubscribed or pending person is left as they are). */
+  alreadyHere: Map<string, number>;
+  /** Addresses the file holds more than once: counted once. */
+  repeated: number;
+  /** Valid addresses, each once. */
+  unique: number;
+}
+
+/**
+ * `importSubscribers` with the whole outcome, and a dry run that takes the same path without the
+ * writes: each batch's addresses already here are read before it is inserted, so a dry run and an
+ * import of the same list give the same counts.
+ */
+export async function importSubscriberList(
+  deps: { db: SqlExecutor; now: () => Date },
+  input: { file: Blob; wording: string; welcome?: boolean; dryRun?: boolean },
+): Promise<SubscriberListOutcome> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const now = deps.now();
   const { rows, duplicates, invalid, invalidCount } = readRows(parseCsvRecords(await input.file.text()), now);
-  let imported = 0;
+  const alreadyHere = new Map<string, number>();
+  let added = 0;
   await deps.db.transaction(async (tx) => {
     for (let start = 0; start < rows.length; start += batchSize) {
-      const added = await insertBatch(tx, rows.slice(start, start + batchSize), input.wording, now);
+      const batch = rows.slice(start, start + batchSize);
+      const { rows: present } = await tx.query<{ status: string; n: number }>(
+        "SELECT status, count(*)::int AS n FROM subscribers WHERE lower(email) = ANY($1::text[]) GROUP BY status",
+        [batch.map((row) => row.email)],
+      );
+      let here = 0;
+      for (const { status, n } of present) {
+        alreadyHere.set(status, (alreadyHere.get(status) ?? 0) + n);
+        here += n;
+      }
+      if (input.dryRun) {
+        added += batch.length - here;
+        continue;
+      }
+      const inserted = await insertBatch(tx, batch, input.wording, now);
       // The welcome sequence only when the owner ticked it: these people confirmed elsewhere, maybe long ago.
-      if (input.welcome) await enrollImported(tx, deps, added);
-      imported += added.length;
+      if (input.welcome) await enrollImported(tx, deps, inserted);
+      added += inserted.length;
     }
   });
-  return { imported, skipped: rows.length - imported + duplicates, invalid, invalidCount };
+  return { added, alreadyHere, repeated: duplicates, unique: rows.length, invalid, invalidCount };
 }
 
 interface ReadRows extends Pick<SubscriberImportResult, "invalid" | "invalidCount"> {

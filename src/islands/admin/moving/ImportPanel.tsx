@@ -20,6 +20,9 @@ const sourceLabels: Record<ImportSource, string> = {
   medium: "Medium (export .zip)",
 };
 
+/** The exports that can carry an email list, and what the consent tick calls it. */
+const listLabels: Partial<Record<ImportSource, string>> = { substack: "Substack email list", ghost: "Ghost members" };
+
 interface Chosen {
   source: ImportSource;
   file: File;
@@ -37,6 +40,8 @@ export function ImportPanel() {
   const [runId, setRunId] = useState<number | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
   const [uploaded, setUploaded] = useState<number | null>(null);
+  const [source, setSource] = useState<ImportSource>("ghost");
+  const listLabel = listLabels[source];
   const start = useMutation({
     mutationFn: async (input: Chosen & { dryRun: boolean }) => {
       // A file over one request's limit goes up in parts first.
@@ -94,7 +99,7 @@ export function ImportPanel() {
       <form id={formId} className="mt-3 space-y-3" onSubmit={dryRun} noValidate>
         <Field label="From" name="source" idPrefix={formId}>
           {(props) => (
-            <select {...props} className="admin-input" defaultValue="ghost">
+            <select {...props} className="admin-input" value={source} onChange={(event) => setSource(event.target.value as ImportSource)}>
               {importSources.map((source) => (
                 <option key={source} value={source}>
                   {sourceLabels[source]}
@@ -114,10 +119,13 @@ export function ImportPanel() {
         >
           {(props) => <input {...props} type="url" className="admin-input" placeholder="https://" />}
         </Field>
-        <label className="flex items-start gap-2 text-sm font-semibold">
-          <input type="checkbox" name="consent" className="mt-1" />
-          Substack email list: {importConsentWording}
-        </label>
+        {listLabel && (
+          // Only an export that holds an email list asks: its people come in only with this tick.
+          <label key={source} className="flex items-start gap-2 text-sm font-semibold">
+            <input type="checkbox" name="consent" className="mt-1" />
+            {listLabel}: {importConsentWording}
+          </label>
+        )}
         <button type="submit" className="btn py-2 text-sm" disabled={start.isPending || current?.status === "running"}>
           Dry Run
         </button>

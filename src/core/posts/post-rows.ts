@@ -1,0 +1,81 @@
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { PostCategory } from "./post.schema.ts";
+import { recordSlugChange } from "./post-slug-store.ts";
+
+/** A post as its table holds it. */
+export interface PostRow {
+  id: number;
+  title: string;
+  content: string;
+  excerpt: string | null;
+  category: PostCategory | null;
+  read_time: number;
+  published: boolean;
+  published_at: Date | string | null;
+  featured_image_key: string | null;
+  featured_image_alt: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  slug: string;
+  publish_at: Date | string | null;
+  send_as_newsletter: boolean;
+}
+
+/** The columns of `PostRow`, for a SELECT or a RETURNING. */
+export const postColumns =
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter";
+
+/** A new post's row, already checked: sanitized content, a free slug, the publish state decided. */
+export interface NewPostRow {
+  title: string;
+  content: string;
+  excerpt: string | null;
+  category: PostCategory | null;
+  readTime: number;
+  published: boolean;
+  publishedAt: Date | null;
+  publishAt: Date | null;
+  featuredImageKey: string | null;
+  /** Stored only beside an image: without one there is nothing to describe. */
+  featuredImageAlt: string | null;
+  createdAt: Date;
+  /** Defaults to `createdAt`. */
+  updatedAt?: Date;
+  slug: string;
+  sendAsNewsletter?: boolean;
+  /** Demo content (the one-click demo): removed together when the owner clears it. */
+  demo?: boolean;
+}
+
+/**
+ * The one place a post row is inserted (the editor's save, an import, the demo seed): the row, and
+ * its slug taking over from any old address that redirected under it (a live post wins over a
+ * redirect). Run it inside the caller's transaction.
+ */
+export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise<PostRow> {
+  const { rows } = await db.query<PostRow>(
+    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     RETURNING ${postColumns}`,
+    [
+      post.title,
+      post.content,
+      post.excerpt,
+      post.category,
+      post.readTime,
+      post.published,
+      post.publishedAt,
+      post.featuredImageKey,
+      post.createdAt,
+      post.updatedAt ?? post.createdAt,
+      post.slug,
+      post.publishAt,
+      post.sendAsNewsletter ?? false,
+      post.featuredImageKey ? post.featuredImageAlt : null,
+      post.demo ?? false,
+    ],
+  );
+  const created = rows[0] as PostRow;
+  await recordSlugChange(db, created.id, null, post.slug);
+  return created;
+}
