@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import { countSubscribers } from "./subscriber-list.ts";
 import type { Subscriber } from "./subscriber.schema.ts";
 
-// Issue 39: the list pages by keyset (a cursor in `Link: rel="next"`).
+// Issue 39: the list pages by keyset (a cursor in `Link: rel="next"`), the totals are kept as rows change.
 describe.each(databaseTargets)("the subscriber list on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
@@ -107,5 +108,45 @@ describe.each(databaseTargets)("the subscriber list on $name", (target) => {
     expect(next(byNumber)).toBe(links[1]);
     const bad = await app.call("/api/newsletter/subscribers?limit=4&after=yesterday", { headers: admin });
     expect([bad.status, await bad.json()]).toEqual([400, { error: "after must be the cursor of a Link header" }]);
+  });
+
+  it("keeps its totals equal to a count after inserts, upserts, status changes, erasures and a truncate", async () => {
+    const recount = async () =>
+      (
+        await testDb.db.query<Record<string, number>>(
+          `SELECT count(*)::int AS "all", count(*) FILTER (WHERE status = 'pending')::int AS pending,
+                  count(*) FILTER (WHERE status = 'active')::int AS active, count(*) FILTER (WHERE status = 'unsubscribed')::int AS unsubscribed,
+                  count(*) FILTER (WHERE status = 'bounced')::int AS bounced, count(*) FILTER (WHERE status = 'complained')::int AS complained,
+                  count(*) FILTER (WHERE source = 'newsletter')::int AS "newsletterSignups" FROM subscribers`,
+        )
+      ).rows[0];
+    await add(1, 40, "2026-11-20T12:00:00Z");
+    expect(await countSubscribers(testDb)).toEqual(await recount());
+    await testDb.db.query("UPDATE subscribers SET status = 'unsubscribed' WHERE id % 4 = 0");
+    await testDb.db.query("UPDATE subscribers SET source = 'import', status = 'bounced' WHERE id % 5 = 0");
+    await testDb.db.query("UPDATE subscribers SET confirmation_sent_at = now()");
+    await testDb.db.query(
+      `INSERT INTO subscribers (email, source, status) VALUES ('r1@example.com', 'download', 'pending'), ('new@example.com', 'download', 'pending')
+       ON CONFLICT ((lower(email))) DO UPDATE SET status = 'complained'`,
+    );
+    await testDb.db.query("DELETE FROM subscribers WHERE id % 7 = 0");
+    expect(await countSubscribers(testDb)).toEqual(await recount());
+    // Many small changes, then a read that folds the tallies: the same totals, in a few rows.
+    for (let i = 0; i < 260; i++)
+      await testDb.db.query("UPDATE subscribers SET status = $1 WHERE id = (SELECT min(id) FROM subscribers)", [i % 2 ? "active" : "pending"]);
+    const before = await recount();
+    expect(await countSubscribers(testDb)).toEqual(before);
+    expect(await countSubscribers(testDb)).toEqual(before);
+    expect((await testDb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM tallies.subscribers")).rows[0]?.n).toBeLessThanOrEqual(10);
+    await testDb.db.query("TRUNCATE subscribers CASCADE");
+    expect(await countSubscribers(testDb)).toEqual({
+      all: 0,
+      pending: 0,
+      active: 0,
+      unsubscribed: 0,
+      bounced: 0,
+      complained: 0,
+      newsletterSignups: 0,
+    });
   });
 });

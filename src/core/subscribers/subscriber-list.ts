@@ -82,17 +82,36 @@ export async function listSubscribers(deps: { db: SqlQueryable }, query: Subscri
   return { subscribers: shown.map(toSubscriber), next: more ? shown[shown.length - 1]?.cursor : undefined };
 }
 
-/** The dashboard's totals, counted by the database rather than from a list it would have to load whole. */
-export async function countSubscribers(deps: { db: SqlQueryable }): Promise<SubscriberCounts> {
-  const { rows } = await deps.db.query<SubscriberCounts>(
-    `SELECT count(*)::int AS "all",
-            count(*) FILTER (WHERE status = 'pending')::int AS pending,
-            count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'unsubscribed')::int AS unsubscribed,
-            count(*) FILTER (WHERE status = 'bounced')::int AS bounced,
-            count(*) FILTER (WHERE status = 'complained')::int AS complained,
-            count(*) FILTER (WHERE source = 'newsletter')::int AS "newsletterSignups"
-       FROM subscribers`,
+/** How many subscribers there are of each (status, came from the form), from the tallies kept beside them (migration 0030). */
+async function readTallies(db: SqlQueryable): Promise<{ status: SubscriberStatus; from_form: boolean; subscribers: number; rows: number }[]> {
+  const { rows } = await db.query<{ status: SubscriberStatus; from_form: boolean; subscribers: string; rows: string }>(
+    "SELECT status, from_form, sum(subscribers)::text AS subscribers, count(*)::text AS rows FROM tallies.subscribers GROUP BY status, from_form",
   );
-  return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
+  return rows.map((row) => ({ ...row, subscribers: Number(row.subscribers), rows: Number(row.rows) }));
+}
+
+/** Past this many tally rows, a read folds them into one row a group (each signup adds one). */
+const foldAfterRows = 500;
+
+/**
+ * The dashboard's totals at any size: sums of the tallies a trigger keeps as subscribers change,
+ * exact and not an estimate. A read that finds many tally rows folds them (one statement, so the
+ * sums never change: a concurrent fold deletes only what it sees and adds back the same sums).
+ */
+export async function countSubscribers(deps: { db: SqlQueryable }): Promise<SubscriberCounts> {
+  const tallies = await readTallies(deps.db);
+  if (tallies.reduce((rows, tally) => rows + tally.rows, 0) > foldAfterRows) {
+    await deps.db.query(
+      `WITH folded AS (DELETE FROM tallies.subscribers RETURNING status, from_form, subscribers)
+       INSERT INTO tallies.subscribers (status, from_form, subscribers)
+       SELECT status, from_form, sum(subscribers) FROM folded GROUP BY status, from_form HAVING sum(subscribers) <> 0`,
+    );
+  }
+  const counts: SubscriberCounts = { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
+  for (const tally of tallies) {
+    counts.all += tally.subscribers;
+    counts[tally.status] += tally.subscribers;
+    if (tally.from_form) counts.newsletterSignups += tally.subscribers;
+  }
+  return counts;
 }
