@@ -5,6 +5,10 @@
 CREATE INDEX subscribers_status_subscribed_at_idx ON subscribers (status, subscribed_at DESC, id DESC);
 DROP INDEX subscribers_status_idx;
 
+-- List health counts the messages sent in the last 30 days: from this index alone (an index-only
+-- scan), not from every recipient row of every send.
+CREATE INDEX newsletter_recipients_sent_at_idx ON newsletter_recipients (sent_at) WHERE status = 'sent';
+
 -- The subscribers' totals, kept as they change rather than counted: each statement that adds,
 -- changes or removes subscribers adds one row per (status, came from the form) it moved, with how
 -- many it moved (+ or −). The totals are the sums; reading them folds the rows into one a group
