@@ -32,12 +32,23 @@ async function withClient<T>(databaseUrl: string, run: (client: pg.Client) => Pr
   }
 }
 
-/** Adds `count` published posts, one a day back from now, and returns the highest post id. */
+/**
+ * A paragraph of 80 words that differs from post to post (SQL over `n`, the post's number), drawn
+ * from a vocabulary of 64: a search index or a build then meets as many distinct bodies as posts.
+ */
+const distinctParagraph = `'<p>' || (SELECT string_agg((ARRAY['runway','pricing','churn','hiring','cohort','margin','pitch','investor','seed','bootstrapped',
+  'customer','onboarding','retention','pivot','launch','roadmap','burn','revenue','invoice','payroll','equity','dilution','founder','cofounder',
+  'advisor','board','traction','funnel','landing','newsletter','podcast','community','partnership','channel','wholesale','subscription',
+  'freemium','enterprise','contract','procurement','security','compliance','audit','refund','support','ticket','backlog','sprint','release',
+  'outage','postmortem','metrics','dashboard','forecast','budget','loan','grant','accelerator','demo','term','sheet','valuation','exit','lesson'])
+  [1 + ('x' || substr(md5(n || '-' || w), 1, 4))::bit(16)::int % 64], ' ') FROM generate_series(1, 80) AS w) || '.</p>'`;
+
+/** Adds `count` published posts (each body distinct), one an hour back from now, and returns the highest post id. */
 export function seedPublishedPosts(databaseUrl: string, count: number): Promise<number> {
   return withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ id: number }>(
       `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, created_at, updated_at)
-       SELECT 'Bench post ' || n, $1, 'What founder ' || n || ' learned the hard way.',
+       SELECT 'Bench post ' || n, $1 || ${distinctParagraph}, 'What founder ' || n || ' learned the hard way.',
               (ARRAY['Entrepreneurship','Cash Flow','Networking','Mindset','Funding'])[1 + n % 5], 4,
               true, now() - n * interval '1 hour', now() - n * interval '1 hour', now()
          FROM generate_series(1, $2::int) AS n
