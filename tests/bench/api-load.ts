@@ -31,7 +31,7 @@ export interface LoadTarget {
 const helloPort = Number(process.env.BENCH_HELLO_PORT ?? 8891);
 
 /** The ceiling: Node's own HTTP server answering a constant, in its own process as the site is. */
-async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
+export async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
   const code = `require("node:http").createServer((q, s) => s.end("hello")).listen(${String(helloPort)}, () => console.log("up"))`;
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise((resolve) => child.stdout.once("data", resolve));

@@ -2,6 +2,7 @@ import { printStats, type StatsFigures } from "./stats.ts";
 /** The benchmark's results and the table `npm run bench` prints, each figure beside its target. */
 import { cpus, release, totalmem } from "node:os";
 import type { LatencyRow } from "./api-latency.ts";
+import type { DashboardFigures } from "./dashboard-scale.ts";
 import type { LoadRow } from "./api-load.ts";
 import type { BuildRow } from "./build-scaling.ts";
 import type { CsvExportFigures } from "./csv-export.ts";
@@ -30,6 +31,8 @@ export interface BenchResults {
   csvExport?: CsvExportFigures[];
   /** The export twice more, `npm start` on PostgreSQL. */
   csvExportOnPostgres?: CsvExportFigures[];
+  /** The dashboard's calls at 1,000,000 subscribers on PostgreSQL, beside the bare node:http server (issue 39). */
+  dashboardAt1M?: DashboardFigures;
   publishLiveSeconds?: number[];
   /** Site search at 1,000 posts: index build and size, a visitor's first search (tests/bench/search.ts). */
   searchAt1000Posts?: SearchFigures;
@@ -269,6 +272,7 @@ export function printReport(results: BenchResults): void {
     csvTable(results.csvExport, "embedded database");
     if (results.csvExportOnPostgres) csvTable(results.csvExportOnPostgres, "PostgreSQL");
   }
+  if (results.dashboardAt1M) printDashboard(results.dashboardAt1M);
   if (results.startup) {
     const { freshMs, warmMs } = results.startup;
     console.log(
@@ -344,5 +348,18 @@ function printMoving(moving: MovingFigures): void {
         `flat memory: ${verdict(flat(moving.restore, moving.backup.archiveMegabytes))}`,
       ],
     ],
+  );
+}
+
+function printDashboard(figures: DashboardFigures): void {
+  console.log(
+    `\nDashboard calls at ${String(figures.subscribers)} subscribers, PostgreSQL, one at a time (target p95 ≤ 200 ms; load average ${figures.load.map((load) => load.toFixed(1)).join(" → ")})`,
+  );
+  for (const row of figures.calls) {
+    console.log(`  ${row.name.padEnd(36)} p50 ${row.p50Ms.toFixed(1).padStart(7)} ms  p95 ${row.p95Ms.toFixed(1).padStart(7)} ms`);
+  }
+  const csv = figures.csv;
+  console.log(
+    `  CSV export: ${String(csv.rows)} rows in ${csv.seconds.toFixed(1)} s (target ≤ 15 s), server RSS ${(csv.serverRssBeforeBytes / 2 ** 20).toFixed(0)} → peak ${(csv.serverRssPeakBytes / 2 ** 20).toFixed(0)} MiB`,
   );
 }

@@ -21,6 +21,7 @@ import { measureApiLoad } from "./api-load.ts";
 import { measureBuildScaling } from "./build-scaling.ts";
 import { canConnect, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
+import { measureDashboardAtScale } from "./dashboard-scale.ts";
 import { measureLighthouse } from "./lighthouse.ts";
 import { measureListPage } from "./list-page-size.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
@@ -154,6 +155,8 @@ try {
       measureSignupsWithSlowSmtp(siteUrl, loadSeconds, { env: { DATABASE_URL: databaseUrl }, outage: false }),
     );
     results.csvExportOnPostgres = onPostgres.csv;
+    log("the dashboard's calls at 1,000,000 subscribers (seeded by SQL into a scratch database), npm start on PostgreSQL…");
+    results.dashboardAt1M = await withScratchDatabase(postgresUrl, (databaseUrl) => measureDashboardAtScale(databaseUrl, siteUrl));
   } else {
     results.skipped.builds = `no PostgreSQL at ${postgresUrl} (set BENCH_POSTGRES_URL)`;
     results.skipped.onPostgres = `the API load and CSV export on PostgreSQL: ${results.skipped.builds}`;

@@ -1,12 +1,26 @@
 import { importSubscribers } from "../../core/subscribers/subscriber-import.ts";
 import { importConsentWording } from "../../core/subscribers/subscriber-import.schema.ts";
 import { eraseSubscriber, exportSubscriberData } from "../../core/subscribers/subscriber-privacy.ts";
-import { countSubscribers, exportSubscribersCsv, listSubscribers, subscribe } from "../../core/subscribers/subscribers.service.ts";
+import { exportSubscribersCsv, subscribe } from "../../core/subscribers/subscribers.service.ts";
+import { countSubscribers, listSubscribers } from "../../core/subscribers/subscriber-list.ts";
+import { json } from "../http.ts";
 import { recordSignup } from "../../core/stats/stats.service.ts";
 import { requestedPage } from "../params.schema.ts";
+import { maxListLimit } from "../../core/list-page.ts";
 import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
+
+/**
+ * The next page's URL (RFC 8288): this request's own, with its search and filters, after `cursor`.
+ * A `page` number is dropped: the cursor says where the next page starts.
+ */
+function nextPageLink(request: Request, cursor: string): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("page");
+  url.searchParams.set("after", cursor);
+  return `<${url.pathname}${url.search}>; rel="next"`;
+}
 
 export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
   subscribe: async ({ body, deps, clientIp, request, session }) => {
@@ -16,7 +30,11 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
     });
     return { subscribed: true } as const;
   },
-  subscribers: ({ deps, query }) => listSubscribers(deps, requestedPage(query), query.status),
+  subscribers: async ({ deps, query, request }) => {
+    const page = requestedPage(query) ?? (query.after === undefined ? undefined : { limit: maxListLimit, page: 1 });
+    const { subscribers, next } = await listSubscribers(deps, { status: query.status, page: page && { ...page, after: query.after } });
+    return next === undefined ? subscribers : json(subscribers, { headers: { link: nextPageLink(request, next) } });
+  },
   counts: ({ deps }) => countSubscribers(deps),
   export: ({ deps }) =>
     Promise.resolve(

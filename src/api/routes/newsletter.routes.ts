@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   subscribedSchema,
   subscriberCountsSchema,
+  subscriberCursorPattern,
   subscriberSchema,
   subscriberStatuses,
   subscribeSchema,
@@ -33,9 +34,15 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscribers,
     access: "admin",
-    summary: "Every subscriber, newest first (or one page with `limit` and `page`; one status with `status`)",
+    summary:
+      'Every subscriber, newest first (or one page with `limit`; one status with `status`). When more follow, a `Link: <…>; rel="next"` header gives the next page\'s URL, with the same filters',
     query: z.object({
       ...listPageQuery(maxListLimit),
+      after: z
+        .string()
+        .regex(subscriberCursorPattern, "after must be the cursor of a Link header")
+        .optional()
+        .meta({ description: 'Where the page starts: the cursor the last page\'s `Link: rel="next"` header carries (any depth, one index scan)' }),
       status: z.enum(subscriberStatuses, { error: `status must be one of: ${subscriberStatuses.join(", ")}` }).optional(),
     }),
     answers: { 200: jsonAnswer(z.array(subscriberSchema), "The subscribers") },

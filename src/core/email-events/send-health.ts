@@ -1,4 +1,5 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { countSubscribers } from "../subscribers/subscriber-list.ts";
 import { settingDefinitions } from "../settings/settings.schema.ts";
 import type { ListHealth } from "./email-events.schema.ts";
 
@@ -163,8 +164,6 @@ export async function listHealth(deps: { db: SqlQueryable; now: () => Date }): P
     complained: number;
     bounced: number;
     bounced_after: number;
-    suppressed_bounced: number;
-    suppressed_complained: number;
   }>(
     `SELECT (SELECT count(*) FROM newsletter_recipients WHERE status = 'sent' AND sent_at >= $1)::int
               + (SELECT count(*) FROM outbox WHERE status = 'sent' AND sent_at >= $1)::int AS sent,
@@ -172,12 +171,12 @@ export async function listHealth(deps: { db: SqlQueryable; now: () => Date }): P
             (SELECT count(DISTINCT coalesce(message_ref, event_id)) FROM email_events WHERE type = 'complaint' AND occurred_at >= $1)::int AS complained,
             (SELECT count(DISTINCT coalesce(message_ref, event_id)) FROM email_events WHERE type = 'hard_bounce' AND occurred_at >= $1)::int AS bounced,
             (SELECT count(DISTINCT coalesce(message_ref, event_id)) FROM email_events
-              WHERE type = 'hard_bounce' AND provider <> 'smtp' AND occurred_at >= $1)::int AS bounced_after,
-            (SELECT count(*) FROM subscribers WHERE status = 'bounced')::int AS suppressed_bounced,
-            (SELECT count(*) FROM subscribers WHERE status = 'complained')::int AS suppressed_complained`,
+              WHERE type = 'hard_bounce' AND provider <> 'smtp' AND occurred_at >= $1)::int AS bounced_after`,
     [since],
   );
-  const row = rows[0] ?? { sent: 0, refused: 0, complained: 0, bounced: 0, bounced_after: 0, suppressed_bounced: 0, suppressed_complained: 0 };
+  const row = rows[0] ?? { sent: 0, refused: 0, complained: 0, bounced: 0, bounced_after: 0 };
+  // Who gets nothing: the subscribers' kept totals, not a count of the list.
+  const totals = await countSubscribers(deps);
   const delivered = Math.max(0, row.sent - row.bounced_after);
   const thresholds = await pauseThresholds(deps.db);
   return {
@@ -189,6 +188,6 @@ export async function listHealth(deps: { db: SqlQueryable; now: () => Date }): P
     bounced: row.bounced,
     bounceRate: rate(row.bounced, row.sent + row.refused),
     pauseAt: thresholds,
-    suppressed: { bounced: row.suppressed_bounced, complained: row.suppressed_complained },
+    suppressed: { bounced: totals.bounced, complained: totals.complained },
   };
 }

@@ -21,6 +21,15 @@ export const subscriberStatuses = ["pending", "active", "unsubscribed", "bounced
 
 export type SubscriberStatus = (typeof subscriberStatuses)[number];
 
+/**
+ * A page of the newest-first list starts just after the row that ended the page before: its
+ * sign-up time in whole microseconds since 1970 (as the database keeps it: a JavaScript date would
+ * round it to the millisecond and skip or repeat rows signed up within one) and its id, as
+ * `<microseconds>_<id>`. It names a place in the order, not a row, so a row erased since does not
+ * break it.
+ */
+export const subscriberCursorPattern = /^-?\d{1,17}_[1-9]\d{0,9}$/;
+
 /** A subscriber as the dashboard lists them. */
 export const subscriberSchema = z.object({
   id: z.number().int(),

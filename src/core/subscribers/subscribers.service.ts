@@ -1,11 +1,10 @@
 import { stringify } from "csv-stringify/sync";
 import type { SqlQueryable } from "../db/sql-executor.ts";
-import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
 import { startDelivery } from "../mail/outbox.ts";
 import { queueConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
-import type { Subscriber, SubscriberCounts, SubscriberStatus } from "./subscriber.schema.ts";
+import type { SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
   id: number;
@@ -13,24 +12,7 @@ interface SubscriberRow {
   status: SubscriberStatus;
   subscribed_at: Date;
   source: string;
-  suppressed_reason?: string | null;
-  suppressed_at?: Date | null;
 }
-
-const suppressed = (status: SubscriberStatus) => status === "bounced" || status === "complained";
-
-const toSubscriber = (row: SubscriberRow): Subscriber => ({
-  id: row.id,
-  email: row.email,
-  isActive: row.status === "active",
-  status: row.status,
-  subscribedAt: row.subscribed_at.toISOString(),
-  source: row.source,
-  ...(suppressed(row.status) && {
-    statusReason: row.suppressed_reason ?? null,
-    statusChangedAt: row.suppressed_at ? row.suppressed_at.toISOString() : null,
-  }),
-});
 
 /** A subscriber row as the lifecycle reads it. */
 interface LifecycleRow {
@@ -139,33 +121,6 @@ export async function recordDownloadRequester(
   const recipient = { id: subscriber.id, email: subscriber.email };
   if (subscriber.status === "active") return { recipient, consentId: null };
   return { recipient, consentId: (await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now)) ?? null };
-}
-
-/** Every subscriber newest first, or one page of them; all, or those of one status. */
-export async function listSubscribers(deps: { db: SqlQueryable }, page?: ListPage, status?: SubscriberStatus): Promise<Subscriber[]> {
-  const where = status ? "WHERE status = $1" : "";
-  const params: unknown[] = status ? [status] : [];
-  const slice = page ? ` LIMIT $${String(params.length + 1)} OFFSET $${String(params.length + 2)}` : "";
-  const { rows } = await deps.db.query<SubscriberRow>(
-    `SELECT id, email, status, subscribed_at, source, suppressed_reason, suppressed_at FROM subscribers ${where} ORDER BY subscribed_at DESC, id DESC${slice}`,
-    page ? [...params, ...limitOffset(page)] : params,
-  );
-  return rows.map(toSubscriber);
-}
-
-/** The dashboard's totals, counted by the database rather than from a list it would have to load whole. */
-export async function countSubscribers(deps: { db: SqlQueryable }): Promise<SubscriberCounts> {
-  const { rows } = await deps.db.query<SubscriberCounts>(
-    `SELECT count(*)::int AS "all",
-            count(*) FILTER (WHERE status = 'pending')::int AS pending,
-            count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'unsubscribed')::int AS unsubscribed,
-            count(*) FILTER (WHERE status = 'bounced')::int AS bounced,
-            count(*) FILTER (WHERE status = 'complained')::int AS complained,
-            count(*) FILTER (WHERE source = 'newsletter')::int AS "newsletterSignups"
-       FROM subscribers`,
-  );
-  return rows[0] ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
 }
 
 /** A status as the CSV says it, in words: Pending, Active, Unsubscribed (never a vague "Inactive"). */

@@ -83,11 +83,12 @@ interface Sent {
   statusText: string;
   text: () => Promise<string>;
   blob: () => Promise<Blob>;
+  /** The answer's `Link` header, if any. */
+  link: string | null;
 }
 
 /** Sends one call; a non-ok answer becomes an ApiError. */
-async function send(route: RouteDeclaration, input: Loose): Promise<Sent> {
-  const url = urlOf(route, input);
+async function send(route: RouteDeclaration, input: Loose, url = urlOf(route, input)): Promise<Sent> {
   const multipart = route.body?.type === "multipart";
   const body =
     input.body === undefined ? undefined : multipart ? formDataOf(input.body as Parameters<typeof formDataOf>[0]) : JSON.stringify(input.body);
@@ -112,7 +113,13 @@ async function fetchAnswer(method: string, url: string, body: string | FormData 
     ...(typeof body === "string" && { headers: { "content-type": "application/json" } }),
     ...(body !== undefined && { body }),
   });
-  return { status: response.status, statusText: response.statusText, text: () => response.text(), blob: () => response.blob() };
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    text: () => response.text(),
+    blob: () => response.blob(),
+    link: response.headers.get("link"),
+  };
 }
 
 function sendWithProgress(method: string, url: string, form: FormData, onProgress: (fraction: number) => void): Promise<Sent> {
@@ -131,6 +138,7 @@ function sendWithProgress(method: string, url: string, form: FormData, onProgres
         statusText: request.statusText,
         text: () => Promise.resolve(text),
         blob: () => Promise.resolve(new Blob([text])),
+        link: request.getResponseHeader("link"),
       });
     });
     request.addEventListener("error", () => reject(new Error("Network error")));
@@ -143,6 +151,25 @@ export async function callApi<Route extends RouteDeclaration>(route: Route, ...[
   const answer = await send(route, input ?? {});
   const text = await answer.text();
   return (answer.status === 204 || text === "" ? undefined : JSON.parse(text)) as RouteAnswer<Route>;
+}
+
+/** The URL of a `Link` header's `rel="next"` (RFC 8288), if it has one. */
+export function nextLinkOf(link: string | null): string | undefined {
+  return link?.match(/<([^>]*)>\s*;\s*rel="?next"?/)?.[1];
+}
+
+/**
+ * Calls a declared list route for one page: its rows, and the next page's URL from the answer's
+ * `Link: <…>; rel="next"` (which keeps the search and filters). With `next`, that URL is called
+ * as it is.
+ */
+export async function callApiPage<Route extends RouteDeclaration>(
+  route: Route,
+  input: CallInput<Route>,
+  next?: string,
+): Promise<{ rows: RouteAnswer<Route>; next: string | undefined }> {
+  const answer = await send(route, input, next);
+  return { rows: JSON.parse(await answer.text()) as RouteAnswer<Route>, next: nextLinkOf(answer.link) };
 }
 
 /** Calls a declared route whose answer is a file (the CSV export) and returns it. */

@@ -11,7 +11,7 @@ import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import { statsRoutes } from "../../api/routes/stats.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
 import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
-import { ApiError, callApi } from "./api-client.ts";
+import { ApiError, callApi, callApiPage } from "./api-client.ts";
 
 /** The session as the dashboard knows it: the server's answer, and whether it ended under the owner's hands. */
 export type SessionState = RouteAnswer<typeof authRoutes.session> & { expired?: boolean };
@@ -46,14 +46,17 @@ export const queries = {
     /** Every subscriber query's key starts with this: invalidating it refreshes the totals and the pages. */
     queryKey: [newsletterRoutes.subscribers.path],
     counts: { queryKey: [newsletterRoutes.subscribers.path, "counts"], queryFn: () => callApi(newsletterRoutes.counts) },
-    /** The list, one status or all, `subscribersPageSize` at a time. */
+    /**
+     * The list, one status or all, `subscribersPageSize` at a time: each next page is the URL the
+     * last answer's `Link: rel="next"` gave (a cursor, so any depth is as quick as the first page).
+     */
     pages: (status: SubscriberStatus | undefined) =>
       infiniteQueryOptions({
         queryKey: [newsletterRoutes.subscribers.path, "list", status ?? "all"],
-        queryFn: ({ pageParam }) =>
-          callApi(newsletterRoutes.subscribers, { query: { limit: String(subscribersPageSize), page: String(pageParam), status } }),
-        initialPageParam: 1,
-        getNextPageParam: (last: Subscriber[], pages) => (last.length === subscribersPageSize ? pages.length + 1 : undefined),
+        queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+          callApiPage(newsletterRoutes.subscribers, { query: { limit: String(subscribersPageSize), status } }, pageParam),
+        initialPageParam: undefined as string | undefined,
+        getNextPageParam: (last: { rows: Subscriber[]; next: string | undefined }) => last.next,
       }),
   },
   settings: routeQuery(siteSettingsRoutes.list),

@@ -50,7 +50,7 @@ export default function SubscribersTab() {
   });
   const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
   const { active, newsletterSignups: fromNewsletter } = counts;
-  const visible = subscribers.data?.pages.flat() ?? [];
+  const visible = subscribers.data?.pages.flatMap((page) => page.rows) ?? [];
 
   return (
     <section aria-labelledby="subscribers-title" className="card p-5">
