@@ -8,6 +8,8 @@ interface SettingDefinition {
   type: SettingType;
   /** Shown whenever the stored value is missing or empty. */
   defaultValue: string;
+  /** The owner may turn it off ("Don't show"): the site then leaves it out, which empty never does (empty is the default). */
+  hideable?: true;
 }
 
 /**
@@ -36,26 +38,31 @@ export const settingDefinitions = {
     description: "YouTube channel link",
     type: "url",
     defaultValue: "https://www.youtube.com/@nofilter",
+    hideable: true,
   },
   linkedin_url: {
     description: "LinkedIn profile link",
     type: "url",
     defaultValue: "https://www.linkedin.com/company/nofilter",
+    hideable: true,
   },
   twitter_url: {
     description: "X (Twitter) profile link",
     type: "url",
     defaultValue: "https://x.com/nofilter",
+    hideable: true,
   },
   instagram_url: {
     description: "Instagram profile link",
     type: "url",
     defaultValue: "https://www.instagram.com/nofilter",
+    hideable: true,
   },
   tiktok_url: {
     description: "TikTok profile link",
     type: "url",
     defaultValue: "https://www.tiktok.com/@nofilter",
+    hideable: true,
   },
   about_description: {
     description: "About section text",
@@ -95,6 +102,9 @@ export const settingDefinitions = {
 
 export type SettingKey = keyof typeof settingDefinitions;
 
+/** Whether the owner may turn this setting off. */
+export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;
+
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
@@ -107,6 +117,8 @@ export const siteSettingSchema = z.object({
   value: z.string(),
   description: z.string(),
   type: z.enum(["text", "url", "image"]),
+  /** Turned off by the owner ("Don't show"): `value` is then empty and the site leaves it out. Absent: shown. */
+  hidden: z.boolean().optional(),
 });
 
 export type SiteSetting = z.output<typeof siteSettingSchema>;
@@ -142,5 +154,5 @@ export function settingValueSchema(key: SettingKey) {
   return base;
 }
 
-/** The body of `PUT /api/site-settings/{key}`. */
+/** The body of `PUT /api/site-settings/{key}` (a turned-off setting is shown again by any save). */
 export const settingUpdateSchema = z.object({ value: z.string({ error: "Value is required" }) });

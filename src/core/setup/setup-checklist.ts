@@ -42,10 +42,14 @@ function item(key: SetupItem["key"], label: string, fixAt: string, stillDefault:
  */
 export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
   const settings = await siteSettingValues(deps);
-  const { rows } = await deps.db.query<{ posts: number; resources: number }>(
-    "SELECT (SELECT count(*)::int FROM posts WHERE demo) AS posts, (SELECT count(*)::int FROM downloads WHERE demo) AS resources",
+  const { rows } = await deps.db.query<{ posts: number; resources: number; passkeys: number; own_password: boolean }>(
+    `SELECT (SELECT count(*)::int FROM posts WHERE demo) AS posts, (SELECT count(*)::int FROM downloads WHERE demo) AS resources,
+            (SELECT count(*)::int FROM admin_passkeys) AS passkeys,
+            (SELECT password_hash IS NOT NULL FROM admin_security WHERE id = 1) AS own_password`,
   );
-  const demo = rows[0] ?? { posts: 0, resources: 0 };
+  const demo = rows[0] ?? { posts: 0, resources: 0, passkeys: 0, own_password: false };
+  // A passkey, or a password set in Security: the generated one no longer guards the dashboard alone.
+  const ownSignIn = demo.passkeys > 0 || demo.own_password;
   const atDefault = (key: SettingKey) => settings[key] === settingDefinitions[key].defaultValue;
   const socialsAtDefault = socialKeys.filter(atDefault).map((key) => settingDefinitions[key].description);
   const items: SetupItem[] = [
@@ -61,7 +65,7 @@ export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
       "social-links",
       "Your social links",
       "#settings/youtube_url",
-      socialsAtDefault.length > 0 && `Still the demo's: ${socialsAtDefault.join(", ")}. Clear a link you don't use.`,
+      socialsAtDefault.length > 0 && `Still the demo's: ${socialsAtDefault.join(", ")}. Set yours, or press Don't show on a link you don't use.`,
     ),
     item(
       "postal-address",
@@ -72,9 +76,10 @@ export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
     item(
       "admin-password",
       "Your own admin password",
-      "README.md#configuration",
+      "#security",
       deps.setup.passwordGenerated &&
-        "npm start generated it. Set ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH from npm run admin:hash) in .env, or add a passkey in Security.",
+        !ownSignIn &&
+        "npm start generated it. Change it in Security, or add a passkey there (or set ADMIN_PASSWORD_HASH from npm run admin:hash in .env).",
     ),
   ];
   if (deps.setup.production) {

@@ -32,7 +32,7 @@ export default function SettingsTab() {
             <dt className="font-bold">Social links</dt>
             <dd>
               Your video channel (YouTube), professional network (LinkedIn), microblog (X) and photo sharing (Instagram, TikTok) profiles: the icons
-              in the footer and the Watch on YouTube buttons. Use full https:// addresses.
+              in the footer and the Watch on YouTube buttons. Use full https:// addresses. Don&apos;t show leaves a link out of the site altogether.
             </dd>
           </div>
           <div>
@@ -59,7 +59,10 @@ export default function SettingsTab() {
           </div>
           <div>
             <dt className="font-bold">Empty means default</dt>
-            <dd>Clear a field and save it to bring back the built-in text. Changes go live after the site rebuilds, in a few seconds.</dd>
+            <dd>
+              Clear a field and save it to bring back the built-in text (Don&apos;t show is the way to leave something out). Changes go live after
+              the site rebuilds, in a few seconds.
+            </dd>
           </div>
         </dl>
       </aside>
