@@ -13,7 +13,8 @@ interface SettingDefinition {
 }
 
 /**
- * The 11 settings of SPEC §3, in the order the dashboard lists them, then `mailing_address`: the
+ * The 11 settings of SPEC §3, in the order the dashboard lists them (with SPEC §9's five claims
+ * before the contact email, beside the About texts they sit with), then `mailing_address`: the
  * postal address anti-spam law (the US CAN-SPAM Act) requires in every email's footer, then the two
  * thresholds at which a newsletter send pauses itself.
  */
@@ -75,6 +76,37 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "To give every aspiring founder the honest playbook we wish we'd had: practical, free and unfiltered.",
   },
+  // SPEC §9's claims, now the owner's (issue 41): each a figure and its label, hideable.
+  claim_founders_helped: {
+    description: "About stat 1 (figure and label)",
+    type: "text",
+    defaultValue: "500+ Founders Helped",
+    hideable: true,
+  },
+  claim_truths_shared: {
+    description: "About stat 2 (figure and label)",
+    type: "text",
+    defaultValue: "50+ Brutal Truths Shared",
+    hideable: true,
+  },
+  claim_downloads: {
+    description: "About stat 3 (figure and label)",
+    type: "text",
+    defaultValue: "10k+ Downloads",
+    hideable: true,
+  },
+  claim_downloads_page_downloads: {
+    description: "Downloads page claim 1 (figure and label)",
+    type: "text",
+    defaultValue: "10,000+ downloads",
+    hideable: true,
+  },
+  claim_downloads_page_founders: {
+    description: "Downloads page claim 2 (figure and label)",
+    type: "text",
+    defaultValue: "5,000+ founders",
+    hideable: true,
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",
@@ -101,6 +133,21 @@ export const settingDefinitions = {
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof settingDefinitions;
+
+/** The claims: the home About stats, then the `/downloads` hero's. */
+export const aboutClaimKeys = ["claim_founders_helped", "claim_truths_shared", "claim_downloads"] as const satisfies readonly SettingKey[];
+export const downloadsClaimKeys = ["claim_downloads_page_downloads", "claim_downloads_page_founders"] as const satisfies readonly SettingKey[];
+export const claimKeys = [...aboutClaimKeys, ...downloadsClaimKeys] as const;
+
+/**
+ * A claim as the page sets it: the figure large, the label under it. The figure is the first word
+ * ("500+", "10k+"); a claim of one word is all figure.
+ */
+export function splitClaim(claim: string): { figure: string; label: string } {
+  const text = claim.trim();
+  const space = text.search(/\s/);
+  return space === -1 ? { figure: text, label: "" } : { figure: text.slice(0, space), label: text.slice(space).trim() };
+}
 
 /** Whether the owner may turn this setting off. */
 export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;

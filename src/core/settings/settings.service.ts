@@ -76,3 +76,16 @@ export async function updateSiteSetting(
   deps.rebuild();
   return shown(knownKey.data, value);
 }
+
+/** Turns these hideable settings off at once, without a rebuild (the caller asks for one); returns how many. */
+export async function hideSettings(deps: SettingsDeps & { now: () => Date }, keys: readonly SettingKey[]): Promise<number> {
+  const hideable = keys.filter(isHideable);
+  for (const key of hideable) {
+    await deps.db.query(
+      `INSERT INTO site_settings (key, value, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
+      [key, hiddenSettingValue, deps.now()],
+    );
+  }
+  return hideable.length;
+}

@@ -40,6 +40,13 @@ export default function SettingsTab() {
             <dd>The text of the About section and of its Our Mission card on the home page.</dd>
           </div>
           <div>
+            <dt className="font-bold">Stats and claims</dt>
+            <dd>
+              The three numbers of the home page&apos;s About section and the two in the Downloads page&apos;s header, each a figure and its label
+              (&ldquo;500+ Founders Helped&rdquo;: the first word is the figure). The built-in ones are examples: put your own, or Don&apos;t show.
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Contact email</dt>
             <dd>Where the Get in Touch and Contact links send mail.</dd>
           </div>
@@ -60,8 +67,8 @@ export default function SettingsTab() {
           <div>
             <dt className="font-bold">Empty means default</dt>
             <dd>
-              Clear a field and save it to bring back the built-in text (Don&apos;t show is the way to leave something out). Changes go live after
-              the site rebuilds, in a few seconds.
+              Clear a field and save it to bring back the built-in text (Don&apos;t show is the way to leave something out). Changes go live after the
+              site rebuilds, in a few seconds.
             </dd>
           </div>
         </dl>
