@@ -107,6 +107,11 @@ export const settingDefinitions = {
     defaultValue: "5,000+ founders",
     hideable: true,
   },
+  download_count_minimum: {
+    description: "Show a resource's download count from this many downloads (0: always)",
+    type: "text",
+    defaultValue: "0",
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",
@@ -185,6 +190,9 @@ export function settingValueSchema(key: SettingKey) {
     .max(maxSettingLength, `Must be ${String(maxSettingLength)} characters or less`);
   if (key === "contact_email") {
     return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
+  }
+  if (key === "download_count_minimum") {
+    return base.refine((value) => value === "" || /^\d{1,7}$/.test(value), "Please enter a whole number, e.g. 50 (0 shows every count).");
   }
   if (key === "complaint_pause_percent" || key === "bounce_pause_percent") {
     return base.refine(

@@ -47,6 +47,13 @@ export default function SettingsTab() {
             </dd>
           </div>
           <div>
+            <dt className="font-bold">Download counts</dt>
+            <dd>
+              A resource&apos;s count shows on its card once it reaches this number (0: always), so a new resource doesn&apos;t say &ldquo;0
+              downloads&rdquo;.
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Contact email</dt>
             <dd>Where the Get in Touch and Contact links send mail.</dd>
           </div>
