@@ -60,7 +60,7 @@ describe("demo content", () => {
     }
 
     const settings = await db.query("SELECT key FROM site_settings");
-    expect(settings.rows).toHaveLength(14);
+    expect(settings.rows).toHaveLength(20);
   });
 
   it("leaves a database with content alone", async () => {

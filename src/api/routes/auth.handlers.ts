@@ -1,4 +1,5 @@
 import { logIn } from "../../core/auth/login.ts";
+import { changeOwnerPassword } from "../../core/auth/password-change.ts";
 import { reauthenticate } from "../../core/auth/recent-sign-in.ts";
 import { deleteSession } from "../../core/auth/sessions.ts";
 import { json } from "../http.ts";
@@ -26,5 +27,12 @@ export const authHandlers: RouteHandlers<typeof authRoutes> = {
     await deleteSession(deps, readSessionToken(request));
     return json({ authenticated: false }, { headers: { "set-cookie": clearedSessionCookie(request) } });
   },
+  changePassword: async ({ request, body, deps, clientIp, session }) =>
+    changeOwnerPassword(
+      deps,
+      // The route needs a live session, so the cookie is there.
+      { session: await session(), sessionToken: readSessionToken(request) ?? "", clientIp, deviceCookie: readDeviceCookie(request) },
+      body,
+    ),
   session: async ({ session }) => ({ authenticated: (await session()) !== null }),
 };

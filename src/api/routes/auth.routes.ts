@@ -1,4 +1,11 @@
-import { loginAnswerSchema, loginSchema, reauthenticationAnswerSchema, sessionStateSchema } from "../../core/auth/login.schema.ts";
+import {
+  loginAnswerSchema,
+  loginSchema,
+  passwordChangeSchema,
+  passwordStateSchema,
+  reauthenticationAnswerSchema,
+  sessionStateSchema,
+} from "../../core/auth/login.schema.ts";
 import { reauthenticationSchema } from "../../core/auth/passkey.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
@@ -34,6 +41,16 @@ export const authRoutes = {
     body: { type: "json", schema: reauthenticationSchema },
     answers: { 200: jsonAnswer(reauthenticationAnswerSchema, "Confirmed: security changes are allowed for 5 minutes") },
     errors: [429],
+  }),
+  changePassword: declareRoute({
+    method: "PUT",
+    path: apiPaths.password,
+    access: "admin",
+    summary:
+      "Sets the owner's password (the current one, or a sign-in from the last 5 minutes, required); every other session ends. A new ADMIN_PASSWORD_HASH set in the environment later wins over it",
+    body: { type: "json", schema: passwordChangeSchema },
+    answers: { 200: jsonAnswer(passwordStateSchema, "Changed: where the password comes from now") },
+    errors: [403, 429],
   }),
   session: declareRoute({
     method: "GET",

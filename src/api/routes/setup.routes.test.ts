@@ -44,7 +44,9 @@ describe("the setup checklist", () => {
     const first = await checklist();
     expect(first.items.map((item) => item.key)).toEqual(["demo-content", "contact-email", "social-links", "postal-address", "admin-password"]);
     expect(first).toMatchObject({ done: 0, total: 5 });
-    expect(first.items[0]?.detail).toBe("1 demo post and 1 demo resource (with made-up download counts) are still on the site.");
+    expect(first.items[0]?.detail).toBe(
+      "1 demo post and 1 demo resource (with made-up download counts) are still on the site. The claims are still the demo's: 500+ Founders Helped, 50+ Brutal Truths Shared, 10k+ Downloads, 10,000+ downloads, 5,000+ founders. Set your own numbers in Site Settings, or they go with the demo content.",
+    );
     expect(first.items.find((item) => item.key === "contact-email")).toMatchObject({
       fixAt: "#settings/contact_email",
       detail: "Still hello@example.com.",
@@ -76,6 +78,9 @@ describe("the setup checklist", () => {
     expect(rows).toEqual([{ title: "My own post" }]);
     for (const key of demoFiles) expect(await app.deps.files.get(key)).toBeNull();
     expect(await pending()).toEqual(["admin-password"]);
+    // The claims still at SPEC's numbers went with the demo: turned off, not emptied.
+    const settings = (await (await app.call("/api/site-settings")).json()) as { key: string; hidden?: boolean }[];
+    expect(settings.filter((setting) => setting.key.startsWith("claim_")).every((setting) => setting.hidden)).toBe(true);
     // Removing again removes nothing and asks for no rebuild.
     expect(await (await app.call("/api/setup/remove-demo-content", { method: "POST", headers: admin })).json()).toEqual({ posts: 0, resources: 0 });
     expect(app.rebuilds.count - rebuildsBefore).toBe(1);

@@ -5,4 +5,5 @@ import type { siteSettingsRoutes } from "./site-settings.routes.ts";
 export const siteSettingsHandlers: RouteHandlers<typeof siteSettingsRoutes> = {
   list: ({ deps }) => listSiteSettings(deps),
   update: ({ params, body, deps }) => updateSiteSetting(deps, params.key, body.value),
+  hide: ({ params, deps }) => updateSiteSetting(deps, params.key, "", { hidden: true }),
 };

@@ -59,3 +59,19 @@ describe("PUT /api/site-settings/{key}", () => {
     expect((await put("hero_title", { value: "x" }, { ...admin, origin: "https://evil.example" })).status).toBe(403);
   });
 });
+
+describe("a setting turned off (Don't show)", () => {
+  it("is empty and hidden for the site, unlike an empty value (the default); only links and claims can be", async () => {
+    const hide = async (key: string) => app.call(`/api/site-settings/${key}/hidden`, { method: "PUT", headers: await app.adminHeaders() });
+    expect((await app.call("/api/site-settings/tiktok_url/hidden", { method: "PUT", headers: { origin: testOrigin } })).status).toBe(401);
+    expect(await (await hide("tiktok_url")).json()).toMatchObject({ key: "tiktok_url", value: "", hidden: true });
+    const list = (await (await app.call("/api/site-settings")).json()) as { key: string; value: string; hidden?: boolean }[];
+    expect(list.find((setting) => setting.key === "tiktok_url")).toMatchObject({ value: "", hidden: true });
+    // Never touched: SPEC's default link.
+    expect(list.find((setting) => setting.key === "instagram_url")?.value).toBe("https://www.instagram.com/nofilter");
+    expect(await (await hide("hero_title")).json()).toEqual({ error: "This setting can't be hidden." });
+    // Saving a value shows it again; an empty one brings the default back.
+    expect(await (await put("tiktok_url", { value: "" })).json()).toMatchObject({ value: "https://www.tiktok.com/@nofilter" });
+    expect((await (await put("tiktok_url", { value: "" })).json()) as object).not.toHaveProperty("hidden");
+  });
+});

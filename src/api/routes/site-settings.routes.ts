@@ -22,4 +22,13 @@ export const siteSettingsRoutes = {
     body: { type: "json", schema: settingUpdateSchema },
     answers: { 200: jsonAnswer(siteSettingSchema, "The setting as saved") },
   }),
+  hide: declareRoute({
+    method: "PUT",
+    path: apiPaths.siteSettingHidden,
+    access: "admin",
+    summary:
+      "Turns a social link or a claim off (“Don't show”): the site leaves it out, where an empty value brings the default back. A save of any value shows it again",
+    params: z.object({ key: z.string() }),
+    answers: { 200: jsonAnswer(siteSettingSchema, "The setting as saved: empty and `hidden`") },
+  }),
 };

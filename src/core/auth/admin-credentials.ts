@@ -11,6 +11,8 @@ export interface AdminAccount {
 /** The one admin's login, from the environment. */
 export interface AdminCredentials {
   username: string;
+  /** Whether the environment sets ADMIN_PASSWORD_HASH (production always does). */
+  environmentHash?: boolean;
   /** The password hash to verify against, or undefined when no password is configured. */
   passwordHash: () => Promise<string | undefined>;
   /**
@@ -30,6 +32,7 @@ export function adminCredentials(env: AdminAccount): AdminCredentials {
   let fingerprint: Promise<string> | undefined;
   return {
     username: env.ADMIN_USERNAME,
+    environmentHash: Boolean(env.ADMIN_PASSWORD_HASH),
     passwordHash: () =>
       (hashed ??= env.ADMIN_PASSWORD_HASH
         ? Promise.resolve(env.ADMIN_PASSWORD_HASH)

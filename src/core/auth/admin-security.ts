@@ -1,6 +1,7 @@
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
 import type { SecurityState } from "./passkey.schema.ts";
+import { passwordState, type OwnerPasswordDeps } from "./owner-password.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { recoveryCodesLeft } from "./recovery-codes.ts";
 
@@ -29,7 +30,12 @@ export async function setPasskeyRequired(deps: { db: SqlExecutor }, required: bo
 }
 
 /** What the dashboard's Security area shows. */
-export async function securityState(deps: { db: SqlExecutor }): Promise<SecurityState> {
-  const [passkeys, required, codes] = await Promise.all([listPasskeys(deps), passkeyRequired(deps), recoveryCodesLeft(deps)]);
-  return { passkeys, passkeyRequired: required, recoveryCodesLeft: codes };
+export async function securityState(deps: OwnerPasswordDeps & { setup: { passwordGenerated: boolean } }): Promise<SecurityState> {
+  const [passkeys, required, codes, password] = await Promise.all([
+    listPasskeys(deps),
+    passkeyRequired(deps),
+    recoveryCodesLeft(deps),
+    passwordState(deps, deps.setup.passwordGenerated),
+  ]);
+  return { passkeys, passkeyRequired: required, recoveryCodesLeft: codes, password };
 }

@@ -11,6 +11,7 @@ import { deleteExpiredLoginAttempts, releaseLoginAttempt, reserveLoginAttempt } 
 import { passkeyRequired } from "./admin-security.ts";
 import { startPendingLogin } from "./pending-logins.ts";
 import { createSession } from "./sessions.ts";
+import { ownerPasswordHash } from "./owner-password.ts";
 
 // A fixed valid hash to verify against when no password is configured, so every answer costs the same.
 const unusableHash = "scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -42,7 +43,7 @@ export async function checkPassword(deps: Deps, input: LoginInput, clientIp: str
   const device = trustedDevice(deps, deviceCookie, input.username);
   const reservation = await reserveLoginAttempt(deps, clientKey(clientIp), input.username, device);
   try {
-    const hash = await deps.admin.passwordHash();
+    const hash = await ownerPasswordHash(deps);
     const passwordOk = await verifyPassword(input.password, hash ?? unusableHash);
     const usernameOk = sameText(input.username, deps.admin.username);
     if (!hash || !passwordOk || !usernameOk) throw new UnauthorizedError("Invalid username or password.");

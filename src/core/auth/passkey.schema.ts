@@ -5,6 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
+import { passwordStateSchema } from "./login.schema.ts";
 
 /** What a browser's WebAuthn call hands back, roughly: the library checks the rest. */
 const credentialShape = (value: unknown): boolean => {
@@ -59,6 +60,8 @@ export const securityStateSchema = z.object({
   passkeys: z.array(passkeySchema),
   passkeyRequired: z.boolean(),
   recoveryCodesLeft: z.number().int(),
+  /** Where the password comes from, and whether the environment's hash can win over one set here. */
+  password: passwordStateSchema,
 });
 export type SecurityState = z.output<typeof securityStateSchema>;
 

@@ -72,6 +72,11 @@ export async function markSessionSignedIn(deps: Pick<SessionDeps, "db" | "now">,
   return now;
 }
 
+/** Ends every session but this one (a password change: whoever knew the old one is signed out). */
+export async function endOtherSessions(deps: Pick<SessionDeps, "db">, token: string): Promise<void> {
+  await deps.db.query("DELETE FROM admin_sessions WHERE token_hash <> $1", [hashToken(token)]);
+}
+
 /** Ends a session on the server (logout); unknown tokens are ignored. */
 export async function deleteSession(deps: Pick<SessionDeps, "db">, token: string | undefined): Promise<void> {
   if (!token) return;

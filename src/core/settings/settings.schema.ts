@@ -8,10 +8,13 @@ interface SettingDefinition {
   type: SettingType;
   /** Shown whenever the stored value is missing or empty. */
   defaultValue: string;
+  /** The owner may turn it off ("Don't show"): the site then leaves it out, which empty never does (empty is the default). */
+  hideable?: true;
 }
 
 /**
- * The 11 settings of SPEC §3, in the order the dashboard lists them, then `mailing_address`: the
+ * The 11 settings of SPEC §3, in the order the dashboard lists them (with SPEC §9's five claims
+ * before the contact email, beside the About texts they sit with), then `mailing_address`: the
  * postal address anti-spam law (the US CAN-SPAM Act) requires in every email's footer, then the two
  * thresholds at which a newsletter send pauses itself.
  */
@@ -36,26 +39,31 @@ export const settingDefinitions = {
     description: "YouTube channel link",
     type: "url",
     defaultValue: "https://www.youtube.com/@nofilter",
+    hideable: true,
   },
   linkedin_url: {
     description: "LinkedIn profile link",
     type: "url",
     defaultValue: "https://www.linkedin.com/company/nofilter",
+    hideable: true,
   },
   twitter_url: {
     description: "X (Twitter) profile link",
     type: "url",
     defaultValue: "https://x.com/nofilter",
+    hideable: true,
   },
   instagram_url: {
     description: "Instagram profile link",
     type: "url",
     defaultValue: "https://www.instagram.com/nofilter",
+    hideable: true,
   },
   tiktok_url: {
     description: "TikTok profile link",
     type: "url",
     defaultValue: "https://www.tiktok.com/@nofilter",
+    hideable: true,
   },
   about_description: {
     description: "About section text",
@@ -67,6 +75,42 @@ export const settingDefinitions = {
     description: "Our Mission card text",
     type: "text",
     defaultValue: "To give every aspiring founder the honest playbook we wish we'd had: practical, free and unfiltered.",
+  },
+  // SPEC §9's claims, now the owner's (issue 41): each a figure and its label, hideable.
+  claim_founders_helped: {
+    description: "About stat 1 (figure and label)",
+    type: "text",
+    defaultValue: "500+ Founders Helped",
+    hideable: true,
+  },
+  claim_truths_shared: {
+    description: "About stat 2 (figure and label)",
+    type: "text",
+    defaultValue: "50+ Brutal Truths Shared",
+    hideable: true,
+  },
+  claim_downloads: {
+    description: "About stat 3 (figure and label)",
+    type: "text",
+    defaultValue: "10k+ Downloads",
+    hideable: true,
+  },
+  claim_downloads_page_downloads: {
+    description: "Downloads page claim 1 (figure and label)",
+    type: "text",
+    defaultValue: "10,000+ downloads",
+    hideable: true,
+  },
+  claim_downloads_page_founders: {
+    description: "Downloads page claim 2 (figure and label)",
+    type: "text",
+    defaultValue: "5,000+ founders",
+    hideable: true,
+  },
+  download_count_minimum: {
+    description: "Show a resource's download count from this many downloads (0: always)",
+    type: "text",
+    defaultValue: "0",
   },
   contact_email: {
     description: "Contact email address",
@@ -95,6 +139,24 @@ export const settingDefinitions = {
 
 export type SettingKey = keyof typeof settingDefinitions;
 
+/** The claims: the home About stats, then the `/downloads` hero's. */
+export const aboutClaimKeys = ["claim_founders_helped", "claim_truths_shared", "claim_downloads"] as const satisfies readonly SettingKey[];
+export const downloadsClaimKeys = ["claim_downloads_page_downloads", "claim_downloads_page_founders"] as const satisfies readonly SettingKey[];
+export const claimKeys = [...aboutClaimKeys, ...downloadsClaimKeys] as const;
+
+/**
+ * A claim as the page sets it: the figure large, the label under it. The figure is the first word
+ * ("500+", "10k+"); a claim of one word is all figure.
+ */
+export function splitClaim(claim: string): { figure: string; label: string } {
+  const text = claim.trim();
+  const space = text.search(/\s/);
+  return space === -1 ? { figure: text, label: "" } : { figure: text.slice(0, space), label: text.slice(space).trim() };
+}
+
+/** Whether the owner may turn this setting off. */
+export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;
+
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
@@ -107,6 +169,8 @@ export const siteSettingSchema = z.object({
   value: z.string(),
   description: z.string(),
   type: z.enum(["text", "url", "image"]),
+  /** Turned off by the owner ("Don't show"): `value` is then empty and the site leaves it out. Absent: shown. */
+  hidden: z.boolean().optional(),
 });
 
 export type SiteSetting = z.output<typeof siteSettingSchema>;
@@ -127,6 +191,9 @@ export function settingValueSchema(key: SettingKey) {
   if (key === "contact_email") {
     return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
   }
+  if (key === "download_count_minimum") {
+    return base.refine((value) => value === "" || /^\d{1,7}$/.test(value), "Please enter a whole number, e.g. 50 (0 shows every count).");
+  }
   if (key === "complaint_pause_percent" || key === "bounce_pause_percent") {
     return base.refine(
       (value) => value === "" || (/^\d{1,3}(\.\d{1,3})?$/.test(value) && Number(value) > 0 && Number(value) <= 100),
@@ -142,5 +209,5 @@ export function settingValueSchema(key: SettingKey) {
   return base;
 }
 
-/** The body of `PUT /api/site-settings/{key}`. */
+/** The body of `PUT /api/site-settings/{key}` (a turned-off setting is shown again by any save). */
 export const settingUpdateSchema = z.object({ value: z.string({ error: "Value is required" }) });

@@ -2,8 +2,8 @@ import type { SqlExecutor } from "../db/sql-executor.ts";
 import { deleteDownload, type DownloadsDeps } from "../downloads/downloads.service.ts";
 import { usesPlaceholderAddress } from "../mail/postal-address.ts";
 import { deletePost, type PostsDeps } from "../posts/posts.service.ts";
-import { settingDefinitions, type SettingKey } from "../settings/settings.schema.ts";
-import { siteSettingValues } from "../settings/settings.service.ts";
+import { claimKeys, settingDefinitions, type SettingKey } from "../settings/settings.schema.ts";
+import { hideSettings, siteSettingValues, type SettingsDeps } from "../settings/settings.service.ts";
 import type { SetupChecklist, SetupItem } from "./setup-checklist.schema.ts";
 
 /** What the checklist knows of the configuration, put together by the app (core reads no environment). */
@@ -42,26 +42,37 @@ function item(key: SetupItem["key"], label: string, fixAt: string, stillDefault:
  */
 export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
   const settings = await siteSettingValues(deps);
-  const { rows } = await deps.db.query<{ posts: number; resources: number }>(
-    "SELECT (SELECT count(*)::int FROM posts WHERE demo) AS posts, (SELECT count(*)::int FROM downloads WHERE demo) AS resources",
+  const { rows } = await deps.db.query<{ posts: number; resources: number; passkeys: number; own_password: boolean }>(
+    `SELECT (SELECT count(*)::int FROM posts WHERE demo) AS posts, (SELECT count(*)::int FROM downloads WHERE demo) AS resources,
+            (SELECT count(*)::int FROM admin_passkeys) AS passkeys,
+            (SELECT password_hash IS NOT NULL FROM admin_security WHERE id = 1) AS own_password`,
   );
-  const demo = rows[0] ?? { posts: 0, resources: 0 };
+  const demo = rows[0] ?? { posts: 0, resources: 0, passkeys: 0, own_password: false };
+  // A passkey, or a password set in Security: the generated one no longer guards the dashboard alone.
+  const ownSignIn = demo.passkeys > 0 || demo.own_password;
   const atDefault = (key: SettingKey) => settings[key] === settingDefinitions[key].defaultValue;
   const socialsAtDefault = socialKeys.filter(atDefault).map((key) => settingDefinitions[key].description);
+  // SPEC §9's numbers are the demo's too: named until the owner sets or hides each one.
+  const claimsAtDefault = claimKeys.filter(atDefault).map((key) => settings[key]);
+  const demoRows =
+    demo.posts + demo.resources > 0 &&
+    `${String(demo.posts)} demo post${demo.posts === 1 ? "" : "s"} and ${String(demo.resources)} demo resource${demo.resources === 1 ? "" : "s"} (with made-up download counts) are still on the site.`;
+  const demoClaims =
+    claimsAtDefault.length > 0 &&
+    `The claims are still the demo's: ${claimsAtDefault.join(", ")}. Set your own numbers in Site Settings, or they go with the demo content.`;
   const items: SetupItem[] = [
     item(
       "demo-content",
       "Remove the demo posts and resources",
       "#remove-demo-content",
-      demo.posts + demo.resources > 0 &&
-        `${String(demo.posts)} demo post${demo.posts === 1 ? "" : "s"} and ${String(demo.resources)} demo resource${demo.resources === 1 ? "" : "s"} (with made-up download counts) are still on the site.`,
+      demoRows || demoClaims ? [demoRows, demoClaims].filter(Boolean).join(" ") : false,
     ),
     item("contact-email", "Your contact email", "#settings/contact_email", atDefault("contact_email") && `Still ${settings.contact_email}.`),
     item(
       "social-links",
       "Your social links",
       "#settings/youtube_url",
-      socialsAtDefault.length > 0 && `Still the demo's: ${socialsAtDefault.join(", ")}. Clear a link you don't use.`,
+      socialsAtDefault.length > 0 && `Still the demo's: ${socialsAtDefault.join(", ")}. Set yours, or press Don't show on a link you don't use.`,
     ),
     item(
       "postal-address",
@@ -72,9 +83,10 @@ export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
     item(
       "admin-password",
       "Your own admin password",
-      "README.md#configuration",
+      "#security",
       deps.setup.passwordGenerated &&
-        "npm start generated it. Set ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH from npm run admin:hash) in .env, or add a passkey in Security.",
+        !ownSignIn &&
+        "npm start generated it. Change it in Security, or add a passkey there (or set ADMIN_PASSWORD_HASH from npm run admin:hash in .env).",
     ),
   ];
   if (deps.setup.production) {
@@ -99,15 +111,21 @@ export async function setupChecklist(deps: SetupDeps): Promise<SetupChecklist> {
 
 /**
  * "Remove demo content": deletes every demo post and resource, each the way the dashboard's own
- * Delete does (its files too), then one rebuild. What the owner wrote is never demo.
+ * Delete does (its files too), and turns off the claims still at SPEC's numbers (nobody chose them);
+ * then one rebuild. What the owner wrote is never demo.
  */
-export async function removeDemoContent(deps: PostsDeps & DownloadsDeps): Promise<{ posts: number; resources: number }> {
+export async function removeDemoContent(deps: PostsDeps & DownloadsDeps & SettingsDeps): Promise<{ posts: number; resources: number }> {
   const posts = await deps.db.query<{ id: number }>("SELECT id FROM posts WHERE demo ORDER BY id");
   const resources = await deps.db.query<{ id: number }>("SELECT id FROM downloads WHERE demo ORDER BY id");
   // One rebuild at the end rather than one per row.
   const quiet = { ...deps, rebuild: () => undefined };
   for (const { id } of posts.rows) await deletePost(quiet, id);
   for (const { id } of resources.rows) await deleteDownload(quiet, id);
-  if (posts.rows.length + resources.rows.length > 0) deps.rebuild();
+  const settings = await siteSettingValues(deps);
+  const claims = await hideSettings(
+    deps,
+    claimKeys.filter((key) => settings[key] === settingDefinitions[key].defaultValue),
+  );
+  if (posts.rows.length + resources.rows.length + claims > 0) deps.rebuild();
   return { posts: posts.rows.length, resources: resources.rows.length };
 }

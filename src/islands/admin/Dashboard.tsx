@@ -86,7 +86,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8">
-        <SetupChecklist navigation={{ openSetting }} />
+        <SetupChecklist navigation={{ openSetting, openSecurity: () => open("security") }} />
         <Tabs.Root value={current} onValueChange={open}>
           <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
             {tabs.map((tab) => (

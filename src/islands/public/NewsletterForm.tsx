@@ -5,7 +5,7 @@ import { showToast } from "./toast.ts";
 
 interface Props {
   /** Where the form sits: keeps input ids unique and picks the toast wording. */
-  placement: "home" | "post" | "downloads";
+  placement: "home" | "post" | "downloads" | "blog";
   buttonLabel: string;
 }
 

@@ -137,10 +137,36 @@ function resultItem(result: PagefindResult): HTMLLIElement {
   title.textContent = result.meta.title ?? result.url;
   const excerpt = document.createElement("span");
   excerpt.className = "mt-1 block text-gray-800 [&_mark]:bg-amber [&_mark]:px-0.5 [&_mark]:text-black";
-  excerpt.append(...markedText(result.excerpt));
+  excerpt.append(...snippet(markedText(result.excerpt), result.meta.title ?? ""));
   link.append(kind, title, excerpt);
   item.append(link);
   return item;
+}
+
+/**
+ * The excerpt as a snippet: without the title it often starts with (the page's heading, shown just
+ * above), and ending in "…" since Pagefind cuts it mid-sentence.
+ */
+function snippet(nodes: Node[], title: string): Node[] {
+  const text = nodes.map((node) => node.textContent ?? "").join("");
+  const heading = title.trim().toLowerCase();
+  let drop = heading !== "" && text.trimStart().toLowerCase().startsWith(heading) ? text.length - text.trimStart().length + heading.length : 0;
+  const kept: Node[] = [];
+  for (const node of nodes) {
+    const content = node.textContent ?? "";
+    if (drop >= content.length) {
+      drop -= content.length;
+      continue;
+    }
+    if (drop > 0) node.textContent = content.slice(drop);
+    drop = 0;
+    kept.push(node);
+  }
+  const first = kept[0];
+  if (first && first.nodeType === Node.TEXT_NODE) first.textContent = (first.textContent ?? "").replace(/^[\s:.,;—–-]+/, "");
+  // Pagefind cuts a window of words out of the page: it goes on after the last one.
+  if (kept.length > 0 && !/…\s*$/.test(kept.map((node) => node.textContent ?? "").join(""))) kept.push(document.createTextNode("…"));
+  return kept;
 }
 
 /** Pagefind's excerpt as text with its `<mark>`s kept and nothing else taken as markup. */

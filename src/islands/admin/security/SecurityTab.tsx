@@ -10,8 +10,9 @@ import { ListState } from "../ui/ListState.tsx";
 import { RecentSignInProvider, useRecentSignIn } from "./ConfirmIdentity.tsx";
 import { ceremonyFailure, createPasskey } from "./passkey-ceremony.ts";
 import PasskeyList from "./PasskeyList.tsx";
+import PasswordChange from "./PasswordChange.tsx";
 
-/** Security: the owner's passkeys, "Require a passkey", and recovery codes for a lost device. */
+/** Security: the owner's passkeys, the password, "Require a passkey", and recovery codes for a lost device. */
 export default function SecurityTab() {
   const security = useQuery(queries.security);
   return (
@@ -29,6 +30,7 @@ export default function SecurityTab() {
           <AddPasskeyForm />
         </section>
         <div className="space-y-8">
+          {security.data && <PasswordChange password={security.data.password} />}
           {security.data && <RequirementSetting required={security.data.passkeyRequired} />}
           {security.data && <RecoveryCodes left={security.data.recoveryCodesLeft} />}
         </div>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
+import { isHideable, settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
 import { siteSettingsRoutes } from "../../../api/routes/site-settings.routes.ts";
 import { ApiError, callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
@@ -29,13 +29,19 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
   const id = `setting-${setting.key}`;
 
   const save = useMutation({
-    mutationFn: (value: string) => callApi(siteSettingsRoutes.update, { params: { key: setting.key }, body: { value } }),
-    onSuccess: (saved, sent) => {
+    mutationFn: (change: { value: string; hidden?: boolean }) =>
+      change.hidden
+        ? callApi(siteSettingsRoutes.hide, { params: { key: setting.key } })
+        : callApi(siteSettingsRoutes.update, { params: { key: setting.key }, body: { value: change.value } }),
+    onSuccess: (saved, { value: sent }) => {
       // What the server kept (trimmed, or the default for an empty value), unless more was typed.
-      setDraft((current) => (current === sent ? saved.value : current));
+      setDraft((current) => (saved.hidden || current === sent ? saved.value : current));
       // The saved value is current at once: a blur right after Enter must not save it a second time.
       queryClient.setQueryData<SiteSetting[]>(queries.settings.queryKey, (list) => list?.map((item) => (item.key === saved.key ? saved : item)));
-      showToast({ title: "Setting Updated", description: `${setting.description} has been saved.` });
+      showToast({
+        title: "Setting Updated",
+        description: saved.hidden ? `${setting.description} is no longer shown on the site.` : `${setting.description} has been saved.`,
+      });
       setStatus("saved");
       void queryClient.invalidateQueries({ queryKey: queries.settings.queryKey });
       void queryClient.invalidateQueries({ queryKey: queries.siteBuild.queryKey });
@@ -48,7 +54,8 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
 
   const commit = (how: "enter" | "leave" | "button") => {
     if (save.isPending) return;
-    if (draft === setting.value) {
+    // A turned-off setting left empty stays off; typing a value and saving it shows it again.
+    if (draft === setting.value && !(how === "button" && setting.hidden)) {
       // Enter on a value already saved says so rather than nothing; leaving the field stays quiet.
       if (how === "enter") setStatus("unchanged");
       return;
@@ -59,8 +66,9 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       return;
     }
     setError(null);
-    save.mutate(draft);
+    save.mutate({ value: draft });
   };
+  const hideable = isHideable(setting.key);
 
   if (setting.type === "image") {
     return (
@@ -99,7 +107,14 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       if (error) setError(settingValueSchema(setting.key).safeParse(value).error?.issues[0]?.message ?? null);
     },
   };
-  const shownStatus = draft !== setting.value && !save.isPending ? statusTexts.edited : status ? statusTexts[status] : "";
+  const shownStatus =
+    draft !== setting.value && !save.isPending
+      ? statusTexts.edited
+      : setting.hidden
+        ? "Not shown on the site. Type a value and save it, or press Show for the built-in one."
+        : status
+          ? statusTexts[status]
+          : "";
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-bold uppercase tracking-wide">
@@ -112,6 +127,7 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
         <textarea
           {...inputProps}
           rows={long ? 3 : 1}
+          placeholder={setting.hidden ? "Not shown on the site" : undefined}
           className="admin-input admin-input-grow"
           inputMode={setting.type === "url" ? "url" : "text"}
           onKeyDown={(event) => {
@@ -125,11 +141,26 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
           type="button"
           className="btn btn-light self-start py-2 text-sm"
           onClick={() => commit("button")}
-          disabled={save.isPending || draft === setting.value}
-          aria-label={`Save ${setting.description}`}
+          disabled={save.isPending || (draft === setting.value && !setting.hidden)}
+          aria-label={setting.hidden && draft === "" ? `Show ${setting.description} again` : `Save ${setting.description}`}
         >
-          Save
+          {setting.hidden && draft === "" ? "Show" : "Save"}
         </button>
+        {hideable && !setting.hidden && (
+          // Not the same as empty, which brings the built-in value back: the site leaves this out.
+          <button
+            type="button"
+            className="btn btn-light self-start py-2 text-sm whitespace-nowrap"
+            onClick={() => {
+              setError(null);
+              save.mutate({ value: "", hidden: true });
+            }}
+            disabled={save.isPending}
+            aria-label={`Don't show ${setting.description}`}
+          >
+            Don&apos;t show
+          </button>
+        )}
       </div>
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm font-semibold text-signal-dark">

@@ -32,12 +32,26 @@ export default function SettingsTab() {
             <dt className="font-bold">Social links</dt>
             <dd>
               Your video channel (YouTube), professional network (LinkedIn), microblog (X) and photo sharing (Instagram, TikTok) profiles: the icons
-              in the footer and the Watch on YouTube buttons. Use full https:// addresses.
+              in the footer and the Watch on YouTube buttons. Use full https:// addresses. Don&apos;t show leaves a link out of the site altogether.
             </dd>
           </div>
           <div>
             <dt className="font-bold">About and mission</dt>
             <dd>The text of the About section and of its Our Mission card on the home page.</dd>
+          </div>
+          <div>
+            <dt className="font-bold">Stats and claims</dt>
+            <dd>
+              The three numbers of the home page&apos;s About section and the two in the Downloads page&apos;s header, each a figure and its label
+              (&ldquo;500+ Founders Helped&rdquo;: the first word is the figure). The built-in ones are examples: put your own, or Don&apos;t show.
+            </dd>
+          </div>
+          <div>
+            <dt className="font-bold">Download counts</dt>
+            <dd>
+              A resource&apos;s count shows on its card once it reaches this number (0: always), so a new resource doesn&apos;t say &ldquo;0
+              downloads&rdquo;.
+            </dd>
           </div>
           <div>
             <dt className="font-bold">Contact email</dt>
@@ -59,7 +73,10 @@ export default function SettingsTab() {
           </div>
           <div>
             <dt className="font-bold">Empty means default</dt>
-            <dd>Clear a field and save it to bring back the built-in text. Changes go live after the site rebuilds, in a few seconds.</dd>
+            <dd>
+              Clear a field and save it to bring back the built-in text (Don&apos;t show is the way to leave something out). Changes go live after the
+              site rebuilds, in a few seconds.
+            </dd>
           </div>
         </dl>
       </aside>
