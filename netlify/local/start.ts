@@ -128,6 +128,8 @@ const builder = new SiteBuilder({
   projectRoot,
   publishDir,
   buildsDir: path.join(stateDir, "builds"),
+  // Each site's build output and cache live in its state folder: servers of one checkout build apart.
+  cacheDir: path.join(stateDir, "astro-cache"),
   env: runtimeEnv,
   log,
 });
