@@ -18,6 +18,8 @@ export default defineConfig({
   output: "static",
   // The local server builds into a fresh folder each time and swaps it in (see netlify/local).
   outDir: process.env.ASTRO_OUT_DIR ?? "./dist",
+  // …with its cache (content store, optimized images) in that server's state folder, apart from any other's.
+  ...(process.env.ASTRO_CACHE_DIR && { cacheDir: process.env.ASTRO_CACHE_DIR }),
   ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
   trailingSlash: "ignore",
   // Four pages render at once: a page waits on writing its file, and rendering the next one meanwhile

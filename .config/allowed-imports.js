@@ -10,6 +10,9 @@ import path from "node:path";
  *   path a relative import resolves to
  * @property {string[]} [names] when set, only these named imports (a namespace, default or dynamic
  *   import of the module is refused): for a built-in that is pure in part, like `node:net`'s `isIP`
+ * @property {boolean} [typeOnly] when set, only `import type` (a shape, never the code)
+ * @property {string} [says] how the map (CONTRIBUTING.md's "may import") names this entry; entries
+ *   with the same words are named once
  *
  * @typedef {object} Hint a clearer reason for an import that is commonly refused
  * @property {RegExp} pattern matched like {@link Allowed.pattern}
@@ -51,11 +54,15 @@ export function allowedImportsRule(policy, projectRoot) {
         const target = isPath ? path.relative(projectRoot, path.resolve(fileDir, specifier)).split(path.sep).join("/") : specifier;
         if (isPath && target.startsWith(policy.home)) return;
         const allowed = (isPath ? policy.files : policy.packages).find(({ pattern }) => pattern.test(target));
-        if (allowed && (!allowed.names || (names !== null && names.every((name) => allowed.names.includes(name))))) return;
+        const namesOk = !allowed?.names || (names !== null && names.every((name) => allowed.names.includes(name)));
+        const kindOk = !allowed?.typeOnly || typeOnly;
+        if (allowed && namesOk && kindOk) return;
         const hint = policy.hints.find(({ pattern }) => pattern.test(target));
         const reason = allowed?.names
           ? `only ${allowed.names.map((name) => `{ ${name} }`).join(", ")} may be imported from it.`
-          : (hint?.message ?? policy.refusal);
+          : allowed?.typeOnly
+            ? `only its types may be imported (\`import type\`)${hint ? `: ${hint.message}` : "."}`
+            : (hint?.message ?? policy.refusal);
         context.report({ node, messageId: "refused", data: { target: `"${target}"`, home: policy.home.replace(/\/$/, ""), reason } });
       }
 
@@ -89,4 +96,15 @@ export function allowedImportsRule(policy, projectRoot) {
       };
     },
   };
+}
+
+/**
+ * What a policy allows, as the map says it: each entry's `says`, once, in order — packages and files
+ * alike. CONTRIBUTING.md's "may import" column is checked against it (tests/unit/import-boundaries.test.ts).
+ * @param {Policy} policy
+ * @returns {string}
+ */
+export function mayImport(policy) {
+  const said = [...policy.files, ...policy.packages].map((allowed) => allowed.says).filter(Boolean);
+  return [...new Set(said)].join(", ");
 }

@@ -3,7 +3,7 @@ import astro from "eslint-plugin-astro";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import { fileURLToPath } from "node:url";
-import { allowedImportsRule } from "./allowed-imports.js";
+import { allowedImportsRule, mayImport } from "./allowed-imports.js";
 
 /**
  * Import boundaries as allow-lists: src/core and src/islands each name what they may import, and any
@@ -133,6 +133,185 @@ const boundaries = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// The server's rooms (issue 38): src/api, src/adapters, src/lib, netlify/functions, netlify/local.
+// Each `says` is how CONTRIBUTING.md's "may import" column names the entry; a test compares them.
+// ---------------------------------------------------------------------------------------------
+
+/** The API: routes and handlers over the domain; it receives every real part through `AppDeps`. */
+const apiPolicy = {
+  home: "src/api/",
+  allowTypeImports: false,
+  packages: [
+    { pattern: /^zod$/, says: "zod" },
+    { pattern: pkg("cookie"), says: "cookie" }, // session cookies
+    { pattern: /^node:stream$/, says: "`node:stream`" }, // backup downloads streamed out
+  ],
+  files: [
+    { pattern: /^src\/core\//, says: "`src/core/`" },
+    // The pages the API answers with are the built site's templates, filled in (previews, subscription answers).
+    { pattern: /^src\/lib\/(preview|message)-template\.ts$/, says: "the page templates of `src/lib/`" },
+    { pattern: /^src\/app\/app-deps\.ts$/, typeOnly: true, says: "the `AppDeps` type" },
+  ],
+  hints: [
+    {
+      pattern: /^src\/adapters\//,
+      message: "the API reaches the real parts through AppDeps, which src/app wires; a handler never imports an adapter.",
+    },
+    { pattern: /^src\/config\//, message: "the API reads no environment: the checked configuration arrives as deps.env." },
+    { pattern: /^src\/app\//, message: "src/app builds the API (it is the composition root above it): take its AppDeps as a type." },
+    { pattern: /^(netlify|tests)\//, message: "entry points and tests call the API, not the other way round." },
+    {
+      pattern: /^((pg|nodemailer|ws)(\/|$)|@neondatabase\/|@netlify\/|@electric-sql\/)/,
+      message: "drivers and Netlify packages belong in src/adapters; the API sees them through AppDeps.",
+    },
+  ],
+  refusal:
+    "src/api imports src/core, zod, cookie and the few files listed in .config/eslint.config.js; a new need of a handler is a need in AppDeps, wired by src/app.",
+};
+
+/** Adapters: drivers and platform packages behind a seam or port that src/core declares. */
+const adaptersPolicy = {
+  home: "src/adapters/",
+  allowTypeImports: false,
+  packages: [
+    { pattern: /^node:/, says: "`node:` built-ins" },
+    { pattern: /^pg$/, says: "drivers (pg, Neon, PGlite, ws)" },
+    { pattern: pkg("@neondatabase/serverless"), says: "drivers (pg, Neon, PGlite, ws)" },
+    { pattern: pkg("@electric-sql/pglite"), says: "drivers (pg, Neon, PGlite, ws)" },
+    { pattern: /^ws$/, says: "drivers (pg, Neon, PGlite, ws)" },
+    { pattern: pkg("@netlify/blobs"), says: "`@netlify/blobs`" },
+    { pattern: pkg("nodemailer"), says: "nodemailer" },
+    { pattern: pkg("yauzl"), says: "yauzl, yazl (archives as streams)" },
+    { pattern: pkg("yazl"), says: "yauzl, yazl (archives as streams)" },
+  ],
+  files: [{ pattern: /^src\/core\//, says: "`src/core/` (the seams and ports they implement)" }],
+  hints: [
+    {
+      pattern: /^src\/(app|api|config|lib)\/|^netlify\//,
+      message: "an adapter implements a seam or port of src/core and knows nothing above it: src/app chooses it and hands it its settings.",
+    },
+    { pattern: /^src\/(islands|pages|components|layouts)\//, message: "adapters are server code: they never import the site or the browser's code." },
+  ],
+  refusal:
+    "src/adapters imports src/core, node: built-ins and the drivers and platform packages listed in .config/eslint.config.js; a new real part adds its package there, with its reason.",
+};
+
+/** Page helpers: data and markup for the pages, from the domain. */
+const libPolicy = {
+  home: "src/lib/",
+  allowTypeImports: false,
+  packages: [{ pattern: pkg("node-html-parser"), says: "node-html-parser" }],
+  files: [
+    { pattern: /^src\/core\//, says: "`src/core/`" },
+    { pattern: /^src\/api\/routes\/files\.routes\.ts$/, says: "the public file URL check of `src/api/routes/files.routes.ts`" },
+  ],
+  hints: [
+    {
+      pattern: /^src\/(app|config|adapters)\//,
+      message: "page helpers get their data through src/lib/build-data.ts, the site build's one composition root; only it boots the app.",
+    },
+    { pattern: /^src\/(islands|components|layouts|pages)\//, message: "src/lib serves the pages and components; it does not import them." },
+  ],
+  refusal: "src/lib imports src/core, node-html-parser and the public file URL check; data for a page goes through build-data.ts.",
+};
+
+/** The site build's composition root: the one helper that boots the app. */
+const buildDataPolicy = {
+  ...libPolicy,
+  files: [
+    ...libPolicy.files,
+    { pattern: /^src\/app\/(boot-app|app-deps)\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
+    { pattern: /^src\/config\/server-env\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
+  ],
+};
+
+/** Netlify's entry points: each hands a Request or a tick to the app and holds no work of its own. */
+const functionsPolicy = {
+  home: "netlify/functions/",
+  allowTypeImports: false,
+  packages: [{ pattern: /^@netlify\/functions$/, typeOnly: true, says: "`@netlify/functions` types" }],
+  files: [
+    { pattern: /^src\/app\//, says: "`src/app/`" },
+    // The two request entries answer through the API's own handler and preview page.
+    { pattern: /^src\/api\/(api-handler|preview-page)\.ts$/, says: "the API's handler and preview page" },
+  ],
+  hints: [
+    {
+      pattern: /^src\/core\//,
+      message:
+        "an entry holds no work: a scheduled job is a row of src/app/background-jobs.ts (the entry names it), a request goes to the app's API.",
+    },
+    {
+      pattern: /^src\/(adapters|config)\//,
+      message: "entries boot the app (src/app/boot-app.ts), which reads the configuration and chooses the adapters.",
+    },
+    { pattern: /^netlify\/local\//, message: "netlify/local is npm start's; a deployed function never loads it." },
+  ],
+  refusal: "netlify/functions imports src/app (and the API's handler); the work lives there and in src/core.",
+};
+
+/** `npm start` and `npm run dev`: the local stand-ins for Netlify, over the same app. */
+const localPolicy = {
+  home: "netlify/local/",
+  allowTypeImports: false,
+  packages: [
+    { pattern: /^node:/, says: "`node:` built-ins" },
+    { pattern: /^@netlify\/(dev|blobs|database-dev)(\/|$)/, says: "Netlify's local emulations" },
+    { pattern: pkg("smtp-server"), says: "the mail catcher's packages (smtp-server, mailparser, sanitize-html)" },
+    { pattern: pkg("mailparser"), says: "the mail catcher's packages (smtp-server, mailparser, sanitize-html)" },
+    { pattern: pkg("sanitize-html"), says: "the mail catcher's packages (smtp-server, mailparser, sanitize-html)" },
+    { pattern: pkg("smol-toml"), says: "smol-toml (netlify.toml's rules)" },
+    { pattern: /^zod$/, says: "zod" },
+    { pattern: /^astro$/, typeOnly: true, says: "Astro's types" },
+  ],
+  files: [
+    { pattern: /^src\/(app|api|adapters|config|core|lib)\//, says: "anything in `src/` but the site's pages, components and islands" },
+    { pattern: /^netlify\/search-index\.ts$/, says: "`netlify/search-index.ts`" },
+  ],
+  hints: [
+    { pattern: /^tests\//, message: "npm start runs on every developer's machine: test helpers belong in its *.test.ts files only." },
+    { pattern: /^src\/(islands|pages|components|layouts)\//, message: "the local server serves the built site; it does not import the site's code." },
+    {
+      pattern: /^netlify\/functions\//,
+      message: "npm start runs the app itself (the background-jobs table, the API): it does not load Netlify's entries.",
+    },
+  ],
+  refusal: "netlify/local imports src/ (but the site's code), node: built-ins and the local packages listed in .config/eslint.config.js.",
+};
+
+/** The policies of the rooms CONTRIBUTING.md maps, by room: its "may import" column is `mayImport(policy)`. */
+export const roomPolicies = {
+  "src/api/": apiPolicy,
+  "src/adapters/": adaptersPolicy,
+  "src/lib/": libPolicy,
+  "netlify/functions/": functionsPolicy,
+  "netlify/local/": localPolicy,
+};
+export { mayImport };
+
+const roomBoundaries = {
+  rules: {
+    api: allowedImportsRule(apiPolicy, projectRoot),
+    adapters: allowedImportsRule(adaptersPolicy, projectRoot),
+    lib: allowedImportsRule(libPolicy, projectRoot),
+    "lib-build-data": allowedImportsRule(buildDataPolicy, projectRoot),
+    functions: allowedImportsRule(functionsPolicy, projectRoot),
+    local: allowedImportsRule(localPolicy, projectRoot),
+  },
+};
+
+/** Where each room's rule applies: its files, never its tests (they wire real parts). */
+const roomBoundaryConfigs = [
+  { plugins: { rooms: roomBoundaries } },
+  { files: ["src/api/**/*.{ts,tsx}"], ignores: ["**/*.test.{ts,tsx}"], rules: { "rooms/api": "error" } },
+  { files: ["src/adapters/**/*.{ts,tsx}"], ignores: ["**/*.test.{ts,tsx}"], rules: { "rooms/adapters": "error" } },
+  { files: ["src/lib/**/*.{ts,tsx}"], ignores: ["**/*.test.{ts,tsx}", "src/lib/build-data.ts"], rules: { "rooms/lib": "error" } },
+  { files: ["src/lib/build-data.ts"], rules: { "rooms/lib-build-data": "error" } },
+  { files: ["netlify/functions/**/*.{ts,tsx}"], ignores: ["**/*.test.{ts,tsx}"], rules: { "rooms/functions": "error" } },
+  { files: ["netlify/local/**/*.{ts,tsx}"], ignores: ["**/*.test.{ts,tsx}"], rules: { "rooms/local": "error" } },
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", ".astro/**", ".netlify/**", "node_modules/**", "tests/.results/**", "test-results/**", "playwright-report/**"] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -160,6 +339,7 @@ export default tseslint.config(
     files: ["src/core/db/migrations.ts"],
     rules: { "boundaries/core-migrations-reader": "error" },
   },
+  ...roomBoundaryConfigs,
   ...astro.configs.recommended,
   {
     files: ["**/*.astro"],

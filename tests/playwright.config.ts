@@ -19,18 +19,49 @@ function chromiumPathOrExit(): string {
 }
 
 export const e2ePort = Number(process.env.E2E_PORT ?? 8899);
-// The browser tests run their own site in a fresh state folder, apart from the developer's data.
+// The browser tests run their own sites in a fresh state folder, apart from the developer's data.
 process.env.E2E_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), "nf-e2e-"));
+const e2eStateDir = process.env.E2E_STATE_DIR;
+
+/**
+ * The specs that rebuild the site most (publishing, slugs, settings, imports, sends), spread over
+ * the servers so their rebuilds overlap instead of queueing on one; each server runs its specs one
+ * at a time, in file order, as one server did before. The last server takes every spec not named.
+ */
+const specsByServer = [
+  ["admin-posts", "search", "setup-checklist", "build-hook", "accessibility", "api-reference", "dark-mode", "seo", "restart"],
+  ["blog-slugs-pages", "newsletter-on-publish", "newsletter-send", "preview-links", "images", "layout", "navigation", "islands-wake", "inbox"],
+];
+
+export interface E2eServer {
+  port: number;
+  stateDir: string;
+}
+
+/**
+ * The `npm start` servers the specs run against at once (E2E_SERVERS, default 3): each on its own
+ * port (E2E_PORTS, a comma list, or E2E_PORT and the ports after it) with its own state folder, so
+ * its database, files, site builds and build cache are its own.
+ */
+const serverCount = Math.max(1, Number(process.env.E2E_SERVERS ?? 3));
+const ports = process.env.E2E_PORTS?.split(",").map(Number) ?? Array.from({ length: serverCount }, (_, index) => e2ePort + index);
+export const e2eServers: E2eServer[] = ports.slice(0, serverCount).map((port, index) => ({
+  port,
+  stateDir: serverCount === 1 ? e2eStateDir : path.join(e2eStateDir, `server-${String(index + 1)}`),
+}));
+
+const specPattern = (names: string[]) => names.map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+const named = specsByServer.slice(0, e2eServers.length - 1);
 
 export default defineConfig({
   testDir: "./e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: e2eServers.length,
   retries: 0,
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: path.join(projectRoot, "tests/.results/playwright.json") }]],
+  globalSetup: "./e2e/start-servers.ts",
   use: {
-    baseURL: `http://localhost:${String(e2ePort)}`,
     launchOptions: {
       executablePath: chromiumPathOrExit(),
       args: [
@@ -44,26 +75,12 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
-  webServer: {
-    command: "node netlify/local/start.ts",
-    cwd: projectRoot,
-    url: `http://localhost:${String(e2ePort)}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    // No SMTP_URL even if the shell has one: the tests' mail goes to the local catcher, never out.
-    // POSTMARK_WEBHOOK_AUTH: the bounce and complaint webhook the browser test posts to (e2e/bounces-complaints.spec.ts).
-    // IMPORT_ALLOW_PRIVATE_HOSTS: an import test serves the old blog's images from loopback.
-    env: {
-      PORT: String(e2ePort),
-      LOCAL_STATE_DIR: process.env.E2E_STATE_DIR,
-      SMTP_URL: "",
-      POSTMARK_WEBHOOK_AUTH: "e2e-hooks:postmark-e2e-password",
-      IMPORT_ALLOW_PRIVATE_HOSTS: "1",
-      // Every spec signs up from 127.0.0.1 against one server: some 20 signups in 10 minutes passed the
-      // per-address limit (10) and the next signup got a 429. The limits themselves are tested in vitest.
-      RATE_LIMIT_MULTIPLIER: "10",
-    },
-  },
+  // One project a server: its specs, one worker, its address and state folder (tests/e2e/local-server.ts).
+  projects: e2eServers.map((server, index) => ({
+    name: e2eServers.length === 1 ? "chromium" : `server-${String(index + 1)}`,
+    workers: 1,
+    metadata: { stateDir: server.stateDir },
+    ...(index < named.length ? { testMatch: specPattern(named[index] ?? []) } : { testIgnore: specPattern(named.flat()) }),
+    use: { browserName: "chromium" as const, baseURL: `http://localhost:${String(server.port)}` },
+  })),
 });

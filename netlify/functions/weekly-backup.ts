@@ -1,21 +1,9 @@
 import type { Config } from "@netlify/functions";
-import { bootApp } from "../../src/app/boot-app.ts";
-import { backupIfDue } from "../../src/core/backups/backup-runs.ts";
+import { runScheduledFunction } from "../../src/app/background-jobs.ts";
 
-/**
- * The weekly backup: starts one (in the Background Function) when the last is a week old; the
- * newest 8 are kept. A replayed or doubled tick starts nothing twice.
- */
+/** The weekly backup, looked for daily: the `weekly-backup` row of src/app/background-jobs.ts. */
 export default async (): Promise<void> => {
-  const app = await bootApp();
-  try {
-    const calls: Promise<unknown>[] = [];
-    const started = await backupIfDue({ ...app.deps, startJob: (job) => app.deps.startJob(job, { waitUntil: (call) => calls.push(call) }) });
-    await Promise.all(calls);
-    if (started) console.log(`[backups] weekly backup ${String(started.id)} started`);
-  } finally {
-    await app.close();
-  }
+  await runScheduledFunction("weekly-backup");
 };
 
 export const config: Config = {

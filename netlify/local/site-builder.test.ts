@@ -7,10 +7,14 @@ import { SiteBuilder } from "./site-builder.ts";
 // A stand-in for `astro build` (the real one is exercised by the browser tests): it writes an
 // index.html saying which build it was, and fails while `fail` exists. It needs no pause: requests
 // made while a build runs coalesce because the build is still running, however long it takes.
+// Like Astro, it takes the project from --root and writes its server half (.prerender) under the
+// working directory when the output is not inside it: the builder must run it where the output is.
 const fakeAstro = `
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-const root = process.cwd();
+const root = process.argv[process.argv.indexOf("--root") + 1];
+if (!process.env.ASTRO_OUT_DIR.startsWith(process.cwd() + path.sep)) { console.error("the output is outside the working directory: .prerender would go to " + process.cwd() + "/.astro"); process.exit(1); }
+if (!process.env.ASTRO_CACHE_DIR) { console.error("no ASTRO_CACHE_DIR"); process.exit(1); }
 appendFileSync(path.join(root, "builds.log"), "build\\n");
 if (existsSync(path.join(root, "fail"))) { console.error("Broken page: boom"); process.exit(1); }
 const count = (await import("node:fs")).readFileSync(path.join(root, "builds.log"), "utf8").trim().split("\\n").length;
@@ -32,7 +36,8 @@ beforeEach(async () => {
   builder = new SiteBuilder({
     projectRoot: root,
     publishDir: path.join(root, "dist"),
-    buildsDir: path.join(root, "builds"),
+    buildsDir: path.join(root, "state", "builds"),
+    cacheDir: path.join(root, "state", "astro-cache"),
     env: process.env,
     log: (message) => logs.push(message),
   });

@@ -7,8 +7,10 @@ export interface SiteBuilderOptions {
   projectRoot: string;
   /** The folder the server publishes: a symlink swapped to each finished build. */
   publishDir: string;
-  /** Where finished builds are kept (one folder each). */
+  /** Where finished builds are kept (one folder each); the build runs in it. */
   buildsDir: string;
+  /** Astro's cache for this site (its content store, optimized images): apart from any other server's. */
+  cacheDir: string;
   env: NodeJS.ProcessEnv;
   log: (message: string) => void;
 }
@@ -62,7 +64,7 @@ export class SiteBuilder {
     const started = performance.now();
     await mkdir(buildsDir, { recursive: true });
     const outDir = path.join(buildsDir, `build-${Date.now().toString(36)}`);
-    const output = await runAstroBuild(projectRoot, outDir, this.#options.env).then((built) => (built.ok ? indexForSearch(outDir) : built));
+    const output = await runAstroBuild(projectRoot, outDir, this.#options).then((built) => (built.ok ? indexForSearch(outDir) : built));
     const ms = Math.round(performance.now() - started);
     if (!output.ok) {
       log(`Site build failed after ${String(ms)} ms; the previous site keeps serving.\n${output.tail}`);
@@ -122,12 +124,23 @@ async function currentTarget(publishDir: string): Promise<string | undefined> {
   }
 }
 
-function runAstroBuild(projectRoot: string, outDir: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; tail: string }> {
+/**
+ * `astro build` into `outDir`, run from the builds folder. Astro writes a static build's server half
+ * (`.prerender/`, removed when the pages are out) inside the output folder when that folder is under
+ * the working directory, and under `<working directory>/.astro/` otherwise: run from the project,
+ * two servers of one checkout (the browser tests run several) wrote and deleted each other's files.
+ * Its cache (`cacheDir`, passed as ASTRO_CACHE_DIR to astro.config.mjs) is this site's too.
+ */
+function runAstroBuild(
+  projectRoot: string,
+  outDir: string,
+  options: Pick<SiteBuilderOptions, "buildsDir" | "cacheDir" | "env">,
+): Promise<{ ok: boolean; tail: string }> {
   return new Promise((resolve) => {
     const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
-    const child = spawn(process.execPath, [astro, "build", "--silent"], {
-      cwd: projectRoot,
-      env: { ...env, ASTRO_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: "1" },
+    const child = spawn(process.execPath, [astro, "build", "--silent", "--root", projectRoot], {
+      cwd: options.buildsDir,
+      env: { ...options.env, ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: options.cacheDir, ASTRO_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let tail = "";

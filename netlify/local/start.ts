@@ -25,14 +25,11 @@ import { createLocalServer, type LocalSite } from "./local-server.ts";
 import { caughtMailLog } from "./caught-mail-log.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { threadedSmtpMailer } from "./threaded-mailer.ts";
-import { startNewsletterRunner } from "./newsletter-runner.ts";
 import { readNotFoundRules } from "./not-found-rules.ts";
-import { startScheduledPublisher } from "./scheduled-publisher.ts";
-import { startSequenceRunner } from "./sequence-runner.ts";
-import { startWeeklyBackups } from "./weekly-backup.ts";
 import { prepareLocalDatabase } from "./prepare-database.ts";
 import { SiteBuilder } from "./site-builder.ts";
 import { startDatabaseThread } from "./threaded-database.ts";
+import { startJobTicker } from "./ticker.ts";
 
 const started = performance.now();
 const elapsed = () => `${String(Math.round(performance.now() - started))} ms`;
@@ -125,15 +122,14 @@ const serverEnv = app.deps.env;
 const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
-// Newsletter sends run in this process: started ones within a second, crashed ones once their
-// leases run out (a send interrupted by a kill resumes here on the next start).
-const newsletterRunner = startNewsletterRunner(app.deps, { concurrency: serverEnv.SMTP_MAX_CONNECTIONS, log });
 
 const publishDir = path.join(siteRoot, "dist");
 const builder = new SiteBuilder({
   projectRoot,
   publishDir,
   buildsDir: path.join(stateDir, "builds"),
+  // Each site's build output and cache live in its state folder: servers of one checkout build apart.
+  cacheDir: path.join(stateDir, "astro-cache"),
   env: runtimeEnv,
   log,
 });
@@ -161,10 +157,10 @@ ready.site = {
   mailCatcher,
 };
 
-// Scheduled posts go live from this process, as the publish-due-posts Scheduled Function does on Netlify.
-const scheduledPublisher = startScheduledPublisher(app.deps, { log });
-const weeklyBackups = startWeeklyBackups(app.deps, { log });
-const sequenceRunner = startSequenceRunner(app.deps, { log });
+// The background jobs run in this process, each row of src/app/background-jobs.ts on its local
+// interval, as the Scheduled Functions do on Netlify: newsletter sends start within a second and a
+// send interrupted by a kill resumes once its leases run out; scheduled posts go live.
+const ticker = startJobTicker(app, { log });
 
 const adminUrl = `${siteUrl}/${env.ADMIN_PATH ?? ""}`;
 const inboxUrl = mailCatcher && `${siteUrl}${inboxPath}`;
@@ -209,10 +205,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   log("Stopping…");
-  newsletterRunner.stop();
-  scheduledPublisher.stop();
-  weeklyBackups.stop();
-  sequenceRunner.stop();
+  ticker.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

@@ -3,13 +3,19 @@ import type { SqlQueryable } from "../core/db/sql-executor.ts";
 import type { KickSends } from "../core/newsletter/newsletter-background.ts";
 import type { Signer } from "../core/shared/signer.ts";
 
-/** The Background Function's address: Netlify's default for a function without a `path` (`/api/*` is the API's). */
-export function backgroundRunUrl(siteUrl: string): string {
-  return new URL("/.netlify/functions/newsletter-send-background", siteUrl).href;
-}
+/**
+ * The one signed start of a Background Function, shared by every one of them (the newsletter's
+ * `newsletter-send-background`, the imports' and backups' `moving-background`): a POST carrying
+ * `{issued ms}.{nonce}.{function}.{job}.{signature of all four}`, signed with SESSION_SECRET, valid
+ * for a minute and spent once (`spendRunRequest`). The function's name is signed, so a start of one
+ * function starts no other; `job` is what that function is to do (`run`, `import-12`).
+ */
+export const runRequestHeader = "x-background-run";
 
-/** The header a run request carries: `{issued ms}.{nonce}.{signature of both}`. */
-export const runRequestHeader = "x-newsletter-run";
+/** A Background Function's address: Netlify's default for a function without a `path` (`/api/*` is the API's). */
+export function backgroundFunctionUrl(siteUrl: string, name: string): string {
+  return new URL(`/.netlify/functions/${name}`, siteUrl).href;
+}
 
 /**
  * How long a signed run request stays valid. The kicker calls the function at once; the minute
@@ -18,22 +24,38 @@ export const runRequestHeader = "x-newsletter-run";
  */
 export const runRequestLifetimeMs = 60_000;
 
-const message = (issued: string, nonce: string) => `newsletter-run.${issued}.${nonce}`;
-
-export function signRunRequest(signer: Signer, now: Date): string {
-  const issued = String(now.getTime());
-  const nonce = randomBytes(16).toString("base64url");
-  return `${issued}.${nonce}.${signer.sign("background-run", message(issued, nonce))}`;
+export interface RunRequest {
+  nonce: string;
+  issuedAt: Date;
+  /** What the function is to do, as the starter signed it. */
+  job: string;
 }
 
-/** A run request's parts, when its signature is ours and it was issued less than a minute ago (constant-time compare). */
-export function verifyRunRequest(signer: Signer, value: string | null, now: Date): { nonce: string; issuedAt: Date } | null {
-  const match = /^(\d{1,15})\.([\w-]{22})\.([\w-]{43})$/.exec(value ?? "");
+const functionName = /^[a-z][a-z0-9-]{0,62}$/;
+const jobName = /^[a-z0-9][a-z0-9-]{0,40}$/;
+const message = (issued: string, nonce: string, name: string, job: string) => `background-run.${issued}.${nonce}.${name}.${job}`;
+
+export function signRunRequest(signer: Signer, now: Date, start: { name: string; job: string }): string {
+  if (!functionName.test(start.name) || !jobName.test(start.job)) throw new Error(`Not a background start: ${start.name} ${start.job}`);
+  const issued = String(now.getTime());
+  const nonce = randomBytes(16).toString("base64url");
+  return `${issued}.${nonce}.${start.name}.${start.job}.${signer.sign("background-run", message(issued, nonce, start.name, start.job))}`;
+}
+
+/**
+ * A run request's parts, when it starts the function `name`, its signature is ours and it was issued
+ * less than a minute before `now` (the app's clock) — constant-time compare.
+ */
+export function verifyRunRequest(signer: Signer, value: string | null, now: Date, name: string): RunRequest | null {
+  const match = /^(\d{1,15})\.([\w-]{22})\.([a-z][a-z0-9-]{0,62})\.([a-z0-9][a-z0-9-]{0,40})\.([\w-]{43})$/.exec(value ?? "");
   if (!match) return null;
-  const [, issued = "", nonce = "", signature = ""] = match;
+  const [, issued = "", nonce = "", signedName = "", job = "", signature = ""] = match;
+  if (signedName !== name) return null;
   const age = now.getTime() - Number(issued);
   if (age < -runRequestLifetimeMs || age > runRequestLifetimeMs) return null;
-  return signer.verify("background-run", message(issued, nonce), signature) ? { nonce, issuedAt: new Date(Number(issued)) } : null;
+  return signer.verify("background-run", message(issued, nonce, signedName, job), signature)
+    ? { nonce, issuedAt: new Date(Number(issued)), job }
+    : null;
 }
 
 /**
@@ -49,9 +71,11 @@ export async function spendRunRequest(db: SqlQueryable, request: { nonce: string
   return rows.length > 0;
 }
 
-export interface BackgroundKickerOptions {
-  /** The Background Function's address (on SITE_URL). */
-  url: string;
+export interface BackgroundStarterOptions {
+  /** The site's address (SITE_URL): the function answers on it. */
+  siteUrl: string;
+  /** The Background Function's name (its file in netlify/functions/). */
+  name: string;
   signer: Signer;
   now: () => Date;
   fetch?: typeof globalThis.fetch;
@@ -60,26 +84,41 @@ export interface BackgroundKickerOptions {
 }
 
 /**
- * Starts the Background Function with a signed POST. Netlify answers 202 at once and runs it on its
- * own; a failed call is logged, never passed on: the send is queued, and the Scheduled Function
- * (the watchdog) takes it up within a minute anyway.
+ * Starts a Background Function with a signed POST. Netlify answers 202 at once and runs it on its
+ * own; a failed call is logged under `tag`, never passed on (the work is recorded, and whatever
+ * started it says how it is taken up again).
  */
-export function backgroundRunKicker(options: BackgroundKickerOptions): KickSends {
-  const { url, signer, now, fetch = globalThis.fetch, log = (message: string) => console.error(message), timeoutMs = 10_000 } = options;
-  return ({ waitUntil } = {}) => {
+export function backgroundStarter(
+  options: BackgroundStarterOptions,
+): (job: string, tag: string, waitUntil?: (promise: Promise<unknown>) => void) => void {
+  const { siteUrl, name, signer, now, fetch = globalThis.fetch, log = (line: string) => console.error(line), timeoutMs = 10_000 } = options;
+  const url = backgroundFunctionUrl(siteUrl, name);
+  return (job, tag, waitUntil) => {
     const call = (async () => {
       try {
         const response = await fetch(url, {
           method: "POST",
-          headers: { [runRequestHeader]: signRunRequest(signer, now()) },
+          headers: { [runRequestHeader]: signRunRequest(signer, now(), { name, job }) },
           signal: AbortSignal.timeout(timeoutMs),
         });
-        if (!response.ok) log(`[newsletter] starting the background run: ${url} answered ${String(response.status)}`);
+        if (!response.ok) log(`[${tag}] starting the background run: ${url} answered ${String(response.status)}`);
         await response.body?.cancel();
       } catch (error) {
-        log(`[newsletter] starting the background run failed: ${error instanceof Error ? error.message : String(error)}`);
+        log(`[${tag}] starting the background run failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     })();
     waitUntil?.(call);
   };
+}
+
+/** The newsletter's Background Function. */
+export const newsletterBackground = "newsletter-send-background";
+
+/**
+ * Starts the newsletter's Background Function. A failed call is logged, never passed on: the send is
+ * queued, and the Scheduled Function (the watchdog) takes it up within a minute anyway.
+ */
+export function backgroundRunKicker(options: Omit<BackgroundStarterOptions, "name">): KickSends {
+  const start = backgroundStarter({ ...options, name: newsletterBackground });
+  return ({ waitUntil } = {}) => start("run", "newsletter", waitUntil);
 }

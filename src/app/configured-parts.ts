@@ -3,8 +3,8 @@ import { connectDatabase } from "../adapters/connect-database.ts";
 import { smtpMailer } from "../adapters/smtp-mailer.ts";
 import { InvalidEnvironmentError } from "../config/env-errors.ts";
 import { databaseUrl, dkimSigning, isProduction, type ServerEnv } from "../config/server-env.ts";
-import { backgroundRunKicker, backgroundRunUrl } from "../adapters/background-run.ts";
-import { movingJobKicker, movingRunUrl } from "../adapters/moving-background.ts";
+import { backgroundRunKicker } from "../adapters/background-run.ts";
+import { movingJobKicker } from "../adapters/moving-background.ts";
 import { buildHookRebuilder } from "../adapters/build-hook.ts";
 import { sharedRebuilder } from "../adapters/shared-build-hook.ts";
 import { signerFor } from "./signer.ts";
@@ -61,9 +61,9 @@ export async function configuredParts(env: ServerEnv, localMail: LocalMail = {})
     ...(isProduction(env) &&
       env.SITE_URL &&
       env.SESSION_SECRET && {
-        kickSends: backgroundRunKicker({ url: backgroundRunUrl(env.SITE_URL), signer: signerFor(env), now: () => new Date() }),
+        kickSends: backgroundRunKicker({ siteUrl: env.SITE_URL, signer: signerFor(env), now: () => new Date() }),
         // Imports, backups and restores run in their Background Function; elsewhere in this process.
-        startJob: movingJobKicker({ url: movingRunUrl(env.SITE_URL), signer: signerFor(env), now: () => new Date() }),
+        startJob: movingJobKicker({ siteUrl: env.SITE_URL, signer: signerFor(env), now: () => new Date() }),
       }),
     // Anonymous public reads are shared for a second: visitors may see another instance's change a
     // second late; this instance's own writes clear it at once.

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { localServerInfo } from "./local-server.ts";
+import { e2eStateDir, localServerInfo } from "./local-server.ts";
 import { toast } from "./islands.ts";
 
 /** The dashboard's address and login, as `npm start` printed and kept them. */
 export async function adminLogin(): Promise<{ adminPath: string; username: string; password: string }> {
-  const stateDir = process.env.E2E_STATE_DIR ?? ".";
+  const stateDir = e2eStateDir();
   const secrets = JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { ADMIN_PASSWORD: string };
   const adminPath = new URL((await localServerInfo()).adminUrl).pathname;
   return { adminPath, username: "admin", password: secrets.ADMIN_PASSWORD };

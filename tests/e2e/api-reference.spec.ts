@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { apiReferencePath } from "../../netlify/local/api-reference.ts";
+import { e2eStateDir } from "./local-server.ts";
 
 test("npm start shows a readable reference of the API, from the same OpenAPI document", async ({ page, request }) => {
   const document = (await (await request.get("/api/openapi.json")).json()) as { info: { title: string } };
@@ -20,7 +21,7 @@ test("the API reference is not part of the built site: no built file is it, hold
   expect(await (await request.get(apiReferencePath)).text()).toContain(builder);
 
   // The site `npm start` serves, as built for Netlify (netlify/local/start.ts: <LOCAL_STATE_DIR>/dist).
-  const builtSite = path.join(process.env.E2E_STATE_DIR ?? ".", "dist");
+  const builtSite = path.join(e2eStateDir(), "dist");
   const files = (await readdir(builtSite, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
   expect(files.map((file) => file.name)).toEqual(expect.arrayContaining(["index.html", "404.html", "sitemap-0.xml"]));
   const holding: string[] = [];

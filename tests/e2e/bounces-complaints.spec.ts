@@ -4,7 +4,7 @@ import { logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { inboxFor } from "./local-inbox.ts";
 
-/** The Postmark webhook's credentials the e2e server is given (tests/playwright.config.ts). */
+/** The Postmark webhook's credentials the e2e server is given (tests/e2e/start-servers.ts). */
 export const e2ePostmarkAuth = "e2e-hooks:postmark-e2e-password";
 
 const postItem = (page: Page, title: string) => page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });

@@ -6,7 +6,7 @@ import pg from "pg";
 import { keyRing, type Signer } from "../../src/core/shared/signer.ts";
 import { signConfirmToken, signUnsubscribeToken } from "../../src/core/subscribers/subscription-tokens.ts";
 import { hydrated, toast } from "./islands.ts";
-import { localServerInfo } from "./local-server.ts";
+import { e2eStateDir, localServerInfo } from "./local-server.ts";
 import { inboxFor } from "./local-inbox.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
@@ -82,7 +82,7 @@ test.describe("the confirm and unsubscribe pages", () => {
   test.beforeAll(async () => {
     db = new pg.Client({ connectionString: (await localServerInfo()).databaseUrl });
     await db.connect();
-    const stateDir = process.env.E2E_STATE_DIR ?? ".";
+    const stateDir = e2eStateDir();
     secret = keyRing([
       (JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { SESSION_SECRET: string }).SESSION_SECRET,
     ]);

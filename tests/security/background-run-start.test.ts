@@ -8,18 +8,19 @@ import { createMigratedDatabase } from "../support/test-databases.ts";
 const signer = keyRing(["s".repeat(48)]);
 const now = new Date("2026-01-05T09:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
+const start = { name: "newsletter-send-background", job: "run" };
 
 describe("a background run starts once", () => {
   it("refuses a start issued over a minute ago", () => {
-    const signed = signRunRequest(signer, now);
-    expect(verifyRunRequest(signer, signed, later(61_000))).toBeNull();
+    const signed = signRunRequest(signer, now, start);
+    expect(verifyRunRequest(signer, signed, later(61_000), start.name)).toBeNull();
   });
 
   it("is spent once: a replay of the same start is refused, another start is not", async () => {
     const db = await createMigratedDatabase();
     try {
-      const first = verifyRunRequest(signer, signRunRequest(signer, now), now);
-      const second = verifyRunRequest(signer, signRunRequest(signer, now), now);
+      const first = verifyRunRequest(signer, signRunRequest(signer, now, start), now, start.name);
+      const second = verifyRunRequest(signer, signRunRequest(signer, now, start), now, start.name);
       if (!first || !second) throw new Error("a fresh start should verify");
       expect(await spendRunRequest(db, first, now)).toBe(true);
       expect(await spendRunRequest(db, first, later(1000))).toBe(false);

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
 
-// CONTRIBUTING.md is the map of the code. A map nobody checks drifts, so every folder under src/
-// and netlify/ must be named in it, as a path in backticks (`src/core/auth/`).
+// CONTRIBUTING.md is the map of the code, and each room's README.md holds the room's detail. A map
+// nobody checks drifts, so every folder under src/ and netlify/ must be named, as a path in
+// backticks (`src/core/auth/`), in CONTRIBUTING.md or in the README.md of a folder above it or its own.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const mappedRoots = ["src", "netlify"];
 /** Folders no one writes by hand: installed packages and build output. Dot-folders are skipped too. */
@@ -40,10 +41,39 @@ function foldersMissingFrom(markdown: string, folders: string[]): string[] {
   return folders.filter((folder) => !named.has(folder));
 }
 
-test("CONTRIBUTING.md names every folder under src/ and netlify/", () => {
+/** The folders named neither in `map` nor in a README.md (by `readmeOf`) of the folder or a folder above it. */
+function foldersUndocumented(map: string, folders: string[], readmeOf: (folder: string) => string | undefined): string[] {
+  return foldersMissingFrom(map, folders).filter((folder) => {
+    const parts = folder.split("/");
+    for (let depth = parts.length; depth > 0; depth -= 1) {
+      const readme = readmeOf(parts.slice(0, depth).join("/"));
+      if (readme && pathsNamedIn(readme).has(folder)) return false;
+    }
+    return true;
+  });
+}
+
+test("every folder under src/ and netlify/ is named in CONTRIBUTING.md or its room's README.md", () => {
   const map = readFileSync(path.join(projectRoot, "CONTRIBUTING.md"), "utf8");
-  const missing = foldersMissingFrom(map, foldersUnder(projectRoot, mappedRoots));
-  expect(missing, `Add a line to CONTRIBUTING.md's rooms for each of: ${missing.map((folder) => `\`${folder}/\``).join(", ")}`).toEqual([]);
+  const readmeOf = (folder: string) => {
+    const file = path.join(projectRoot, folder, "README.md");
+    return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  };
+  const missing = foldersUndocumented(map, foldersUnder(projectRoot, mappedRoots), readmeOf);
+  expect(
+    missing,
+    `Add a line to CONTRIBUTING.md's rooms or the room's README.md for each of: ${missing.map((folder) => `\`${folder}/\``).join(", ")}`,
+  ).toEqual([]);
+});
+
+test("a folder named only in another room's README.md, or in a README.md below it, is undocumented", () => {
+  const readmes: Record<string, string> = {
+    "src/core": "| `src/core/auth/` | the login |",
+    "src/api": "| `src/core/posts/` | named in the wrong room |",
+    "src/core/stats/deeper": "`src/core/stats/` named from below",
+  };
+  const folders = ["src/core/auth", "src/core/posts", "src/core/stats"];
+  expect(foldersUndocumented("", folders, (folder) => readmes[folder])).toEqual(["src/core/posts", "src/core/stats"]);
 });
 
 describe("the map check fires", () => {

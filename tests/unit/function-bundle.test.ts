@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
 import { hashPassword } from "../../src/core/auth/password.ts";
 import { runRequestHeader, signRunRequest } from "../../src/adapters/background-run.ts";
-import { movingRunHeader, signMovingRun } from "../../src/adapters/moving-background.ts";
 import { keyRing } from "../../src/core/shared/signer.ts";
 
 // The deploy check: bundle the functions the way Netlify does, then load each bundle in a clean
@@ -107,12 +106,14 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: background.path, env: productionEnv, encoding: "utf8" });
     };
 
-    const unsigned = start({ [runRequestHeader]: signRunRequest(keyRing(["x".repeat(48)]), new Date()) });
+    const unsigned = start({
+      [runRequestHeader]: signRunRequest(keyRing(["x".repeat(48)]), new Date(), { name: "newsletter-send-background", job: "run" }),
+    });
     expect(unsigned.status, unsigned.stderr).toBe(0);
     expect(unsigned.stderr).toMatch(/background run refused: not a signed run request/);
     expect(await statusOf()).toBe("queued");
 
-    const header = signRunRequest(keyRing([productionEnv.SESSION_SECRET as string]), new Date());
+    const header = signRunRequest(keyRing([productionEnv.SESSION_SECRET as string]), new Date(), { name: "newsletter-send-background", job: "run" });
     const signed = start({ [runRequestHeader]: header });
     expect(signed.status, signed.stderr).toBe(0);
     expect(signed.stdout).toMatch(new RegExp(`send ${String(sendId)}: 0 sent, 0 failed, 1 skipped, done`));
@@ -137,16 +138,22 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       `;
       return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: background.path, env: productionEnv, encoding: "utf8" });
     };
-    const job = { kind: "import" as const, id: 2_000_000_000 };
-    const unsigned = start({ [movingRunHeader]: signMovingRun(keyRing(["x".repeat(48)]), new Date(), job) });
+    const job = { name: "moving-background", job: "import-2000000000" };
+    const unsigned = start({ [runRequestHeader]: signRunRequest(keyRing(["x".repeat(48)]), new Date(), job) });
     expect(unsigned.status, unsigned.stderr).toBe(0);
     expect(unsigned.stderr).toMatch(/background run refused: not a signed run request/);
-    const header = signMovingRun(keyRing([productionEnv.SESSION_SECRET as string]), new Date(), job);
-    const signed = start({ [movingRunHeader]: header });
+    // The newsletter's start does not start this function.
+    const newsletterStart = signRunRequest(keyRing([productionEnv.SESSION_SECRET as string]), new Date(), {
+      name: "newsletter-send-background",
+      job: "run",
+    });
+    expect(start({ [runRequestHeader]: newsletterStart }).stderr).toMatch(/background run refused: not a signed run request/);
+    const header = signRunRequest(keyRing([productionEnv.SESSION_SECRET as string]), new Date(), job);
+    const signed = start({ [runRequestHeader]: header });
     expect(signed.status, signed.stderr).toBe(0);
     expect(signed.stdout).toMatch(/import 2000000000 finished/);
     expect(JSON.parse(signed.stdout.trim().split("\n").pop() ?? "{}")).toEqual({ background: true });
-    expect(start({ [movingRunHeader]: header }).stderr).toMatch(/this start was already used/);
+    expect(start({ [runRequestHeader]: header }).stderr).toMatch(/this start was already used/);
 
     const weekly = bundles.find((bundle) => bundle.name === "weekly-backup") as { path: string };
     const script = `

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
@@ -6,7 +7,17 @@ import { beforeAll, describe, expect, test } from "vitest";
 // The lint config's import boundaries, checked on small in-memory files placed under the folders
 // they guard, and the import-cycle gate, checked on fixture folders: a rule nobody saw fire is not a rule.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const boundaryRules = new Set(["boundaries/core", "boundaries/core-migrations-reader", "boundaries/islands"]);
+const boundaryRules = new Set([
+  "boundaries/core",
+  "boundaries/core-migrations-reader",
+  "boundaries/islands",
+  "rooms/api",
+  "rooms/adapters",
+  "rooms/lib",
+  "rooms/lib-build-data",
+  "rooms/functions",
+  "rooms/local",
+]);
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -171,6 +182,132 @@ describe("src/core imports only from its allow-list", () => {
   test("a domain test may wire real adapters", async () => {
     const source = `import { PGlite } from "@electric-sql/pglite";\nimport { createTestApp } from "../../../tests/support/test-app.ts";\nexport const f = [PGlite, createTestApp];`;
     expect(await boundaryErrors("src/core/posts/boundary-probe.test.ts", source)).toEqual([]);
+  });
+});
+
+describe("each room of the server imports only from its allow-list, and each refusal says why", () => {
+  test.each([
+    [
+      "src/api/routes/probe.handlers.ts",
+      "an adapter",
+      `import { blobsFileStore } from "../../adapters/blobs-file-store.ts";\nexport const f = blobsFileStore;`,
+      /reaches the real parts through AppDeps/,
+    ],
+    [
+      "src/api/probe.ts",
+      "the configuration",
+      `import { readServerEnv } from "../config/server-env.ts";\nexport const f = readServerEnv;`,
+      /reads no environment/,
+    ],
+    [
+      "src/api/probe.ts",
+      "the app's code",
+      `import { createApp } from "../app/create-app.ts";\nexport const f = createApp;`,
+      /composition root above it/,
+    ],
+    ["src/api/probe.ts", "a driver", `import pg from "pg";\nexport const f = pg;`, /drivers and Netlify packages belong in src\/adapters/],
+    ["src/adapters/probe.ts", "the app", `import { bootApp } from "../app/boot-app.ts";\nexport const f = bootApp;`, /knows nothing above it/],
+    [
+      "src/adapters/probe.ts",
+      "a package nobody listed",
+      `import { parse } from "cookie";\nexport const f = parse;`,
+      /"cookie" is not on the allow-list of src\/adapters/,
+    ],
+    ["src/lib/probe.ts", "the app", `import { bootApp } from "../app/boot-app.ts";\nexport const f = bootApp;`, /only it boots the app/],
+    ["src/lib/probe.ts", "a component", `import Island from "../components/Island.astro";\nexport const f = Island;`, /does not import them/],
+    [
+      "netlify/functions/probe.ts",
+      "a domain function",
+      `import { publishDuePosts } from "../../src/core/posts/posts.service.ts";\nexport const f = publishDuePosts;`,
+      /a row of src\/app\/background-jobs.ts/,
+    ],
+    [
+      "netlify/functions/probe.ts",
+      "an adapter",
+      `import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";\nexport const f = smtpMailer;`,
+      /entries boot the app/,
+    ],
+    [
+      "netlify/functions/probe.ts",
+      "a Netlify value, not a type",
+      `import { schedule } from "@netlify/functions";\nexport const f = schedule;`,
+      /only its types may be imported/,
+    ],
+    [
+      "netlify/local/probe.ts",
+      "a test helper",
+      `import { createTestApp } from "../../tests/support/test-app.ts";\nexport const f = createTestApp;`,
+      /test helpers belong in its \*\.test\.ts files only/,
+    ],
+    [
+      "netlify/local/probe.ts",
+      "a Netlify entry",
+      `import run from "../functions/weekly-backup.ts";\nexport const f = run;`,
+      /does not load Netlify's entries/,
+    ],
+  ])("%s: %s is refused", async (file, _what, source, message) => {
+    const errors = await boundaryErrors(file, source);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(message);
+  });
+
+  test.each([
+    [
+      "src/api/probe.ts",
+      `import { z } from "zod";\nimport type { AppDeps } from "../app/app-deps.ts";\nimport { NotFoundError } from "../core/errors.ts";\nexport type D = AppDeps;\nexport const f = [z, NotFoundError];`,
+    ],
+    [
+      "src/adapters/probe.ts",
+      `import pg from "pg";\nimport { getStore } from "@netlify/blobs";\nimport { readFile } from "node:fs/promises";\nimport type { FileStore } from "../core/files/file-store.ts";\nexport type S = FileStore;\nexport const f = [pg, getStore, readFile];`,
+    ],
+    [
+      "src/lib/build-data.ts",
+      `import { bootApp } from "../app/boot-app.ts";\nimport { readServerEnv } from "../config/server-env.ts";\nexport const f = [bootApp, readServerEnv];`,
+    ],
+    [
+      "netlify/functions/probe.ts",
+      `import type { Config } from "@netlify/functions";\nimport { runScheduledFunction } from "../../src/app/background-jobs.ts";\nexport const config: Config = {};\nexport const f = runScheduledFunction;`,
+    ],
+    [
+      "netlify/local/probe.ts",
+      `import { createServer } from "node:http";\nimport { startTicker } from "./ticker.ts";\nimport { bootApp } from "../../src/app/boot-app.ts";\nexport const f = [createServer, startTicker, bootApp];`,
+    ],
+    ["netlify/local/probe.test.ts", `import { createTestApp } from "../../tests/support/test-app.ts";\nexport const f = createTestApp;`],
+  ])("%s: what its room allows passes", async (file, source) => {
+    expect(await boundaryErrors(file, source)).toEqual([]);
+  });
+});
+
+// The map's "may import" column for these rooms is what their policies allow, so prose and rule cannot disagree.
+interface RoomPolicies {
+  roomPolicies: Record<string, object>;
+  mayImport: (policy: object) => string;
+}
+
+/** The "may import" cell of `room`'s row in a Markdown table whose last column is "may import". */
+function mayImportCell(markdown: string, room: string): string | undefined {
+  const row = markdown.split("\n").find((line) => line.startsWith(`| \`${room}\``));
+  return row
+    ?.split("|")
+    .map((cell) => cell.trim())
+    .at(-2);
+}
+
+describe("CONTRIBUTING.md's \"may import\" column is the lint policies' own", () => {
+  test("for every room with a policy", async () => {
+    const { roomPolicies, mayImport } = (await import(`${projectRoot}.config/eslint.config.js`)) as RoomPolicies;
+    const map = readFileSync(`${projectRoot}CONTRIBUTING.md`, "utf8");
+    expect(Object.keys(roomPolicies)).toEqual(
+      expect.arrayContaining(["src/api/", "src/adapters/", "src/lib/", "netlify/functions/", "netlify/local/"]),
+    );
+    for (const [room, policy] of Object.entries(roomPolicies)) expect(mayImportCell(map, room), room).toBe(mayImport(policy));
+  });
+
+  test("a cell that says more or less than its policy is caught", async () => {
+    const { roomPolicies, mayImport } = (await import(`${projectRoot}.config/eslint.config.js`)) as RoomPolicies;
+    const api = roomPolicies["src/api/"] as object;
+    const map = `| room | what | may import |\n| --- | --- | --- |\n| \`src/api/\` | the API | ${mayImport(api)}, \`src/adapters/\` |`;
+    expect(mayImportCell(map, "src/api/")).not.toBe(mayImport(api));
   });
 });
 

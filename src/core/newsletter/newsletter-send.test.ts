@@ -257,11 +257,11 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
   it("keeps every slot busy across batches: the next batch is claimed while the last rows of one are on their way", async () => {
     const active = await addSubscribers(app, 12);
     const send = await startSend(app.deps, await newPost());
-    // Each hand-over waits until three are on their way at once (or gives up after 5 s and is
-    // counted as starved): a worker that let its slots run dry at a batch's end would starve some.
+    // Each hand-over waits until three are on their way at once: a worker that let its slots run
+    // dry at a batch's end would leave the last ones waiting, and the test fails on its timeout.
+    // No real-time give-up: it was 5 s, and on a loaded machine a correct worker ran out of it.
     const concurrency = 3;
     let onTheirWay = 0;
-    let starved = 0;
     let full: (() => void) | undefined;
     let allOnTheirWay = new Promise<void>((resolve) => (full = resolve));
     const gatedDeps = {
@@ -274,15 +274,13 @@ describe.each(databaseTargets)("sending a post to the list on $name", (target) =
             full?.();
             allOnTheirWay = new Promise<void>((resolve) => (full = resolve));
           }
-          const waited = await Promise.race([gate.then(() => "full"), new Promise((resolve) => setTimeout(() => resolve("starved"), 5000))]);
-          if (waited === "starved") starved += 1;
+          await gate;
           onTheirWay -= 1;
           return app.deps.mail.send(message);
         },
       },
     };
     expect(await runSendWorker(gatedDeps, send.id, { batchSize: 4, concurrency })).toMatchObject({ sent: 12, finished: true });
-    expect(starved).toBe(0);
     expect(addressesOf(app.mail.messages)).toEqual([...active].sort());
   });
 
