@@ -3,6 +3,8 @@ import { createMigratedDatabase } from "../../tests/support/test-databases.ts";
 import { startTestFileStore } from "../../tests/support/test-file-store.ts";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
+import { imageSizeOf } from "../../src/core/files/image-sizes.ts";
+import sharp from "sharp";
 import { seedDemoContent } from "./seed-demo.ts";
 
 let db: SqlExecutor;
@@ -61,6 +63,19 @@ describe("demo content", () => {
 
     const settings = await db.query("SELECT key FROM site_settings");
     expect(settings.rows).toHaveLength(20);
+  });
+
+  it("stores every cover and thumbnail as an upload is, its own size in its name (the pages set width and height from it)", async () => {
+    await seedDemoContent({ db, files, now });
+    const { rows } = await db.query<{ key: string }>(
+      "SELECT featured_image_key AS key FROM posts UNION ALL SELECT thumbnail_key AS key FROM downloads",
+    );
+    expect(rows).toHaveLength(8);
+    for (const { key } of rows) {
+      const stored = await files.get(key);
+      const { width, height } = await sharp(stored?.data).metadata();
+      expect(imageSizeOf(key), key).toEqual({ width, height });
+    }
   });
 
   it("leaves a database with content alone", async () => {

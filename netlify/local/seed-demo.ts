@@ -3,6 +3,7 @@ import path from "node:path";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { insertPostRow } from "../../src/core/posts/post-rows.ts";
+import { checkAndCleanImage, newImageKey } from "../../src/core/files/image-cleaning.ts";
 import { slugFromTitle } from "../../src/core/posts/post-slug-rules.ts";
 import { seedDefaultSettings } from "../../src/core/settings/settings.service.ts";
 import { demoPosts, demoResources, readDemoFile, type DemoPost, type DemoResource } from "./demo-content/index.ts";
@@ -32,24 +33,30 @@ async function isEmpty(db: SqlExecutor): Promise<boolean> {
 export async function seedDemoContent(deps: SeedDeps): Promise<boolean> {
   if (!(await isEmpty(deps.db))) return false;
   const stored: string[] = [];
-  const storeFile = async (name: string, contentType: string, folder: string): Promise<{ key: string; size: number }> => {
-    const data = await readDemoFile(name);
-    const key = `${folder}/${randomUUID()}${path.extname(name)}`;
+  const store = async (key: string, data: Uint8Array, contentType: string, name: string): Promise<{ key: string; size: number }> => {
     await deps.files.put(key, data, { contentType, fileName: name });
     stored.push(key);
     return { key, size: data.byteLength };
   };
+  const storeFile = async (name: string, contentType: string): Promise<{ key: string; size: number }> =>
+    store(`downloads/${randomUUID()}${path.extname(name)}`, await readDemoFile(name), contentType, name);
+  // Stored as an upload is, its size in its name: the pages set the image's width and height from
+  // it, so a cover holds its place while it loads (docs/decisions/0048-post-cover-holds-its-place.md).
+  const storeImage = async (name: string): Promise<{ key: string; size: number }> => {
+    const image = await checkAndCleanImage(new File([await readDemoFile(name)], name));
+    return store(newImageKey(image), image.bytes, image.contentType, name);
+  };
   try {
     // One file at a time: when one fails, every file stored so far is known and can be removed.
-    type Stored = Awaited<ReturnType<typeof storeFile>>;
+    type Stored = Awaited<ReturnType<typeof store>>;
     const posts: { post: DemoPost; image: Stored }[] = [];
-    for (const post of demoPosts) posts.push({ post, image: await storeFile(post.cover, "image/png", "images") });
+    for (const post of demoPosts) posts.push({ post, image: await storeImage(post.cover) });
     const resources: { resource: DemoResource; file: Stored; thumbnail: Stored }[] = [];
     for (const resource of demoResources) {
       resources.push({
         resource,
-        file: await storeFile(resource.fileName, resource.contentType, "downloads"),
-        thumbnail: await storeFile(resource.thumbnail, "image/png", "images"),
+        file: await storeFile(resource.fileName, resource.contentType),
+        thumbnail: await storeImage(resource.thumbnail),
       });
     }
     const now = deps.now().getTime();

@@ -2,6 +2,7 @@
  * Lighthouse scores (mobile, simulated throttling: Lighthouse's defaults) of pages of a running
  * site, in one headless Chromium:
  *   node tests/bench/lighthouse.ts [siteUrl]
+ * measures `/`, `/blog`, a post with a cover at its own address and `/downloads`.
  * The Chromium is the browser tests' (tests/support/chromium-path.ts).
  */
 import { launch } from "chrome-launcher";
@@ -20,8 +21,59 @@ export interface LighthouseRow {
   imageBytes: number;
   /** Weighted audits that cost points, for the explanation when a score is below 100. */
   failing: string[];
+  /**
+   * What each performance metric cost, in points of the 100 (its weight × what its score fell short
+   * of 1), largest first: which metric moved when the page is below 100.
+   */
+  metricCosts: MetricCost[];
   /** The performance score of every run; the row is the run with the median score. */
   performanceRuns: number[];
+}
+
+export interface MetricCost {
+  /** Lighthouse's audit id, e.g. `cumulative-layout-shift`. */
+  metric: string;
+  /** Its value: ms, CLS unitless. */
+  value: number;
+  /** Points of the performance score it cost. */
+  points: number;
+}
+
+/**
+ * A published post with a featured image, at its own address (`/blog/{slug}`, not the `/blog/{id}`
+ * that redirects to it): a post's largest paint is its cover, which the other pages don't show
+ * first (docs/decisions/0048-post-cover-holds-its-place.md).
+ */
+export async function postWithCover(siteUrl: string): Promise<string> {
+  const answer = await fetch(new URL("/api/blog-posts?published=true", siteUrl));
+  if (!answer.ok) throw new Error(`GET /api/blog-posts answered ${String(answer.status)}`);
+  const posts = (await answer.json()) as { url: string; featuredImage: string | null }[];
+  const post = posts.find((candidate) => candidate.featuredImage);
+  if (!post) throw new Error("No published post has a featured image: the bench measures a post with a cover");
+  return post.url;
+}
+
+/** The metrics that cost a page points, `lost` and more, largest first, as "CLS 0.167 −7.2". */
+export function describeCosts(costs: MetricCost[], lost = 0.1): string[] {
+  const names: Record<string, string> = {
+    "first-contentful-paint": "FCP",
+    "largest-contentful-paint": "LCP",
+    "total-blocking-time": "TBT",
+    "cumulative-layout-shift": "CLS",
+    "speed-index": "SI",
+  };
+  return costs
+    .filter((cost) => cost.points >= lost)
+    .map((cost) => {
+      const name = names[cost.metric] ?? cost.metric;
+      const value =
+        cost.metric === "cumulative-layout-shift"
+          ? cost.value.toFixed(3)
+          : cost.metric === "total-blocking-time"
+            ? `${cost.value.toFixed(0)} ms`
+            : `${(cost.value / 1000).toFixed(2)} s`;
+      return `${name} ${value} −${cost.points.toFixed(1)}`;
+    });
 }
 
 /**
@@ -67,11 +119,24 @@ async function audit(url: string, path: string, port: number): Promise<Omit<Ligh
   if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
   const { categories: scores, audits } = result.lhr;
   const score = (id: string) => Math.round((scores[id]?.score ?? 0) * 100);
-  // Only audits with a weight in some category move a score; insights and diagnostics do not.
+  // The performance score is the weighted mean of its metrics' scores: a metric's shortfall from 1,
+  // times its share of the weights, is the points it cost.
+  const performanceRefs = scores.performance?.auditRefs.filter((ref) => ref.weight > 0) ?? [];
+  const performanceMetrics = new Set(performanceRefs.map((ref) => ref.id));
+  // Only audits with a weight in some category move a score; insights and diagnostics do not. The
+  // performance metrics are told apart with their points (metricCosts).
   const weighted = new Set(Object.values(scores).flatMap((category) => category.auditRefs.filter((ref) => ref.weight > 0).map((ref) => ref.id)));
   const failing = Object.values(audits)
-    .filter((audit) => weighted.has(audit.id) && audit.score !== null && audit.score < 0.9)
+    .filter((audit) => weighted.has(audit.id) && !performanceMetrics.has(audit.id) && audit.score !== null && audit.score < 0.9)
     .map((audit) => audit.id);
+  const totalWeight = performanceRefs.reduce((sum, ref) => sum + ref.weight, 0);
+  const metricCosts = performanceRefs
+    .map((ref) => ({
+      metric: ref.id,
+      value: audits[ref.id]?.numericValue ?? Number.NaN,
+      points: (100 * ref.weight * (1 - (audits[ref.id]?.score ?? 0))) / totalWeight,
+    }))
+    .toSorted((a, b) => b.points - a.points);
   const metrics = Object.fromEntries(
     ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [
       id,
@@ -89,11 +154,13 @@ async function audit(url: string, path: string, port: number): Promise<Omit<Ligh
     seo: score("seo"),
     metrics,
     failing,
+    metricCosts,
   };
 }
 
 if (import.meta.main) {
-  for (const row of await measureLighthouse(process.argv[2] ?? "http://localhost:8888", ["/", "/blog", "/blog/1", "/downloads"], chromiumPath())) {
-    console.log(row);
+  const siteUrl = process.argv[2] ?? "http://localhost:8888";
+  for (const row of await measureLighthouse(siteUrl, ["/", "/blog", await postWithCover(siteUrl), "/downloads"], chromiumPath())) {
+    console.log(row.path, row.performanceRuns, describeCosts(row.metricCosts).join(", ") || "nothing cost a point", row);
   }
 }

@@ -6,7 +6,7 @@ import type { DashboardFigures } from "./dashboard-scale.ts";
 import type { LoadRow } from "./api-load.ts";
 import type { BuildRow } from "./build-scaling.ts";
 import type { CsvExportFigures } from "./csv-export.ts";
-import type { LighthouseRow } from "./lighthouse.ts";
+import { describeCosts, type LighthouseRow } from "./lighthouse.ts";
 import type { ListPageSize } from "./list-page-size.ts";
 import type { NewsletterSendFigures } from "./newsletter-send.ts";
 import type { PageWeight } from "./page-weight.ts";
@@ -93,7 +93,7 @@ function printLighthouse(
 ): void {
   console.log(`\n${title}`);
   table(
-    ["page", "perf", "perf of each run", "a11y", "best practices", "SEO", "LCP", "TBT", "CLS", "images", "costing points"],
+    ["page", "perf", "perf of each run", "a11y", "best practices", "SEO", "LCP", "TBT", "CLS", "images", "what cost points"],
     rows.map((row) => [
       row.path,
       String(row.performance),
@@ -105,7 +105,8 @@ function printLighthouse(
       `${(row.metrics["total-blocking-time"] ?? 0).toFixed(0)} ms`,
       (row.metrics["cumulative-layout-shift"] ?? 0).toFixed(3),
       `${(row.imageBytes / 1024).toFixed(0)} KB`,
-      row.failing.join(", "),
+      // Below 100: the metrics that moved, with the points each cost, then any other failing audit.
+      [...(row.performance < 100 ? describeCosts(row.metricCosts) : []), ...row.failing].join(", "),
     ]),
   );
 }

@@ -22,7 +22,7 @@ import { measureBuildScaling } from "./build-scaling.ts";
 import { canConnect, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
 import { measureDashboardAtScale } from "./dashboard-scale.ts";
-import { measureLighthouse } from "./lighthouse.ts";
+import { measureLighthouse, postWithCover } from "./lighthouse.ts";
 import { measureListPage } from "./list-page-size.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
 import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite, type LocalSite } from "./local-site.ts";
@@ -41,7 +41,7 @@ const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const siteUrl = `http://localhost:${process.env.BENCH_PORT ?? "8890"}`;
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-/** The public pages measured; a post by its slug, read from the API once the site is up. */
+/** The public pages measured; a post with a cover at its own address, read from the API once the site is up. */
 const publicPages = ["/", "/blog", "post", "/downloads"];
 /** The blog's list pages measured again once 1,000 posts are published. */
 const listPagesAt1000 = ["/blog", "/blog/page/2", "/blog/category/cash-flow"];
@@ -62,8 +62,7 @@ try {
 
   log("page weight…");
   const fetchText = async (pagePath: string) => (await fetch(new URL(pagePath, siteUrl))).text();
-  const firstPost = JSON.parse(await fetchText("/api/blog-posts/1")) as { url: string };
-  publicPages.splice(publicPages.indexOf("post"), 1, firstPost.url);
+  publicPages.splice(publicPages.indexOf("post"), 1, await postWithCover(siteUrl));
   results.pages = [];
   for (const pagePath of publicPages) results.pages.push(await measurePage(fetchText, pagePath));
 

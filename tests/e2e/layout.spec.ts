@@ -15,6 +15,15 @@ async function firstPostPath(page: Page): Promise<string> {
   return href ?? "";
 }
 
+/** The first demo post's own address (its cover is the demo art). */
+async function demoPostUrl(page: Page): Promise<string> {
+  const [demo] = demoPosts;
+  const posts = (await (await page.request.get("/api/blog-posts?published=true")).json()) as { url: string; featuredImageAlt: string | null }[];
+  const post = posts.find((candidate) => candidate.featuredImageAlt === demo?.coverAlt);
+  expect(post, "the first demo post is published").toBeDefined();
+  return post?.url ?? "/";
+}
+
 /**
  * The left edges that should line up with the header's content: every band's content column (its
  * `max-w-6xl` container, inside its padding), the page title and the first card of each grid.
@@ -127,6 +136,30 @@ test.describe("on a phone (390 × 844)", () => {
     const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     expect(overlaps).toBe(false);
   });
+
+  test("a demo post's cover holds its place while it loads: the title stays put when the picture arrives", async ({ page }) => {
+    // The demo covers were once stored without their size: the cover took no room until it arrived,
+    // then pushed the header down (docs/decisions/0048-post-cover-holds-its-place.md).
+    const url = await demoPostUrl(page);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/.netlify/images?**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    const title = page.locator("main article h1");
+    const cover = page.locator("[data-post-cover] img");
+    const loaded = () => cover.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
+    await expect(title).toBeVisible();
+    expect(await loaded(), "the cover is still on its way").toBe(false);
+    const top = () => title.evaluate((element) => element.getBoundingClientRect().top);
+    const before = await top();
+    release();
+    await expect.poll(loaded).toBe(true);
+    // Within a pixel: width and height are whole pixels, so the ratio they give is rounded (890 × 467).
+    expect(Math.abs((await top()) - before)).toBeLessThan(1);
+  });
 });
 
 test.describe("the demo cover art", () => {
@@ -156,12 +189,8 @@ test.describe("the demo cover art", () => {
   test("on the site, the cover's corner is the art's colour, not a paper margin or a drawn frame", async ({ page }) => {
     await page.setViewportSize(desktop);
     // A demo post's own page: the home page's first cover is whatever post is newest (other specs add photos).
-    const [demo] = demoPosts;
-    const posts = (await (await page.request.get("/api/blog-posts?published=true")).json()) as { url: string; featuredImageAlt: string | null }[];
-    const post = posts.find((candidate) => candidate.featuredImageAlt === demo?.coverAlt);
-    expect(post, "the first demo post is published").toBeDefined();
-    await page.goto(post?.url ?? "/");
-    const cover = page.locator(`main img[alt="${demo?.coverAlt ?? ""}"]`).first();
+    await page.goto(await demoPostUrl(page));
+    const cover = page.locator(`main img[alt="${demoPosts[0]?.coverAlt ?? ""}"]`).first();
     await cover.scrollIntoViewIfNeeded();
     await expect.poll(() => cover.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
     const [corner, inside] = await cover.evaluate((image: HTMLImageElement) => {

@@ -10,16 +10,10 @@ import {
 } from "../../core/downloads/downloads.service.ts";
 import { ForbiddenError } from "../../core/errors.ts";
 import { recordDownload } from "../../core/stats/stats.service.ts";
+import { attachment } from "../attachment.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { downloadsRoutes } from "./downloads.routes.ts";
-
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 8187). */
-function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
   list: async ({ deps, session }) => ((await session()) ? listDownloadsForAdmin(deps) : listDownloads(deps)),
@@ -40,15 +34,6 @@ export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
     }
     const owner = link.recipient !== null && request.method === "GET" ? Number(link.recipient) : null;
     const file = await downloadFile(deps, params.id, owner);
-    return new Response(new Uint8Array(file.data), {
-      headers: {
-        "content-type": file.contentType,
-        "content-disposition": attachmentDisposition(file.fileName),
-        "content-length": String(file.data.byteLength),
-        "x-content-type-options": "nosniff",
-        "referrer-policy": "no-referrer",
-        "cache-control": "private, no-store",
-      },
-    });
+    return attachment(new Uint8Array(file.data), { fileName: file.fileName, contentType: file.contentType, bytes: file.data.byteLength });
   },
 };

@@ -7,6 +7,7 @@ import { json } from "../http.ts";
 import { recordSignup } from "../../core/stats/stats.service.ts";
 import { requestedPage } from "../params.schema.ts";
 import { maxListLimit } from "../../core/list-page.ts";
+import { attachment } from "../attachment.ts";
 import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
@@ -37,27 +38,14 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
   },
   counts: ({ deps }) => countSubscribers(deps),
   export: ({ deps }) =>
-    Promise.resolve(
-      new Response(exportSubscribersCsv(deps), {
-        headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": 'attachment; filename="email-subscribers.csv"',
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-        },
-      }),
-    ),
+    Promise.resolve(attachment(exportSubscribersCsv(deps), { fileName: "email-subscribers.csv", contentType: "text/csv; charset=utf-8" })),
   import: ({ body, deps }) =>
     importSubscribers(deps, { file: body.file, wording: importConsentWording, welcome: body.welcome === "true" || body.welcome === "on" }),
   exportOne: async ({ params, deps }) => {
     const data = await exportSubscriberData(deps, params.id);
-    return new Response(JSON.stringify(data, null, 2), {
-      headers: {
-        "content-type": "application/json; charset=utf-8",
-        "content-disposition": `attachment; filename="subscriber-${String(params.id)}.json"`,
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-      },
+    return attachment(JSON.stringify(data, null, 2), {
+      fileName: `subscriber-${String(params.id)}.json`,
+      contentType: "application/json; charset=utf-8",
     });
   },
   erase: ({ params, deps }) => eraseSubscriber(deps, params.id),
