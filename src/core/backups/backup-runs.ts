@@ -139,7 +139,8 @@ function partNumber(part: string, parts: number): number {
 }
 
 /**
- * A finished backup's archive for a signed, unexpired link (403 otherwise): the whole of it as a
+ * A finished backup's archive for a signed, unexpired link (403 otherwise), asked with the owner's
+ * session (the route is the owner's: a link copied out of the dashboard opens nothing elsewhere): the whole of it as a
  * stream of its parts, or with `part` just that one. On Netlify a streamed function response is cut
  * at 20 MB and 10 seconds, so the dashboard fetches the parts (8 MB each) one by one and joins them.
  */

@@ -23,7 +23,10 @@ export const backupSchema = z.object({
   createdAt: z.iso.datetime(),
   bytes: z.number().int().nullable(),
   status: z.enum(backupStatuses),
-  downloadUrl: z.string().optional().meta({ description: "A signed link to the archive, valid for an hour (done backups only)" }),
+  downloadUrl: z
+    .string()
+    .optional()
+    .meta({ description: "A signed link to the archive, valid for an hour and only with the owner's session (done backups only)" }),
 });
 export type Backup = z.output<typeof backupSchema>;
 

@@ -5,7 +5,7 @@ import { deleteFilesQuietly } from "../files/file-store.ts";
 import { utf8 } from "../imports/zip-entries.ts";
 import { entryLines, readEntryWhole, type ArchiveFile } from "./archive-io.ts";
 import { archiveFormat, manifestPath, siteFilePrefixes, type BackupDeps, type FileRecord, type Manifest } from "./backup-archive.ts";
-import { backupTables, insertRows, resetIdentities, rowsPerPage, tableColumns } from "./backup-tables.ts";
+import { backupTables, excludedTables, insertRows, resetIdentities, rowsPerPage, tableColumns } from "./backup-tables.ts";
 
 export const notBackupMessage = "This file is not a No Filter backup (a zip with manifest.json).";
 export const siteHasContentMessage = "This site already has posts, resources or subscribers: restore only replaces them when you ask it to.";
@@ -69,6 +69,8 @@ export async function checkArchive(deps: Pick<BackupDeps, "db">, archive: Archiv
   if (unknown.length > 0)
     throw new ValidationError(`This backup comes from a newer version of the site (${unknown.join(", ")}): update the site first.`);
   const tables = new Set(await backupTables(deps.db));
+  // An archive made before a table was left out (the stats' salts and raw views) still restores: that table is passed over.
+  manifest.tables = manifest.tables.filter((table) => !excludedTables.has(table.name));
   for (const table of manifest.tables) {
     if (!tables.has(table.name)) throw new ValidationError(`This backup holds a table this site does not have (${table.name}).`);
     if (!listed.has(table.path)) throw new ValidationError(damagedMessage(table.path));
