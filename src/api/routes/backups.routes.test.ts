@@ -58,7 +58,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const db = first.db.db;
     await db.query(
       `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key) VALUES
-       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt=""></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
+       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt="" /></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
        ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL)`,
     );
     await db.query("INSERT INTO post_slug_redirects (old_slug, post_id) SELECT 'old-cafe', id FROM posts WHERE slug = 'cafe'");
@@ -192,6 +192,61 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const stranger = await first.app.call(link);
     expect(stranger.status).toBe(401);
     expect((await first.app.call(link, { method: "HEAD" })).status).toBe(401);
+  });
+
+  it("cleans what it writes: a hand-edited archive restores without one unsafe byte; what fails a save's checks is reported and left out", async () => {
+    const entries = await unzip(await backup(first.app));
+    const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json"))) as Manifest;
+    const linesOf = (path: string) => new TextDecoder().decode(entries.get(path)).split("\n").filter(Boolean);
+    const reseal = (path: string, lines: string[]) => {
+      const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
+      entries.set(path, bytes);
+      const listed = manifest.entries.find((entry) => entry.path === path);
+      if (listed) Object.assign(listed, { bytes: bytes.byteLength, sha256: sha256(bytes) });
+      else manifest.entries.push({ path, bytes: bytes.byteLength, sha256: sha256(bytes) });
+    };
+    const posts = linesOf("tables/posts.jsonl");
+    const model = JSON.parse(posts[0] ?? "{}") as Record<string, unknown>;
+    const unsafe = '<p>Hi</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><img src="x" onerror="alert(1)"><p onclick="alert(1)">y</p>';
+    posts.push(JSON.stringify({ ...model, id: 9001, title: "Evil", slug: "evil", content: unsafe }));
+    posts.push(JSON.stringify({ ...model, id: 9002, title: "x".repeat(300), slug: "too-long" }));
+    reseal("tables/posts.jsonl", posts);
+    reseal("tables/post_slug_redirects.jsonl", [
+      ...linesOf("tables/post_slug_redirects.jsonl"),
+      JSON.stringify({ old_slug: "older", post_id: 9002 }),
+    ]);
+    const setting = JSON.parse(linesOf("tables/site_settings.jsonl")[0] ?? "{}") as Record<string, unknown>;
+    reseal("tables/site_settings.jsonl", [
+      ...linesOf("tables/site_settings.jsonl"),
+      JSON.stringify({ ...setting, key: "youtube_url", value: "javascript:alert(document.cookie)" }),
+    ]);
+    const html = new TextEncoder().encode("<html><script>alert(1)</script></html>");
+    entries.set("files/images/evil_8x4.png", html);
+    manifest.entries.push({ path: "files/images/evil_8x4.png", bytes: html.byteLength, sha256: sha256(html) });
+    reseal("files.jsonl", [...linesOf("files.jsonl"), JSON.stringify({ key: "images/evil_8x4.png", contentType: "image/png" })]);
+    entries.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+
+    const restored = await restore(second.app, await zipOf(entries), true);
+    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 4 } });
+    expect(restored.run?.report?.skipped).toEqual(
+      expect.arrayContaining([
+        { entry: "files/images/evil_8x4.png", reason: expect.any(String) as string },
+        { entry: "tables/posts.jsonl", row: "id=9002", reason: "title: Title must be 200 characters or less" },
+        { entry: "tables/post_slug_redirects.jsonl", row: "old_slug=older", reason: "belongs to a posts row left out" },
+        { entry: "tables/site_settings.jsonl", row: "key=youtube_url", reason: "youtube_url: Please enter a full http:// or https:// URL." },
+      ]),
+    );
+    const db = second.db.db;
+    const [evil] = (await db.query<{ content: string }>("SELECT content FROM posts WHERE id = 9001")).rows;
+    expect(evil?.content).toBe("<p>Hi</p><a>x</a><p>y</p>");
+    expect((await db.query("SELECT 1 FROM posts WHERE id = 9002")).rows).toEqual([]);
+    expect((await db.query("SELECT 1 FROM post_slug_redirects WHERE old_slug = 'older'")).rows).toEqual([]);
+    expect((await db.query("SELECT 1 FROM site_settings WHERE key = 'youtube_url'")).rows).toEqual([]);
+    expect(await second.app.deps.files.get("images/evil_8x4.png")).toBeNull();
+    expect((await second.app.call("/api/files/images/evil_8x4.png")).status).toBe(404);
+    // The rest came back as it was.
+    expect((await second.app.deps.files.get("images/one_8x4.png"))?.contentType).toBe("image/png");
+    expect((await db.query("SELECT 1 FROM post_slug_redirects WHERE old_slug = 'old-cafe'")).rows).toHaveLength(1);
   });
 
   it("refuses a site with content unless told to replace it", async () => {

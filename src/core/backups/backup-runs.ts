@@ -6,7 +6,7 @@ import type { Signer } from "../shared/signer.ts";
 import { deleteParts, isPartsFolder, partKeys, putParts, readParts } from "../files/file-parts.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
 import type { Backup, RestoreRun } from "./backup.schema.ts";
-import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreReport } from "./restore-archive.ts";
+import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreDeps, type RestoreReport } from "./restore-archive.ts";
 
 export interface BackupRunDeps extends BackupDeps {
   signer: Signer;
@@ -204,7 +204,7 @@ export async function startRestore(
 }
 
 /** Runs a started restore; a refused archive ends the run as failed with the reason, the site unchanged. */
-export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild }, id: number): Promise<void> {
+export async function runRestore(deps: RestoreDeps & { rebuild: RequestRebuild }, id: number): Promise<void> {
   const { rows } = await deps.db.query<RunRow>("SELECT * FROM backup_runs WHERE id = $1 AND kind = 'restore' AND status = 'running'", [id]);
   const row = rows[0];
   if (!row?.file_key) return;
