@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { BlobsServer } from "@netlify/blobs/server";
 import { NetlifyDB } from "@netlify/database-dev";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blobsFileStore } from "../../src/adapters/blobs-file-store.ts";
 import { nodeArchives } from "../../src/adapters/node-archives.ts";
@@ -73,14 +74,18 @@ let manifest: Manifest;
 beforeAll(async () => {
   source = await createTestApp();
   const { db, files } = source.deps;
-  await files.put("images/cover_4x2.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), { contentType: "image/png", fileName: "cover.png" });
+  // A real image: a restore checks every file by its bytes, as an upload is checked.
+  const png = await sharp({ create: { width: 4, height: 2, channels: 3, background: "#345" } })
+    .png()
+    .toBuffer();
+  await files.put("images/cover_4x2.png", new Uint8Array(png), { contentType: "image/png", fileName: "cover.png" });
   await files.put("downloads/plan.pdf", new TextEncoder().encode("%PDF-1.4 the business plan"), {
     contentType: "application/pdf",
     fileName: "Plan é.pdf",
   });
   await db.query(
     `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key) VALUES
-     ('Über cash flow', '<p>Hi <img src="/api/files/images/cover_4x2.png" alt=""></p>', 'uber-cash-flow', true, '2024-03-01T09:00:00Z', 'images/cover_4x2.png'),
+     ('Über cash flow', '<p>Hi <img src="/api/files/images/cover_4x2.png" alt="" /></p>', 'uber-cash-flow', true, '2024-03-01T09:00:00Z', 'images/cover_4x2.png'),
      ('A draft', '<p>Later</p>', 'a-draft', false, NULL, NULL)`,
   );
   await db.query("INSERT INTO subscribers (email, source) VALUES ('reader@example.com', 'newsletter')");

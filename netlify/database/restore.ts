@@ -23,7 +23,10 @@ export async function restoreFromFile(file: string, options: { replace: boolean 
     const calls: Promise<unknown>[] = [];
     app.deps.rebuild({ waitUntil: (call) => calls.push(call) });
     await Promise.all(calls);
-    return `Restored ${String(report.rows)} rows in ${String(report.tables)} tables and ${String(report.files)} files from ${file}.`;
+    const restored = `Restored ${String(report.rows)} rows in ${String(report.tables)} tables and ${String(report.files)} files from ${file}.`;
+    if (!report.skippedCount) return restored;
+    const reasons = (report.skipped ?? []).map((entry) => `\n  ${entry.entry}${entry.row ? ` (${entry.row})` : ""}: ${entry.reason}`).join("");
+    return `${restored}\nLeft out ${String(report.skippedCount)}, which fail the checks a save makes:${reasons}`;
   } finally {
     await app.close();
   }

@@ -34,6 +34,15 @@ describe("the import's image fetcher", () => {
       "fe80::1",
       "::ffff:127.0.0.1",
       "0.0.0.0",
+      // IPv4 inside IPv6, each reaching 127.0.0.1 or 169.254.169.254 by another road: IPv4-compatible (::/96),
+      // NAT64 (64:ff9b::/96, and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16).
+      "::127.0.0.1",
+      "::a9fe:a9fe",
+      "64:ff9b::7f00:1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::a9fe:a9fe",
+      "2002:7f00:1::1",
+      "2002:a9fe:a9fe::",
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }

@@ -26,6 +26,11 @@ for (const [network, prefix] of [
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
+  // IPv4 addresses inside IPv6 that a resolver may hand back for a private one: IPv4-compatible, NAT64 (RFC 6052, RFC 8215), 6to4.
+  ["::", 96],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["2002::", 16],
 ] as const)
   privateRanges.addSubnet(network, prefix, "ipv6");
 

@@ -14,7 +14,7 @@ import { sessionExpiredMessage } from "../core/messages.ts";
 import { firstAnswerOf, type RouteDeclaration } from "./declare-route.ts";
 import { refuseControlCharacters } from "./control-characters.ts";
 import { isFormPost, readForm } from "./forms.ts";
-import { errorResponse, firstIssueMessage, json, readJson } from "./http.ts";
+import { errorResponse, firstIssueMessage, isSameOrigin, json, readJson } from "./http.ts";
 import type { HandlerContext, ServedRoute } from "./route-handler.ts";
 import { matchRoute } from "./route-table.ts";
 import { readSessionToken } from "./session-cookie.ts";
@@ -168,14 +168,7 @@ const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
  * site's (or, without one, `Sec-Fetch-Site: same-origin`). Stops cross-site form posts and fetches.
  */
 function checkSameOrigin(request: Request, siteUrl: string | undefined): void {
-  const origin = request.headers.get("origin");
-  if (origin) {
-    const allowed = new Set([new URL(request.url).origin, ...(siteUrl ? [new URL(siteUrl).origin] : [])]);
-    if (allowed.has(origin)) return;
-  } else if (request.headers.get("sec-fetch-site") === "same-origin") {
-    return;
-  }
-  throw new ForbiddenError("Cross-site requests are not allowed");
+  if (!isSameOrigin(request, siteUrl)) throw new ForbiddenError("Cross-site requests are not allowed");
 }
 
 export function errorToResponse(error: unknown, request: Request): Response {

@@ -44,3 +44,10 @@ export async function readJson<Schema extends z.ZodType>(request: Request, schem
   if (!result.success) throw new ValidationError(firstIssueMessage(result.error));
   return result.data;
 }
+
+/** A request from the site itself: its Origin is the site's (or, without one, the browser says same-origin). */
+export function isSameOrigin(request: Request, siteUrl: string | undefined): boolean {
+  const origin = request.headers.get("origin");
+  if (origin) return new Set([new URL(request.url).origin, ...(siteUrl ? [new URL(siteUrl).origin] : [])]).has(origin);
+  return request.headers.get("sec-fetch-site") === "same-origin";
+}

@@ -4,15 +4,19 @@ import { z } from "zod";
 const rowIdPattern = /^[1-9]\d{0,9}$/;
 const maxRowId = 2_147_483_647;
 
+/** A row id written as text (a path or query value): at most `integer`'s range, so no id past it reaches a query. */
+const rowIdText = (message: string) =>
+  z
+    .string()
+    .regex(rowIdPattern, message)
+    .transform(Number)
+    .refine((id) => id <= maxRowId, message);
+
 /** `:id` as a row id; anything else names no row, answered 404 with `message`. */
-export const rowIdParams = (message: string) =>
-  z.object({
-    id: z
-      .string()
-      .regex(rowIdPattern, message)
-      .transform(Number)
-      .refine((id) => id <= maxRowId, message),
-  });
+export const rowIdParams = (message: string) => z.object({ id: rowIdText(message) });
+
+/** `?name=` holding a row id: anything else (2147483648 included) is a 400 with `message`. */
+export const rowIdQuery = (message: string) => rowIdText(message);
 
 const pageNumber = (name: string, max: number) =>
   z

@@ -24,6 +24,13 @@ async function zipOf(entries: Map<string, Uint8Array>): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
+/** A download link opened in the owner's signed-in browser (the link alone opens nothing). */
+async function owner(app: TestApp, url: string, init: RequestInit = {}): Promise<Response> {
+  return app.call(url, { ...init, headers: { ...(await app.adminHeaders()), ...(init.headers as Record<string, string> | undefined) } });
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
 const manifestOf = async (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode((await unzip(bytes)).get("manifest.json"))) as Manifest;
 
 describe.each(databaseTargets)("backup and restore on $name", (target) => {
@@ -51,7 +58,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const db = first.db.db;
     await db.query(
       `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key) VALUES
-       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt=""></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
+       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt="" /></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
        ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL)`,
     );
     await db.query("INSERT INTO post_slug_redirects (old_slug, post_id) SELECT 'old-cafe', id FROM posts WHERE slug = 'cafe'");
@@ -75,7 +82,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     expect((await app.call("/api/backups", { method: "POST", headers })).status).toBe(202);
     const [latest] = (await (await app.call("/api/backups", { headers })).json()) as Backup[];
     expect(latest?.status).toBe("done");
-    const download = await app.call(latest?.downloadUrl ?? "");
+    const download = await owner(app, latest?.downloadUrl ?? "");
     expect(download.status).toBe(200);
     return new Uint8Array(await download.arrayBuffer());
   }
@@ -131,6 +138,117 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     expect(again.entries).toEqual(manifest.entries);
   });
 
+  it("keeps the privacy promise: no stats salt and no raw page view in a backup (daily totals are), and a restore never brings a salt back", async () => {
+    const salt = (byte: number) => Buffer.alloc(32, byte);
+    await first.db.db.query("INSERT INTO stats_salts (day, salt) VALUES ('2026-11-27', $1)", [salt(1)]);
+    await first.db.db.query(
+      "INSERT INTO stats_events (day, at, visitor, path, device) VALUES ('2026-11-27', '2026-11-27T08:00:00Z', 'hash-of-127.0.0.1', '/blog/cafe', 'desktop')",
+    );
+    await first.db.db.query(
+      "INSERT INTO stats_daily (day, path, source, utm_medium, utm_campaign, device, country, visitors, pageviews, entries) VALUES ('2026-11-26', '/blog/cafe', '', '', '', 'desktop', '', 3, 4, 3)",
+    );
+    try {
+      const archive = await backup(first.app);
+      const entries = await unzip(archive);
+      const paths = [...entries.keys()];
+      expect(paths).toContain("tables/stats_daily.jsonl");
+      expect(paths.filter((path) => /stats_salts|stats_events/.test(path))).toEqual([]);
+      const text = [...entries.values()].map((bytes) => Buffer.from(bytes).toString("latin1")).join("\n");
+      expect(text).not.toContain("hash-of-127.0.0.1");
+      expect(text).not.toContain(salt(1).toString("hex"));
+
+      // An archive made before (it holds the salts and the raw views) restores without them: the site keeps its own salt.
+      await second.db.db.query("INSERT INTO stats_salts (day, salt) VALUES ('2026-11-27', $1) ON CONFLICT (day) DO UPDATE SET salt = $1", [salt(2)]);
+      const manifest = await manifestOf(archive);
+      const old = new Map(entries);
+      const lines = {
+        "tables/stats_salts.jsonl": `${JSON.stringify({ day: "2026-11-27", salt: `\\x${salt(1).toString("hex")}` })}\n`,
+        "tables/stats_events.jsonl": `${JSON.stringify({ id: 1, day: "2026-11-27", at: "2026-11-27T08:00:00+00:00", visitor: "hash-of-127.0.0.1", path: "/blog/cafe", source: "", utm_medium: "", utm_campaign: "", device: "desktop", country: "" })}\n`,
+      };
+      for (const [path, line] of Object.entries(lines)) {
+        const bytes = new TextEncoder().encode(line);
+        old.set(path, bytes);
+        manifest.entries.push({ path, bytes: bytes.byteLength, sha256: sha256(bytes) });
+        const name = path.slice("tables/".length, -".jsonl".length);
+        manifest.tables.push({ name, path, rows: 1, columns: Object.keys(JSON.parse(line) as object) });
+      }
+      old.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+      const restored = await restore(second.app, await zipOf(old), true);
+      expect(restored.run).toMatchObject({ status: "done", error: null });
+      const salts = (await second.db.db.query<{ salt: Uint8Array }>("SELECT salt FROM stats_salts")).rows;
+      expect(salts.map((row) => Buffer.from(row.salt).toString("hex"))).toEqual([salt(2).toString("hex")]);
+      expect((await second.db.db.query("SELECT 1 FROM stats_events WHERE visitor = 'hash-of-127.0.0.1'")).rows).toEqual([]);
+      expect((await second.db.db.query("SELECT visitors FROM stats_daily WHERE day = '2026-11-26'")).rows).toEqual([{ visitors: 3 }]);
+    } finally {
+      await first.db.db.exec("DELETE FROM stats_salts; DELETE FROM stats_events; DELETE FROM stats_daily");
+    }
+  });
+
+  it("opens a backup's link only with the owner's session, signature or not", async () => {
+    const [latest] = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
+    const link = latest?.downloadUrl ?? "";
+    expect(link).toMatch(/signature=/);
+    expect((await owner(first.app, link)).status).toBe(200);
+    const stranger = await first.app.call(link);
+    expect(stranger.status).toBe(401);
+    expect((await first.app.call(link, { method: "HEAD" })).status).toBe(401);
+  });
+
+  it("cleans what it writes: a hand-edited archive restores without one unsafe byte; what fails a save's checks is reported and left out", async () => {
+    const entries = await unzip(await backup(first.app));
+    const manifest = JSON.parse(new TextDecoder().decode(entries.get("manifest.json"))) as Manifest;
+    const linesOf = (path: string) => new TextDecoder().decode(entries.get(path)).split("\n").filter(Boolean);
+    const reseal = (path: string, lines: string[]) => {
+      const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
+      entries.set(path, bytes);
+      const listed = manifest.entries.find((entry) => entry.path === path);
+      if (listed) Object.assign(listed, { bytes: bytes.byteLength, sha256: sha256(bytes) });
+      else manifest.entries.push({ path, bytes: bytes.byteLength, sha256: sha256(bytes) });
+    };
+    const posts = linesOf("tables/posts.jsonl");
+    const model = JSON.parse(posts[0] ?? "{}") as Record<string, unknown>;
+    const unsafe = '<p>Hi</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><img src="x" onerror="alert(1)"><p onclick="alert(1)">y</p>';
+    posts.push(JSON.stringify({ ...model, id: 9001, title: "Evil", slug: "evil", content: unsafe }));
+    posts.push(JSON.stringify({ ...model, id: 9002, title: "x".repeat(300), slug: "too-long" }));
+    reseal("tables/posts.jsonl", posts);
+    reseal("tables/post_slug_redirects.jsonl", [
+      ...linesOf("tables/post_slug_redirects.jsonl"),
+      JSON.stringify({ old_slug: "older", post_id: 9002 }),
+    ]);
+    const setting = JSON.parse(linesOf("tables/site_settings.jsonl")[0] ?? "{}") as Record<string, unknown>;
+    reseal("tables/site_settings.jsonl", [
+      ...linesOf("tables/site_settings.jsonl"),
+      JSON.stringify({ ...setting, key: "youtube_url", value: "javascript:alert(document.cookie)" }),
+    ]);
+    const html = new TextEncoder().encode("<html><script>alert(1)</script></html>");
+    entries.set("files/images/evil_8x4.png", html);
+    manifest.entries.push({ path: "files/images/evil_8x4.png", bytes: html.byteLength, sha256: sha256(html) });
+    reseal("files.jsonl", [...linesOf("files.jsonl"), JSON.stringify({ key: "images/evil_8x4.png", contentType: "image/png" })]);
+    entries.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
+
+    const restored = await restore(second.app, await zipOf(entries), true);
+    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 4 } });
+    expect(restored.run?.report?.skipped).toEqual(
+      expect.arrayContaining([
+        { entry: "files/images/evil_8x4.png", reason: expect.any(String) as string },
+        { entry: "tables/posts.jsonl", row: "id=9002", reason: "title: Title must be 200 characters or less" },
+        { entry: "tables/post_slug_redirects.jsonl", row: "old_slug=older", reason: "belongs to a posts row left out" },
+        { entry: "tables/site_settings.jsonl", row: "key=youtube_url", reason: "youtube_url: Please enter a full http:// or https:// URL." },
+      ]),
+    );
+    const db = second.db.db;
+    const [evil] = (await db.query<{ content: string }>("SELECT content FROM posts WHERE id = 9001")).rows;
+    expect(evil?.content).toBe("<p>Hi</p><a>x</a><p>y</p>");
+    expect((await db.query("SELECT 1 FROM posts WHERE id = 9002")).rows).toEqual([]);
+    expect((await db.query("SELECT 1 FROM post_slug_redirects WHERE old_slug = 'older'")).rows).toEqual([]);
+    expect((await db.query("SELECT 1 FROM site_settings WHERE key = 'youtube_url'")).rows).toEqual([]);
+    expect(await second.app.deps.files.get("images/evil_8x4.png")).toBeNull();
+    expect((await second.app.call("/api/files/images/evil_8x4.png")).status).toBe(404);
+    // The rest came back as it was.
+    expect((await second.app.deps.files.get("images/one_8x4.png"))?.contentType).toBe("image/png");
+    expect((await db.query("SELECT 1 FROM post_slug_redirects WHERE old_slug = 'old-cafe'")).rows).toHaveLength(1);
+  });
+
   it("refuses a site with content unless told to replace it", async () => {
     const archive = await backup(first.app);
     expect((await restore(second.app, archive, false)).status).toBe(409);
@@ -160,12 +278,11 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const [latest] = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
     const url = new URL(latest?.downloadUrl ?? "", "http://localhost");
     url.searchParams.set("signature", "x".repeat(43));
-    expect((await first.app.call(`${url.pathname}${url.search}`)).status).toBe(403);
-    expect((await first.app.call(url.pathname)).status).toBe(403);
+    expect((await owner(first.app, `${url.pathname}${url.search}`)).status).toBe(403);
+    expect((await owner(first.app, url.pathname)).status).toBe(403);
     expect((await first.app.call("/api/backups", { headers: { origin: "http://localhost:8888" } })).status).toBe(401);
   });
 
-  const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
   const withPart = (link: string, part: string) => `${link}&${new URLSearchParams({ part }).toString()}`;
 
   it("answers a link's parts one by one (?part=n): joined in order they are the whole archive, byte for byte", async () => {
@@ -177,20 +294,20 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       expect((await first.app.call("/api/backups", { method: "POST", headers })).status).toBe(202);
       const [latest] = (await (await first.app.call("/api/backups", { headers })).json()) as Backup[];
       const link = latest?.downloadUrl ?? "";
-      const whole = await first.app.call(link);
+      const whole = await owner(first.app, link);
       expect(whole.status).toBe(200);
       expect(whole.headers.get("x-backup-parts")).toBe("2");
       const wholeBytes = new Uint8Array(await whole.arrayBuffer());
       expect(whole.headers.get("x-backup-bytes")).toBe(String(wholeBytes.byteLength));
       expect(latest?.bytes).toBe(wholeBytes.byteLength);
       // A HEAD tells a script the count before it fetches anything.
-      const head = await first.app.call(link, { method: "HEAD" });
+      const head = await owner(first.app, link, { method: "HEAD" });
       expect(head.status).toBe(200);
       expect(head.headers.get("x-backup-parts")).toBe("2");
 
       const parts: Uint8Array[] = [];
       for (const part of ["1", "2"]) {
-        const answer = await first.app.call(withPart(link, part));
+        const answer = await owner(first.app, withPart(link, part));
         expect(answer.status).toBe(200);
         expect(answer.headers.get("x-backup-parts")).toBe("2");
         expect(answer.headers.get("x-backup-bytes")).toBe(String(wholeBytes.byteLength));
@@ -203,18 +320,18 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       expect(sha256(new Uint8Array(Buffer.concat(parts)))).toBe(sha256(wholeBytes));
 
       for (const part of ["0", "3", "01", "1.5", "x", "", "99999999"]) {
-        const answer = await first.app.call(withPart(link, part));
+        const answer = await owner(first.app, withPart(link, part));
         expect(answer.status, `part=${part}`).toBe(404);
         expect(await answer.json()).toEqual({ error: "Backup part not found" });
       }
       // A tampered or unsigned link is refused before the part is looked at.
       const tampered = new URL(withPart(link, "1"), "http://localhost");
       tampered.searchParams.set("signature", "x".repeat(43));
-      expect((await first.app.call(`${tampered.pathname}${tampered.search}`)).status).toBe(403);
-      expect((await first.app.call(`${tampered.pathname}?part=1`)).status).toBe(403);
+      expect((await owner(first.app, `${tampered.pathname}${tampered.search}`)).status).toBe(403);
+      expect((await owner(first.app, `${tampered.pathname}?part=1`)).status).toBe(403);
       const forged = new URL(withPart(link, "1"), "http://localhost");
       forged.searchParams.set("expires", String(Number(forged.searchParams.get("expires")) + 1));
-      expect((await first.app.call(`${forged.pathname}${forged.search}`)).status).toBe(403);
+      expect((await owner(first.app, `${forged.pathname}${forged.search}`)).status).toBe(403);
     } finally {
       await first.app.deps.files.delete("downloads/big.bin");
     }
@@ -230,16 +347,16 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const id = rows[0]?.id ?? 0;
     const list = (await (await first.app.call("/api/backups", { headers: await first.app.adminHeaders() })).json()) as Backup[];
     const link = list.find((entry) => entry.id === id)?.downloadUrl ?? "";
-    const whole = await first.app.call(link);
+    const whole = await owner(first.app, link);
     expect(whole.headers.get("x-backup-parts")).toBe("1");
-    const one = await first.app.call(withPart(link, "1"));
+    const one = await owner(first.app, withPart(link, "1"));
     expect(one.status).toBe(200);
     expect(one.headers.get("x-backup-parts")).toBe("1");
     expect(one.headers.get("x-backup-bytes")).toBe(String(archive.byteLength));
     expect(one.headers.get("content-disposition")).toBe('attachment; filename="no-filter-backup-2026-01-01-legacy.zip.001"');
     expect(sha256(new Uint8Array(await one.arrayBuffer()))).toBe(sha256(new Uint8Array(await whole.arrayBuffer())));
-    expect(sha256(archive)).toBe(sha256(new Uint8Array(await (await first.app.call(withPart(link, "1"))).arrayBuffer())));
-    const two = await first.app.call(withPart(link, "2"));
+    expect(sha256(archive)).toBe(sha256(new Uint8Array(await (await owner(first.app, withPart(link, "1"))).arrayBuffer())));
+    const two = await owner(first.app, withPart(link, "2"));
     expect(two.status).toBe(404);
     expect(await two.json()).toEqual({ error: "Backup part not found" });
   });

@@ -23,9 +23,9 @@ export const backupsRoutes = {
   download: declareRoute({
     method: "GET",
     path: apiPaths.backupDownload,
-    access: "public",
+    access: "admin",
     summary:
-      "A backup's archive, for a signed, unexpired link: the whole of it, or with `part=n` (1-based) that one part of it; `x-backup-parts` gives the count and `x-backup-bytes` the whole archive's size; a part that does not exist answers 404",
+      "A backup's archive, for the owner's session and a signed, unexpired link: the whole of it, or with `part=n` (1-based) that one part of it; `x-backup-parts` gives the count and `x-backup-bytes` the whole archive's size; a part that does not exist answers 404",
     params: rowIdParams("Backup not found"),
     query: backupLinkQuerySchema,
     answers: { 200: fileAnswer("application/zip", "The archive (or one part of it, `application/octet-stream`), as an attachment") },

@@ -10,7 +10,7 @@ import {
 import { listHealthSchema } from "../../core/email-events/email-events.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
-import { rowIdParams } from "../params.schema.ts";
+import { rowIdParams, rowIdQuery } from "../params.schema.ts";
 
 const sendId = rowIdParams("Send not found");
 
@@ -40,12 +40,7 @@ export const newsletterSendsRoutes = {
     access: "admin",
     summary: "Every send newest first, or one post's send history with ?postId=",
     query: z.object({
-      postId: z
-        .string()
-        .regex(/^[1-9]\d{0,9}$/, "postId must be a post's id")
-        .transform(Number)
-        .optional()
-        .meta({ description: "Only this post's sends" }),
+      postId: rowIdQuery("postId must be a post's id").optional().meta({ description: "Only this post's sends" }),
     }),
     answers: { 200: jsonAnswer(z.array(newsletterSendSchema), "The sends with their counts") },
   }),
@@ -64,11 +59,7 @@ export const newsletterSendsRoutes = {
     access: "admin",
     summary: "The newsletter email a published post would be sent as, to show before sending (no email is sent)",
     query: z.object({
-      postId: z
-        .string()
-        .regex(/^[1-9]\d{0,9}$/, "postId must be a post's id")
-        .transform(Number)
-        .meta({ description: "The post to preview" }),
+      postId: rowIdQuery("postId must be a post's id").meta({ description: "The post to preview" }),
     }),
     answers: { 200: jsonAnswer(newsletterPreviewSchema, "The email's subject, HTML and text") },
   }),

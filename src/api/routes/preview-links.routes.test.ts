@@ -52,7 +52,7 @@ describe("preview links API", () => {
   it("makes a link of a draft (201, absolute on SITE_URL, 7 days from now), lists it, revokes it (204)", async () => {
     const post = await createDraft();
     const link = await makeLink(post.id);
-    expect(link.url).toMatch(new RegExp(`^${testOrigin}/preview/${String(link.id)}/[A-Za-z0-9_-]{43}$`));
+    expect(link.url).toMatch(new RegExp(`^${testOrigin}/preview/${String(link.id)}/[0-9a-f]{32}\\.[A-Za-z0-9_-]{43}$`));
     expect(link).toMatchObject({ expiresAt: "2026-12-01T12:00:00.000Z", views: 0 });
     const listed = await json("GET", `/api/blog-posts/${String(post.id)}/preview-links`);
     expect(await listed.json()).toEqual([link]);
@@ -118,6 +118,27 @@ describe("the preview page", () => {
     const forged = revoked.url.replace(/\/[^/]+$/, "/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     expect((await openLink(forged)).status).toBe(404);
     expect((await openLink(`${testOrigin}/preview/abc/def`)).status).toBe(404);
+  });
+
+  it("never opens another draft under an old address when a restore brings other rows back under the same ids", async () => {
+    const shared = await createDraft({ title: "Shared draft" });
+    const link = await makeLink(shared.id);
+    expect(await (await openLink(link.url)).text()).toContain("<h1>Shared draft</h1>");
+    // What a restore of another site's archive writes: its own posts and links, under the ids this site used.
+    await app.deps.db.query("DELETE FROM posts");
+    await app.deps.db.query(
+      "INSERT INTO posts (id, title, content, slug) OVERRIDING SYSTEM VALUE VALUES ($1, 'Secret draft', '<p>Not for them.</p>', 'secret-draft')",
+      [shared.id],
+    );
+    await app.deps.db.query("INSERT INTO preview_links (id, post_id, expires_at, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)", [
+      link.id,
+      shared.id,
+      new Date(clock.now().getTime() + 24 * hour),
+      clock.now(),
+    ]);
+    const answer = await openLink(link.url);
+    expect(answer.status).toBe(410);
+    expect(await answer.text()).not.toContain("Secret draft");
   });
 
   it("redirects to the live post once the post is published, even after the link's expiry", async () => {

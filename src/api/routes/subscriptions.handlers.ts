@@ -1,4 +1,5 @@
 import { checkConfirmation, checkUnsubscribe, confirmSubscription, unsubscribe } from "../../core/subscribers/subscription-lifecycle.ts";
+import { isSameOrigin } from "../http.ts";
 import { siteTemplates } from "../site-pages.ts";
 import { confirmationPage, unsubscribePage } from "../subscription-pages.ts";
 import type { RouteHandlers } from "../route-handler.ts";
@@ -15,7 +16,12 @@ export const subscriptionsHandlers: RouteHandlers<typeof subscriptionsRoutes> = 
   confirmPage: async ({ query, deps, request }) =>
     confirmationPage(await checkConfirmation(deps, query.token), action(confirmSubscriptionUrl, query.token), templates(request)),
   confirm: async ({ query, deps, request }) =>
-    confirmationPage(await confirmSubscription(deps, query.token), action(confirmSubscriptionUrl, query.token), templates(request)),
+    confirmationPage(
+      // A confirm pressed on another site changes nothing: the person lands on the "not valid" page, as with a broken link.
+      isSameOrigin(request, deps.env.SITE_URL) ? await confirmSubscription(deps, query.token) : "invalid",
+      action(confirmSubscriptionUrl, query.token),
+      templates(request),
+    ),
   unsubscribePage: async ({ query, deps, request }) =>
     unsubscribePage(await checkUnsubscribe(deps, query.token), action(unsubscribeUrl, query.token), templates(request)),
   unsubscribe: async ({ query, deps, request }) =>

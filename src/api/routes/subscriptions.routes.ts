@@ -26,7 +26,10 @@ export const subscriptionsRoutes = {
     method: "POST",
     path: apiPaths.confirmSubscription,
     access: "public",
-    summary: "The confirm button: the subscriber becomes active and is sent the welcome email",
+    summary:
+      'The confirm button: the subscriber becomes active and is sent the welcome email; pressed on another site, the "not valid" page and nothing changes',
+    // Checked by its handler, which answers a person who arrived from elsewhere with the page, never JSON.
+    crossSite: "token",
     query: tokenQuery,
     answers: { 200: page("The page saying so") },
     errors: [403, 404],

@@ -2,13 +2,16 @@ import { isRowId } from "../db/row-id.ts";
 import { AppError, ConflictError, NotFoundError } from "../errors.ts";
 import { deleteKeptUpload, keptUpload, readKeptUpload, type StartJob } from "../imports/import-runs.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
+import type { Clock } from "../shared/clock.ts";
 import type { Signer } from "../shared/signer.ts";
 import { deleteParts, isPartsFolder, partKeys, putParts, readParts } from "../files/file-parts.ts";
 import { writeBackup, type BackupDeps } from "./backup-archive.ts";
 import type { Backup, RestoreRun } from "./backup.schema.ts";
-import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreReport } from "./restore-archive.ts";
+import { backupFolder, markStalledRuns } from "./stalled-runs.ts";
+import { restoreArchive, siteHasContent, siteHasContentMessage, type RestoreDeps, type RestoreReport } from "./restore-archive.ts";
 
 export interface BackupRunDeps extends BackupDeps {
+  clock: Clock;
   signer: Signer;
   startJob: StartJob;
   rebuild: RequestRebuild;
@@ -32,8 +35,6 @@ interface RunRow {
   created_at: Date | string;
 }
 
-/** Where a backup's archive is stored: in parts under this folder (a backup made before 0040 is one blob, `….zip`). */
-const backupFolder = (id: number, at: Date) => `backups/${at.toISOString().slice(0, 10)}-${String(id)}/`;
 const archiveFileName = (key: string) => (isPartsFolder(key) ? `${key.slice("backups/".length, -1)}.zip` : key.slice("backups/".length));
 
 async function deleteArchive(files: BackupDeps["files"], key: string): Promise<void> {
@@ -52,8 +53,12 @@ export async function startBackup(deps: BackupRunDeps): Promise<{ id: number }> 
 /** How often a backup is made on its own (the Scheduled Function and `npm start`'s timer look daily / hourly). */
 export const backupEveryMs = 7 * 24 * 60 * 60 * 1000;
 
-/** Starts a backup when none was started in the last week; otherwise nothing. Safe to call often. */
+/**
+ * Starts a backup when none was started in the last week; otherwise nothing. Safe to call often.
+ * First it marks runs whose process stopped as interrupted (stalled-runs.ts): this is the schedule's tick.
+ */
 export async function backupIfDue(deps: BackupRunDeps): Promise<{ id: number } | null> {
+  await markStalledRuns(deps);
   const { rows } = await deps.db.query("SELECT 1 FROM backup_runs WHERE kind = 'backup' AND status <> 'failed' AND created_at > $1 LIMIT 1", [
     new Date(deps.now().getTime() - backupEveryMs),
   ]);
@@ -139,7 +144,8 @@ function partNumber(part: string, parts: number): number {
 }
 
 /**
- * A finished backup's archive for a signed, unexpired link (403 otherwise): the whole of it as a
+ * A finished backup's archive for a signed, unexpired link (403 otherwise), asked with the owner's
+ * session (the route is the owner's: a link copied out of the dashboard opens nothing elsewhere): the whole of it as a
  * stream of its parts, or with `part` just that one. On Netlify a streamed function response is cut
  * at 20 MB and 10 seconds, so the dashboard fetches the parts (8 MB each) one by one and joins them.
  */
@@ -203,7 +209,7 @@ export async function startRestore(
 }
 
 /** Runs a started restore; a refused archive ends the run as failed with the reason, the site unchanged. */
-export async function runRestore(deps: BackupDeps & { rebuild: RequestRebuild }, id: number): Promise<void> {
+export async function runRestore(deps: RestoreDeps & { rebuild: RequestRebuild }, id: number): Promise<void> {
   const { rows } = await deps.db.query<RunRow>("SELECT * FROM backup_runs WHERE id = $1 AND kind = 'restore' AND status = 'running'", [id]);
   const row = rows[0];
   if (!row?.file_key) return;

@@ -5,7 +5,9 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
  * recovery codes, pending logins, challenges: a restored site is signed into afresh), counters and
  * locks that mean nothing elsewhere, mail still queued (a restore must not send it again), the
  * build's state, and the runs of imports and backups themselves. `schema_migrations` goes into the
- * manifest instead. Every other table is in the archive, whoever added it.
+ * manifest instead. The stats' salts and raw page views stay out too: a salt beside the visitor hashes
+ * it made turns them back into addresses, and the privacy page promises each salt is gone the next day
+ * (the daily totals, which hold no visitor, are kept). Every other table is in the archive, whoever added it.
  */
 export const excludedTables: ReadonlySet<string> = new Set([
   "admin_sessions",
@@ -18,6 +20,8 @@ export const excludedTables: ReadonlySet<string> = new Set([
   "login_throttle",
   "rate_limits",
   "rate_limit_counters",
+  "stats_salts",
+  "stats_events",
   "background_run_starts",
   "build_hook_state",
   "site_build_status",

@@ -23,7 +23,10 @@ export const backupSchema = z.object({
   createdAt: z.iso.datetime(),
   bytes: z.number().int().nullable(),
   status: z.enum(backupStatuses),
-  downloadUrl: z.string().optional().meta({ description: "A signed link to the archive, valid for an hour (done backups only)" }),
+  downloadUrl: z
+    .string()
+    .optional()
+    .meta({ description: "A signed link to the archive, valid for an hour and only with the owner's session (done backups only)" }),
 });
 export type Backup = z.output<typeof backupSchema>;
 
@@ -32,7 +35,16 @@ export const restoreRunSchema = z.object({
   status: z.enum(backupStatuses),
   error: z.string().nullable(),
   report: z
-    .object({ tables: z.number().int(), rows: z.number().int(), files: z.number().int() })
+    .object({
+      tables: z.number().int(),
+      rows: z.number().int(),
+      files: z.number().int(),
+      skipped: z
+        .array(z.object({ entry: z.string(), row: z.string().optional(), reason: z.string() }))
+        .optional()
+        .meta({ description: "Rows and files left out because they fail the checks a save makes (the first 100), with why" }),
+      skippedCount: z.number().int().optional().meta({ description: "How many rows and files were left out" }),
+    })
     .nullable()
     .meta({ description: "What was restored (when done)" }),
 });

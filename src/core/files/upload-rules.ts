@@ -74,3 +74,18 @@ export async function checkResourceFile(file: File): Promise<CheckedFile> {
   if (!detected || !rule.signatures.includes(detected)) throw refused();
   return { bytes, contentType: rule.contentType, extension, fileName: safeFileName(file.name, `download.${extension}`) };
 }
+
+/**
+ * The type a stored file's bytes are, judged as its upload was: under `images/` one of the image
+ * types, under `downloads/` the resource type of its extension (and its bytes that kind of file).
+ * Null for anything else: an "image" whose bytes are HTML, say. For files that come back from
+ * outside (a restored backup), whatever type they claim.
+ */
+export async function storedFileType(key: string, bytes: Uint8Array): Promise<string | null> {
+  const detected = (await fileTypeFromBuffer(bytes))?.ext;
+  if (!detected) return null;
+  if (key.startsWith("images/")) return imageTypes[detected] ?? null;
+  if (!key.startsWith("downloads/")) return null;
+  const rule = (resourceTypes as Record<string, (typeof resourceTypes)["pdf"] | undefined>)[key.split(".").pop()?.toLowerCase() ?? ""];
+  return rule?.signatures.includes(detected) ? rule.contentType : null;
+}

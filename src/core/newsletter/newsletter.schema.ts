@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { emailSchema } from "../subscribers/subscriber.schema.ts";
 
-const postIdSchema = z.number({ error: "postId must be a post's id" }).int("postId must be a post's id").positive("postId must be a post's id");
+const postIdSchema = z
+  .number({ error: "postId must be a post's id" })
+  .int("postId must be a post's id")
+  .positive("postId must be a post's id")
+  // A post id is an `integer`: one past its range names no post (and must not reach a query).
+  .max(2_147_483_647, "postId must be a post's id");
 
 /** The body of `POST /api/newsletter/sends`: the published post to send to the list, now or at `sendAt`. */
 export const startSendSchema = z.object({

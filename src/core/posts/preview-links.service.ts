@@ -9,8 +9,10 @@ import type { Post } from "./post.schema.ts";
 import type { PreviewLink, PreviewLinkRequest } from "./preview-link.schema.ts";
 
 /**
- * What preview links need: the database, the clock, the signer (the link is its row id signed
- * with the `preview-link` key), the site (links are absolute) and image links for the post.
+ * What preview links need: the database, the clock, the signer (the link carries its row id and its
+ * own random token, signed together with the `preview-link` key: a restore brings rows back under
+ * ids an old address may name, never with that address's token), the site (links are absolute) and
+ * image links for the post.
  */
 export interface PreviewLinksDeps {
   db: SqlExecutor;
@@ -22,6 +24,7 @@ export interface PreviewLinksDeps {
 
 interface PreviewLinkRow {
   id: number;
+  token: string;
   post_id: number;
   expires_at: Date | string;
   views: number;
@@ -29,13 +32,18 @@ interface PreviewLinkRow {
 
 const hourMs = 60 * 60 * 1000;
 
-/** The path of a preview: `/preview/{id}/{signature}`. */
+/** What a link's signature covers: its id and its random token. */
+const signedPart = (id: number | string, token: string) => `${String(id)}.${token}`;
+
+/** The path of a preview: `/preview/{id}/{signature}`, the signature segment being `{token}.{signature of id and token}`. */
 export const previewPathPrefix = "/preview/";
 
 function toPreviewLink(deps: Pick<PreviewLinksDeps, "signer" | "site">, row: PreviewLinkRow): PreviewLink {
   return {
     id: row.id,
-    url: deps.site.absolute(`${previewPathPrefix}${String(row.id)}/${deps.signer.sign("preview-link", String(row.id))}`),
+    url: deps.site.absolute(
+      `${previewPathPrefix}${String(row.id)}/${`${row.token}.${deps.signer.sign("preview-link", signedPart(row.id, row.token))}`}`,
+    ),
     expiresAt: new Date(row.expires_at).toISOString(),
     views: row.views,
   };
@@ -47,7 +55,7 @@ export async function createPreviewLink(deps: PreviewLinksDeps, postId: number, 
   if (post.published) throw new ConflictError("This post is published: share its page instead of a preview");
   const now = deps.now();
   const { rows } = await deps.db.query<PreviewLinkRow>(
-    `INSERT INTO preview_links (post_id, expires_at, created_at) VALUES ($1, $2, $3) RETURNING id, post_id, expires_at, views`,
+    `INSERT INTO preview_links (post_id, expires_at, created_at) VALUES ($1, $2, $3) RETURNING id, token, post_id, expires_at, views`,
     [post.id, new Date(now.getTime() + request.expiresInHours * hourMs), now],
   );
   const [row] = rows;
@@ -59,7 +67,7 @@ export async function createPreviewLink(deps: PreviewLinksDeps, postId: number, 
 export async function listPreviewLinks(deps: PreviewLinksDeps, postId: number): Promise<PreviewLink[]> {
   const post = await getPost(deps, postId, { includeDrafts: true });
   const { rows } = await deps.db.query<PreviewLinkRow>(
-    `SELECT id, post_id, expires_at, views FROM preview_links WHERE post_id = $1 ORDER BY id DESC`,
+    `SELECT id, token, post_id, expires_at, views FROM preview_links WHERE post_id = $1 ORDER BY id DESC`,
     [post.id],
   );
   return rows.map((row) => toPreviewLink(deps, row));
@@ -92,11 +100,16 @@ export async function openPreview(
   { countView = true }: { countView?: boolean } = {},
 ): Promise<PreviewAnswer> {
   const id = Number(link.id);
-  if (!/^\d+$/.test(link.id) || !isRowId(id) || !deps.signer.verify("preview-link", link.id, link.signature)) return { kind: "unknown" };
+  if (!/^\d+$/.test(link.id) || !isRowId(id)) return { kind: "unknown" };
+  const [token = "", signature = "", ...rest] = link.signature.split(".");
+  if (rest.length > 0 || !/^[0-9a-f]{32}$/.test(token) || !deps.signer.verify("preview-link", signedPart(id, token), signature)) {
+    // An address made before links had tokens (the id alone signed) ended with the migration that gave them one.
+    return { kind: deps.signer.verify("preview-link", link.id, link.signature) ? "gone" : "unknown" };
+  }
   const { rows } = await deps.db.query<PreviewLinkRow & { published: boolean; slug: string }>(
-    `SELECT l.id, l.post_id, l.expires_at, l.views, p.published, p.slug
-       FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.id = $1`,
-    [id],
+    `SELECT l.id, l.token, l.post_id, l.expires_at, l.views, p.published, p.slug
+       FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.id = $1 AND l.token = $2`,
+    [id, token],
   );
   const [row] = rows;
   if (!row) return { kind: "gone" };

@@ -143,6 +143,19 @@ export function BackupPanel() {
             Restored {done.report.rows.toLocaleString("en-US")} rows in {done.report.tables} tables and {done.report.files} files.
           </p>
         )}
+        {done?.status === "done" && done.report?.skippedCount ? (
+          <div data-testid="restore-skipped">
+            <p>Left out {done.report.skippedCount.toLocaleString("en-US")}, which fail the checks a save makes:</p>
+            <ul className="list-disc pl-5">
+              {done.report.skipped?.map((entry) => (
+                <li key={`${entry.entry} ${entry.row ?? ""}`}>
+                  {entry.entry}
+                  {entry.row && ` (${entry.row})`}: {entry.reason}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         {done?.status === "failed" && (
           <p role="alert" className="font-semibold text-signal-dark">
             {done.error}
