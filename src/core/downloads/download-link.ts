@@ -1,13 +1,8 @@
+import type { SignedDownload } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 
 /** How long a link handed out after the email step stays valid. */
 export const downloadLinkLifetimeSeconds = 24 * 60 * 60;
-
-/** What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry (base64url). */
-export interface SignedDownload {
-  expires: string;
-  signature: string;
-}
 
 export function signDownloadLink(signer: Signer, id: number, now: Date): SignedDownload {
   const expires = Math.floor(now.getTime() / 1000) + downloadLinkLifetimeSeconds;

@@ -1,4 +1,8 @@
-import type { SignedDownload } from "../downloads/download-link.ts";
+/** What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry (base64url). */
+export interface SignedDownload {
+  expires: string;
+  signature: string;
+}
 
 /**
  * The URLs services hand out, as paths on the site (they never spell the API's paths: the API

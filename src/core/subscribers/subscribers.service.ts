@@ -4,7 +4,8 @@ import { limitOffset, type ListPage } from "../list-page.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
 import { startDelivery } from "../mail/outbox.ts";
-import { queueConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import type { MailDeps, Recipient } from "../mail/person-mail.ts";
+import { queueConfirmationEmail } from "./subscription-emails.ts";
 import type { Subscriber, SubscriberCounts, SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {
