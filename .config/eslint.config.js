@@ -340,6 +340,37 @@ export default tseslint.config(
     rules: { "boundaries/core-migrations-reader": "error" },
   },
   ...roomBoundaryConfigs,
+  // The floor of src/core (shared, db, mail, files) imports no feature folder: every feature stands on
+  // it, so one import upwards ties features into a knot (issue 38). Packages are the core rule's business.
+  {
+    files: ["src/core/{shared,db,mail,files}/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    plugins: {
+      "core-floor": {
+        rules: {
+          imports: allowedImportsRule(
+            {
+              // No path starts with this home: each floor folder reaches the others through the list below.
+              home: "src/core/{shared,db,mail,files}/",
+              allowTypeImports: false,
+              packages: [{ pattern: /^/ }],
+              files: [
+                { pattern: /^src\/core\/(shared|db|mail|files)\// },
+                { pattern: /^src\/core\/(errors|messages)\.ts$/ },
+                // The sender's identity (site name, postal address, reply-to) is a site setting every email shows.
+                { pattern: /^src\/core\/settings\/settings\.(schema|service)\.ts$/ },
+              ],
+              hints: [],
+              refusal:
+                "src/core/{shared,db,mail,files} are the floor every feature stands on and import no feature folder (a feature importing them and them importing it is a knot). Move what both need down to the floor, or have src/app hand it in as a hook (the mail room's renderer table, src/app/mail-kinds.ts).",
+            },
+            projectRoot,
+          ),
+        },
+      },
+    },
+    rules: { "core-floor/imports": "error" },
+  },
   ...astro.configs.recommended,
   {
     files: ["**/*.astro"],

@@ -11,7 +11,8 @@ import type { PostsDeps } from "../core/posts/posts.service.ts";
 import type { SetupDeps } from "../core/setup/setup-checklist.ts";
 import type { PreviewLinksDeps } from "../core/posts/preview-links.service.ts";
 import type { Clock } from "../core/shared/clock.ts";
-import type { MailDeps } from "../core/subscribers/subscription-emails.ts";
+import type { MailDeps } from "../core/mail/person-mail.ts";
+import type { OutboxDeliveryDeps } from "../core/mail/outbox-delivery.ts";
 import type { StatsDeps } from "../core/stats/stats.service.ts";
 
 /**
@@ -30,7 +31,8 @@ export type AppDeps = PostsDeps &
   EmailEventsDeps &
   ImportRunDeps &
   BackupRunDeps &
-  StatsDeps & {
+  StatsDeps &
+  Pick<OutboxDeliveryDeps, "queuedMailRenderers" | "onUnknownRecipient"> & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;
     /** The clock every part reads and waits on (`now` is its reading half). */

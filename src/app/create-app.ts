@@ -8,6 +8,7 @@ import type { SqlExecutor } from "../core/db/sql-executor.ts";
 import type { FileStore } from "../core/files/file-store.ts";
 import { MailNotConfiguredError, type Mailer } from "../core/mail/mailer.ts";
 import { deliverQueuedMail } from "../core/mail/outbox-delivery.ts";
+import { queuedMailRenderers, recordOutboxBounce } from "./mail-kinds.ts";
 import { oneRunAtATime } from "../core/shared/one-run-at-a-time.ts";
 import { replyingMailer } from "../core/mail/reply-to.ts";
 import { noKick, type KickSends } from "../core/newsletter/newsletter-background.ts";
@@ -126,6 +127,9 @@ export function createApp(parts: AppParts): App {
       siteHost: env.SITE_URL ? new URL(env.SITE_URL).hostname : undefined,
       sendingDomain: env.MAIL_FROM ? /@([^>\s]+)>?\s*$/.exec(env.MAIL_FROM)?.[1] : undefined,
     },
+    // The delivery engine's hooks: each kind's renderer and the SMTP-bounce hook (src/app/mail-kinds.ts).
+    queuedMailRenderers: () => queuedMailRenderers(deps),
+    onUnknownRecipient: (bounce) => recordOutboxBounce(deps, bounce),
     // What a request queued is delivered right after its answer (kept alive by `waitUntil`); the
     // timer (`npm start`) and the Scheduled Function deliver whatever this leaves.
     // One run at a time per instance: a request that queued mail while a run goes asks it to look again.

@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { keyRing, type Signer } from "../../src/core/shared/signer.ts";
-import { signConfirmToken, signUnsubscribeToken } from "../../src/core/subscribers/subscription-tokens.ts";
+import { signConfirmToken, signUnsubscribeToken } from "../../src/core/mail/subscription-tokens.ts";
 import { hydrated, toast } from "./islands.ts";
 import { e2eStateDir, localServerInfo } from "./local-server.ts";
 import { inboxFor } from "./local-inbox.ts";

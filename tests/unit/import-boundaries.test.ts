@@ -17,6 +17,7 @@ const boundaryRules = new Set([
   "rooms/lib-build-data",
   "rooms/functions",
   "rooms/local",
+  "core-floor/imports",
 ]);
 
 let eslint: ESLint;
@@ -353,5 +354,47 @@ describe("no import cycles", () => {
   test("a shared needs file imported from two sides is no cycle", async () => {
     const graph = await importGraph(fixtures, ["no-cycle"]);
     expect(graph.circular()).toEqual([]);
+  });
+});
+
+describe("the floor of src/core (shared, db, mail, files) imports no feature folder", () => {
+  test.each([
+    [
+      "mail a feature's renderer",
+      "src/core/mail/boundary-probe.ts",
+      `import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";\nexport const f = renderTestEmail;`,
+    ],
+    [
+      "mail a type from a feature",
+      "src/core/mail/boundary-probe.ts",
+      `import type { MailDeps } from "../subscribers/subscription-emails.ts";\nexport type M = MailDeps;`,
+    ],
+    ["shared a feature's type", "src/core/shared/boundary-probe.ts", `import type { Post } from "../posts/posts.service.ts";\nexport type P = Post;`],
+    ["db a feature", "src/core/db/boundary-probe.ts", `export const load = () => import("../stats/rollups.ts");`],
+    ["files a feature", "src/core/files/boundary-probe.ts", `export { listPosts } from "../posts/posts.service.ts";`],
+  ])("%s is refused", async (_what, path, source) => {
+    const errors = await boundaryErrors(path, source);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/is not on the allow-list of src\/core\/\{shared,db,mail,files\}: .*import no feature folder/);
+  });
+
+  test("the floor's own folders, the core's errors and messages, and mail's site settings are allowed", async () => {
+    const source = [
+      `import { NotFoundError } from "../errors.ts";`,
+      `import { resourceGoneMessage } from "../messages.ts";`,
+      `import type { SqlQueryable } from "../db/sql-executor.ts";`,
+      `import { escapeHtml } from "../shared/escape-html.ts";`,
+      `import { maxImageEdge } from "../files/image-sizes.ts";`,
+      `import { siteSettingValues } from "../settings/settings.service.ts";`,
+      `import { enqueueMail } from "./outbox.ts";`,
+      `export const f = [NotFoundError, resourceGoneMessage, escapeHtml, maxImageEdge, siteSettingValues, enqueueMail];`,
+      `export type Q = SqlQueryable;`,
+    ].join("\n");
+    expect(await boundaryErrors("src/core/mail/boundary-probe.ts", source)).toEqual([]);
+  });
+
+  test("a feature may import the floor and other features (the folder graph test names those edges)", async () => {
+    const source = `import { unsubscribeUrl } from "../mail/person-mail.ts";\nimport { listPosts } from "../posts/posts.service.ts";\nexport const f = [unsubscribeUrl, listPosts];`;
+    expect(await boundaryErrors("src/core/sequences/boundary-probe.ts", source)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import {
   publicDownloadSchema,
 } from "../../core/downloads/download.schema.ts";
 import { resourceGoneMessage } from "../../core/messages.ts";
-import type { SignedDownload } from "../../core/downloads/download-link.ts";
+import type { SignedDownload } from "../../core/shared/links.ts";
 import { apiPaths, pathWith } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
 import { rowIdParams } from "../params.schema.ts";

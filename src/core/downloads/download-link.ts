@@ -1,19 +1,8 @@
+import type { SignedDownload } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 
 /** How long a link handed out after the email step stays valid. */
 export const downloadLinkLifetimeSeconds = 24 * 60 * 60;
-
-/**
- * What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry
- * (base64url). The link in the download email also names its recipient (`r`, their subscriber id,
- * signed with the rest): opening it shows the person owns the address it was sent to, which the
- * link in the form's answer (no `r`) never does (docs/decisions/0055-who-starts-a-sequence.md).
- */
-export interface SignedDownload {
-  expires: string;
-  signature: string;
-  r?: string;
-}
 
 const payload = (id: number, expires: number, recipient: number | null) =>
   recipient === null ? `${String(id)}.${String(expires)}` : `${String(id)}.${String(expires)}.${String(recipient)}`;

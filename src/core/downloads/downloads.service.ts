@@ -9,7 +9,8 @@ import { checkAndCleanImage, newImageKey, type CleanImage } from "../files/image
 import { checkResourceFile, type CheckedFile } from "../files/upload-rules.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { startDelivery } from "../mail/outbox.ts";
-import { queueDownloadEmail, type MailDeps } from "../subscribers/subscription-emails.ts";
+import type { MailDeps } from "../mail/person-mail.ts";
+import { queueDownloadEmail } from "./download-email.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";

@@ -1,30 +1,16 @@
-import { recordSmtpBounce } from "../email-events/email-events.service.ts";
-import { renderTestEmail } from "../newsletter/newsletter-test-send.ts";
-import { renderSequenceEmail } from "../sequences/sequence-email.ts";
-import { subscriberEmailRenderer, type MailDeps } from "../subscribers/subscription-emails.ts";
-import { deliverOutbox, type OutboxDeps, type OutboxMessage, type OutboxOptions, type OutboxRun, type RenderedMail } from "./outbox.ts";
+import { deliverOutbox, type OutboxDeps, type OutboxKind, type OutboxOptions, type OutboxRun, type RenderQueued } from "./outbox.ts";
 
 /**
- * What delivering the outbox needs: what renders each kind of message, and the mailer;
- * `clickTracking`: sequence emails' links go through the click redirect (CLICK_TRACKING, on unless `off`).
+ * The kind → renderer table: for each kind of queued mail, what makes its message at delivery. The
+ * mail room declares it and the app registers it (src/app/mail-kinds.ts), as listmonk's manager
+ * takes its hooks: the features that write each kind import the mail room, never the reverse. Made
+ * fresh for each run, so a run renders each kind once and fills in each person's links.
  */
-export type OutboxDeliveryDeps = Omit<MailDeps, "waitUntil" | "deliverMail"> &
-  Pick<OutboxDeps, "production"> & { clickTracking?: boolean | undefined };
+export type QueuedMailRenderers = Record<OutboxKind, RenderQueued>;
 
-/**
- * Each kind's message, made at delivery by the feature that sends it, marked as sent by a machine
- * (RFC 3834 `Auto-Submitted: auto-generated`): an out-of-office reply is not sent back to it, and
- * filters tell it from a person's mail. Every kind here is transactional, a test send included (it
- * previews a newsletter, and goes to the owner).
- */
-function queuedMailRenderer(deps: OutboxDeliveryDeps): (message: OutboxMessage) => Promise<RenderedMail> {
-  const subscriberEmail = subscriberEmailRenderer(deps);
-  return async (message) => {
-    // A sequence step is the newsletter's kind of mail (its footer and headers), not a transactional one.
-    if (message.kind === "sequence") return renderSequenceEmail(deps, message);
-    const mail = await (message.kind === "newsletter-test" ? renderTestEmail(deps, message) : subscriberEmail(message));
-    return { ...mail, headers: { ...mail.headers, "Auto-Submitted": "auto-generated" } };
-  };
+/** What delivering the outbox needs: the outbox's own needs, and the app's renderer table. */
+export interface OutboxDeliveryDeps extends OutboxDeps {
+  queuedMailRenderers: () => QueuedMailRenderers;
 }
 
 /**
@@ -33,7 +19,6 @@ function queuedMailRenderer(deps: OutboxDeliveryDeps): (message: OutboxMessage) 
  * safety net. Overlapping runs are safe (see `deliverOutbox`).
  */
 export function deliverQueuedMail(deps: OutboxDeliveryDeps, options: OutboxOptions = {}): Promise<OutboxRun> {
-  const onUnknownRecipient = (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) =>
-    recordSmtpBounce(deps, { ...bounce, sendId: null });
-  return deliverOutbox({ ...deps, onUnknownRecipient }, queuedMailRenderer(deps), options);
+  const renderers = deps.queuedMailRenderers();
+  return deliverOutbox(deps, (message) => renderers[message.kind](message), options);
 }

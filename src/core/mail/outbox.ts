@@ -1,27 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { groupCommit } from "../db/group-commit.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
-import { AppError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
-import {
-  classifyDeliveryFailure,
-  isUnknownRecipient,
-  pauseDelayMs,
-  providerStreak,
-  replyWithoutAddress,
-  retryDelayMs,
-  type DeliveryFailure,
-} from "./delivery-failure.ts";
+import { claimLeased, giveUpAfterAge, runDeliveries, type DeliveryKind, type LeasedRow } from "./delivery-engine.ts";
+import { isUnknownRecipient, pauseDelayMs, replyWithoutAddress } from "./delivery-failure.ts";
 import type { EmailContent } from "./email-content.ts";
 import type { Mailer } from "./mailer.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-address.ts";
 
 /**
  * The outbox (docs/decisions/0026-transactional-outbox.md): every transactional email is a row,
- * written in the transaction of the change that causes it, and delivered by `deliverOutbox` with
- * the newsletter queue's pattern (decision 0015): claimed under a lease with `FOR UPDATE SKIP
- * LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
+ * written in the transaction of the change that causes it, and delivered by `deliverOutbox` through
+ * the delivery engine (delivery-engine.ts, decision 0044): claimed under a lease with `FOR UPDATE
+ * SKIP LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
 export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence";
 
@@ -37,7 +30,7 @@ export interface QueuedMail {
 }
 
 /** A claimed row, handed to the renderer and then to the SMTP server. */
-export interface OutboxMessage {
+export interface OutboxMessage extends LeasedRow {
   id: number;
   kind: OutboxKind;
   subscriberId: number | null;
@@ -110,7 +103,6 @@ export async function enqueueMail(
 }
 
 interface OutboxRow {
-  id: number | string;
   kind: OutboxKind;
   subscriber_id: number | null;
   to_address: string;
@@ -118,47 +110,44 @@ interface OutboxRow {
   download_id: number | null;
   post_id: number | null;
   message_id: string;
-  attempts: number;
   created_at: Date;
   subscriber_status: string | null;
 }
 
 /**
- * Hands up to `size` pending rows to the caller for `leaseMs`: rows another worker is claiming are
- * passed over (SKIP LOCKED), rows under a live lease or waiting for a retry are left alone, rows
- * whose lease ran out (a dead worker) are claimable again.
+ * Hands up to `size` pending rows to the caller for `leaseMs` (the engine's claim): rows another
+ * worker is claiming are passed over, rows under a live lease or waiting for a retry are left
+ * alone, rows whose lease ran out (a dead worker) are claimable again, and nothing while paused.
  */
 export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] }, size: number, leaseMs: number): Promise<OutboxMessage[]> {
-  const now = deps.now();
-  const { rows } = await deps.db.query<OutboxRow>(
-    `WITH picked AS (
-       SELECT id FROM outbox
-        WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)
-          -- A paused outbox (the provider failing as a whole) is left alone until its wait is over.
-          AND NOT EXISTS (SELECT 1 FROM outbox_pause WHERE paused_until > $1)
-        ORDER BY id LIMIT $2
-        FOR UPDATE SKIP LOCKED
-     )
-     UPDATE outbox o SET lease_until = $3, attempts = o.attempts + 1 FROM picked WHERE o.id = picked.id
-     RETURNING o.id, o.kind, o.subscriber_id, o.to_address, o.consent_id, o.download_id, o.post_id, o.message_id, o.attempts, o.created_at,
-               (SELECT s.status FROM subscribers s WHERE s.id = o.subscriber_id) AS subscriber_status`,
-    [now, size, new Date(now.getTime() + leaseMs)],
+  const rows = await claimLeased<OutboxRow>(
+    deps,
+    {
+      table: "outbox",
+      // A paused outbox (the provider failing as a whole) is left alone until its wait is over.
+      due: "NOT EXISTS (SELECT 1 FROM outbox_pause WHERE paused_until > $1)",
+      pick: ["subscriber_id"],
+      join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
+      returning:
+        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.message_id, q.created_at, s.status AS subscriber_status",
+    },
+    size,
+    leaseMs,
   );
-  return rows
-    .map((row) => ({
-      id: Number(row.id),
-      kind: row.kind,
-      subscriberId: row.subscriber_id,
-      to: row.to_address,
-      consentId: row.consent_id,
-      downloadId: row.download_id,
-      postId: row.post_id,
-      messageId: row.message_id,
-      attempts: row.attempts,
-      createdAt: row.created_at,
-      subscriberStatus: row.subscriber_status,
-    }))
-    .sort((a, b) => a.id - b.id);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    subscriberId: row.subscriber_id,
+    to: row.to_address,
+    consentId: row.consent_id,
+    downloadId: row.download_id,
+    postId: row.post_id,
+    messageId: row.message_id,
+    attempts: row.attempts,
+    leaseUntil: row.leaseUntil,
+    createdAt: row.created_at,
+    subscriberStatus: row.subscriber_status,
+  }));
 }
 
 /**
@@ -187,27 +176,18 @@ const writeSentMarks = groupCommit<{ id: number; subject: string; at: Date }>(as
   );
 });
 
-/** Given up: a permanent refusal, or transient ones for longer than the retry window; the reply is kept. */
-export async function markOutboxFailed(db: SqlQueryable, id: number, reason: string): Promise<void> {
-  await db.query("UPDATE outbox SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1 AND status = 'pending'", [id, reason]);
-}
-
-/** A transient failure: the row stays pending, leased until `retryAt`, when any worker may try again. */
-export async function markOutboxRetry(db: SqlQueryable, id: number, reason: string, retryAt: Date): Promise<void> {
-  await db.query("UPDATE outbox SET lease_until = $2, last_error = $3 WHERE id = $1 AND status = 'pending'", [id, retryAt, reason]);
-}
-
-/** What delivering the outbox needs: the database, a mailer and the clock. */
+/** What delivering the outbox needs: the database, a mailer and the clock (its `sleep` renews a hung hand-over's lease). */
 export interface OutboxDeps {
   db: SqlQueryable;
   mail: Mailer;
   now: Clock["now"];
+  clock?: Clock | undefined;
   /**
    * Production (set by the app from its configuration): mail waits while the footer's postal
    * address is still the seeded placeholder. Unset: locally the placeholder goes out.
    */
   production?: boolean;
-  /** A recipient refused as unknown (5.1.x): the subscriber is `bounced` (outbox-delivery.ts records it). */
+  /** A recipient refused as unknown (5.1.x): the subscriber is `bounced` (the app's hook records it, src/app/mail-kinds.ts). */
   onUnknownRecipient?: (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) => Promise<unknown>;
 }
 
@@ -220,20 +200,6 @@ export function suppressedMessage(status: string | null | undefined): string | u
   if (status === "bounced") return "Not sent: this address bounced, so nothing goes to it until its owner signs up again";
   if (status === "complained") return "Not sent: this person marked our email as spam, so nothing goes to them until they sign up again";
   return undefined;
-}
-
-/**
- * Rows a provider failure interrupted go back as they were before their claim: pending, free to
- * claim, the hand-over not counted (a provider outage is not the message's fault and must not use
- * up its retries), and a failure the pause found to be the provider's undone.
- */
-export async function giveBackOutbox(db: SqlQueryable, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query(
-    `UPDATE outbox SET status = 'pending', lease_until = NULL, last_error = NULL, attempts = GREATEST(attempts - 1, 0)
-      WHERE id = ANY($1::bigint[]) AND status IN ('pending', 'failed')`,
-    [ids],
-  );
 }
 
 /** The outbox's pause, while there is one: why, and when a run tries the provider again. */
@@ -279,7 +245,7 @@ export interface OutboxOptions {
   concurrency?: number;
   /**
    * How long a claimed row is the worker's. Default 2 minutes: a worker claims only as many rows
-   * as it sends at once, so a lease covers one hand-over (nodemailer's own timeouts end a hung one).
+   * as it sends at once, so a lease covers about one hand-over; the engine renews it for a slow one.
    */
   leaseMs?: number;
   /** Transient failures are retried until a message is this old, then it fails. Default 24 hours. */
@@ -298,108 +264,60 @@ export interface OutboxRun {
   paused?: string;
 }
 
-type Outcome = "sent" | "failed" | "retried" | "paused";
-
-/** One message's hand-over and what it settled to, with the failure when there was one. */
-async function deliverOne(
-  deps: OutboxDeps,
-  render: RenderQueued,
-  message: OutboxMessage,
-  retryForMs: number,
-): Promise<{ outcome: Outcome; failure?: DeliveryFailure }> {
-  const suppressed = suppressedMessage(message.subscriberStatus);
-  if (suppressed) {
-    await markOutboxFailed(deps.db, message.id, suppressed);
-    return { outcome: "failed" };
-  }
-  let subject: string;
-  try {
-    const mail = await render(message);
-    subject = mail.subject;
-    await deps.mail.send({ to: message.to, ...mail, messageId: message.messageId });
-  } catch (error) {
-    // A render that refuses (the post was unpublished, the resource deleted) will refuse again; it
-    // says nothing about the provider, so it is no part of a run of identical refusals.
-    if (error instanceof AppError) {
-      await markOutboxFailed(deps.db, message.id, error.message);
-      return { outcome: "failed" };
-    }
-    const failure = classifyDeliveryFailure(error);
-    if (failure.kind === "provider") {
-      await giveBackOutbox(deps.db, [message.id]);
-      return { outcome: "paused", failure };
-    }
-    const now = deps.now();
-    if (failure.kind === "permanent" || now.getTime() - message.createdAt.getTime() >= retryForMs) {
-      await markOutboxFailed(deps.db, message.id, failure.reason);
-      if (isUnknownRecipient(failure) && message.subscriberId !== null) {
-        await deps.onUnknownRecipient?.({
-          ref: `outbox:${String(message.id)}`,
-          subscriberId: message.subscriberId,
-          messageId: message.messageId,
-          reason: failure.reason,
-        });
-      }
-      return { outcome: "failed", failure };
-    }
-    await markOutboxRetry(deps.db, message.id, failure.reason, new Date(now.getTime() + retryDelayMs(message.attempts)));
-    return { outcome: "retried", failure };
-  }
-  await markOutboxSent(deps, message.id, subject);
-  return { outcome: "sent" };
+/** The outbox as a kind of delivery (delivery-engine.ts): rendered at delivery, retried for 24 hours, one pause for all. */
+function outboxKind(deps: OutboxDeps, render: RenderQueued, retryForMs: number): DeliveryKind<OutboxMessage, string> {
+  return {
+    table: "outbox",
+    claim: (size, leaseMs) => claimOutbox(deps, size, leaseMs),
+    async deliver(message) {
+      const suppressed = suppressedMessage(message.subscriberStatus);
+      if (suppressed) throw new ConflictError(suppressed);
+      const mail = await render(message);
+      await deps.mail.send({ to: message.to, ...mail, messageId: message.messageId });
+      return mail.subject;
+    },
+    markSent: (message, subject) => markOutboxSent(deps, message.id, subject),
+    retry: giveUpAfterAge(retryForMs),
+    address: (message) => message.to,
+    async onUnknownRecipient(message, failure) {
+      if (!isUnknownRecipient(failure) || message.subscriberId === null) return;
+      await deps.onUnknownRecipient?.({
+        ref: `outbox:${String(message.id)}`,
+        subscriberId: message.subscriberId,
+        messageId: message.messageId,
+        reason: failure.reason,
+      });
+    },
+    pause: {
+      now: async () => {
+        const pause = await outboxPause(deps.db);
+        return pause && pause.until > deps.now() ? pause.reason : null;
+      },
+      start: (reason) => pauseOutbox(deps, reason),
+      end: () => resumeOutbox(deps.db),
+    },
+    async holdBack() {
+      if (!deps.production || !(await usesPlaceholderAddress(deps))) return undefined;
+      await pauseOutbox(deps, placeholderAddressMessage, 0);
+      return placeholderAddressMessage;
+    },
+  };
 }
 
 /**
  * One bounded run over the outbox: claims and delivers until nothing is claimable now (rows
  * waiting for a retry or leased by another worker are left for a later run) or `stopClaimingAt`
  * passes. Any number of runs may overlap (requests' own runs, the timer, the Scheduled Function):
- * each row goes to one of them, and a settled row is never sent again.
+ * each row goes to one of them, and a settled row is never sent again. A worker claims only as many
+ * rows as it sends at once.
  */
 export async function deliverOutbox(deps: OutboxDeps, render: RenderQueued, options: OutboxOptions = {}): Promise<OutboxRun> {
   const concurrency = Math.max(1, options.concurrency ?? 5);
-  const leaseMs = options.leaseMs ?? 120_000;
-  const retryForMs = options.retryForMs ?? outboxRetryForMs;
-  const run: OutboxRun = { sent: 0, failed: 0, retried: 0 };
-  // The same refusal for recipient after recipient is the provider's (a suspended account, say).
-  const streak = providerStreak<number>();
-  let resumed = false;
-  while (!options.stopClaimingAt || deps.now() < options.stopClaimingAt) {
-    const batch = await claimOutbox(deps, concurrency, leaseMs);
-    if (batch.length === 0) {
-      // Nothing claimed: all sent, or the outbox waits out a pause (the run says why).
-      const pause = await outboxPause(deps.db);
-      return pause && pause.until > deps.now() ? { ...run, paused: pause.reason } : run;
-    }
-    if (deps.production && (await usesPlaceholderAddress(deps))) {
-      await giveBackOutbox(
-        deps.db,
-        batch.map((message) => message.id),
-      );
-      await pauseOutbox(deps, placeholderAddressMessage, 0);
-      return { ...run, paused: placeholderAddressMessage };
-    }
-    const settled = await Promise.all(batch.map(async (message) => ({ message, ...(await deliverOne(deps, render, message, retryForMs)) })));
-    let paused: string | undefined;
-    for (const { message, outcome, failure } of settled) {
-      if (outcome === "paused") paused ??= failure?.reason;
-      else run[outcome] += 1;
-      if (outcome === "sent") streak.reset();
-      if (outcome !== "failed" || !failure || failure.kind !== "permanent") continue;
-      const run5xx = streak.record(message.id, message.to, failure);
-      if (run5xx) {
-        await giveBackOutbox(deps.db, run5xx);
-        run.failed -= run5xx.length;
-        paused ??= failure.reason;
-      }
-    }
-    if (paused !== undefined) {
-      await pauseOutbox(deps, paused);
-      return { ...run, paused };
-    }
-    if (run.sent > 0 && !resumed) {
-      resumed = true;
-      await resumeOutbox(deps.db);
-    }
-  }
-  return run;
+  const { sent, failed, retried, paused } = await runDeliveries(deps, outboxKind(deps, render, options.retryForMs ?? outboxRetryForMs), {
+    concurrency,
+    batchSize: concurrency,
+    leaseMs: options.leaseMs ?? 120_000,
+    stopClaimingAt: options.stopClaimingAt,
+  });
+  return paused === undefined ? { sent, failed, retried } : { sent, failed, retried, paused };
 }

@@ -4,7 +4,8 @@ import { escapeHtml } from "../shared/escape-html.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
-import { signUnsubscribeToken } from "../subscribers/subscription-tokens.ts";
+import { newsletterListId } from "../mail/person-mail.ts";
+import { signUnsubscribeToken } from "../mail/subscription-tokens.ts";
 import { recipientClickPlaceholder, recipientClickToken } from "../stats/newsletter-clicks.ts";
 
 /**
@@ -28,16 +29,6 @@ export const recipientReasonPlaceholder = "__RECIPIENT_REASON__";
  */
 export function newsletterMessageId(deps: Pick<MessageNeeds, "site" | "signer">, sendId: number, subscriberId: number): string {
   return deps.site.messageId(deps.signer.sign("message-id", `newsletter ${String(sendId)} ${String(subscriberId)}`));
-}
-
-/**
- * The list's identity (RFC 2919), the same for every send, so a reader's filters and a provider's
- * reputation follow the newsletter, not each issue. The name is kept to plain words (atoms): a
- * quoted one would be MIME-encoded by nodemailer, which filters do not read as a list name.
- */
-export function newsletterListId(site: Pick<Site, "name" | "host">): string {
-  const name = site.name.replace(/[^\w !#$%&'*+/=?^`{|}~-]/g, "").trim();
-  return `${name ? `${name} ` : ""}<newsletter.${site.host}>`;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
-import { siteIdentity } from "../subscribers/subscription-emails.ts";
+import { siteIdentity } from "../mail/person-mail.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
 import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
 import type { CheckPage } from "./newsletter-page-check.ts";

@@ -1,8 +1,18 @@
+import { groupCommit } from "../db/group-commit.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { claimLeased, leasedRows, type LeasedRow } from "../mail/delivery-engine.ts";
 import { pauseDelayMs } from "../mail/delivery-failure.ts";
 
+/**
+ * A send's recipients as the delivery engine's rows (src/core/mail/delivery-engine.ts, decision
+ * 0044): the claim, lease renewal, failed / retry / skipped marks and give-back are the engine's,
+ * over `newsletter_recipients`; what is the newsletter's own is here (which rows a send claims,
+ * the sent mark with its export record, the send's pause and end).
+ */
+const recipients = leasedRows("newsletter_recipients");
+
 /** A recipient row handed to a worker, with the subscriber as they are now (checked again at claim). */
-export interface ClaimedRecipient {
+export interface ClaimedRecipient extends LeasedRow {
   /** The row's id (stays valid when an erase clears `subscriberId`). */
   id: number;
   subscriberId: number | null;
@@ -19,19 +29,17 @@ export interface ClaimedRecipient {
 }
 
 interface ClaimRow {
-  id: number | string;
   subscriber_id: number | null;
   email: string | null;
   subscriber_status: string | null;
   source: string | null;
-  attempts: number;
 }
 
 /**
- * Hands up to `size` pending rows of a send to the caller for `leaseMs`: rows another worker is
- * claiming right now are passed over (FOR UPDATE SKIP LOCKED), rows under a live lease are left
- * alone, and rows whose lease ran out (their worker crashed or stalled) are claimable again.
- * Time is the caller's clock (`now`), so tests can move it.
+ * Hands up to `size` pending rows of a send to the caller for `leaseMs` (the engine's claim): rows
+ * another worker is claiming right now are passed over, rows under a live lease are left alone, and
+ * rows whose lease ran out (their worker crashed or stalled) are claimable again. The subscriber is
+ * read as they are now. Time is the caller's clock (`now`), so tests can move it.
  */
 export async function claimBatch(
   deps: { db: SqlQueryable; now: () => Date },
@@ -39,54 +47,54 @@ export async function claimBatch(
   size: number,
   leaseMs: number,
 ): Promise<ClaimedRecipient[]> {
-  const now = deps.now();
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const { rows } = await deps.db.query<ClaimRow>(
-    `WITH picked AS (
-       SELECT r.id, s.email, s.status AS subscriber_status, s.source
-         FROM newsletter_recipients r LEFT JOIN subscribers s ON s.id = r.subscriber_id
-        WHERE r.send_id = $1 AND r.status = 'pending' AND (r.lease_until IS NULL OR r.lease_until <= $2)
-          -- A send paused by its figures or cancelled hands out nothing more (in-flight rows finish).
-          AND EXISTS (SELECT 1 FROM newsletter_sends ns WHERE ns.id = $1 AND ns.status IN ('queued', 'sending'))
-        ORDER BY r.id
-        LIMIT $3
-        FOR UPDATE OF r SKIP LOCKED
-     )
-     UPDATE newsletter_recipients r SET lease_until = $4, attempts = r.attempts + 1
-       FROM picked WHERE r.id = picked.id
-     RETURNING r.id, r.subscriber_id, picked.email, picked.subscriber_status, picked.source, r.attempts`,
-    [sendId, now, size, leaseUntil],
+  const rows = await claimLeased<ClaimRow>(
+    deps,
+    {
+      table: "newsletter_recipients",
+      // A send paused by its figures or cancelled hands out nothing more (in-flight rows finish).
+      due: "q.send_id = $4 AND EXISTS (SELECT 1 FROM newsletter_sends ns WHERE ns.id = $4 AND ns.status IN ('queued', 'sending'))",
+      params: [sendId],
+      pick: ["subscriber_id"],
+      join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
+      returning: "q.subscriber_id, s.email, s.status AS subscriber_status, s.source",
+    },
+    size,
+    leaseMs,
   );
   if (rows.length > 0) {
-    await deps.db.query("UPDATE newsletter_sends SET status = 'sending', started_at = $2 WHERE id = $1 AND status = 'queued'", [sendId, now]);
+    await deps.db.query("UPDATE newsletter_sends SET status = 'sending', started_at = $2 WHERE id = $1 AND status = 'queued'", [sendId, deps.now()]);
   }
-  return rows
-    .map((row) => ({
-      id: Number(row.id),
-      subscriberId: row.subscriber_id,
-      email: row.email,
-      subscriberStatus: row.subscriber_status,
-      source: row.source,
-      attempts: row.attempts,
-      leaseUntil,
-    }))
-    .sort((a, b) => a.id - b.id);
+  return rows.map((row) => ({
+    id: row.id,
+    subscriberId: row.subscriber_id,
+    email: row.email,
+    subscriberStatus: row.subscriber_status,
+    source: row.source,
+    attempts: row.attempts,
+    leaseUntil: row.leaseUntil,
+  }));
 }
 
-/**
- * Extends the lease of rows a worker still holds: pending, and leased until exactly `heldUntil` (the
- * lease this worker set). A row another worker took over after the lease ran out, one settled, or
- * one given a retry time keeps what it has. Returns how many rows were extended.
- */
-export async function renewLease(db: SqlQueryable, recipientIds: number[], heldUntil: Date, leaseUntil: Date): Promise<number> {
-  if (recipientIds.length === 0) return 0;
-  const { rows } = await db.query<{ id: number }>(
-    `UPDATE newsletter_recipients SET lease_until = $3
-      WHERE id = ANY($1::bigint[]) AND status = 'pending' AND lease_until = $2
-      RETURNING id`,
-    [recipientIds, heldUntil, leaseUntil],
+/** Extends the lease of rows a worker still holds (the engine's renewal). */
+export const renewLease = recipients.renew;
+
+type SentMark = { id: number; messageId: string; subject: string; at: Date };
+
+async function writeSentMarks(db: SqlQueryable, marks: SentMark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await db.query(
+    `WITH marked AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[]) AS m (id, message_id, subject, at)),
+     done AS (
+       UPDATE newsletter_recipients r
+          SET status = 'sent', sent_at = m.at, message_id = m.message_id, lease_until = NULL, last_error = NULL
+         FROM marked m
+        WHERE r.id = m.id AND r.status = 'pending'
+       RETURNING r.subscriber_id, r.message_id, m.subject, m.at
+     )
+     INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at)
+     SELECT subscriber_id, 'newsletter', subject, message_id, at FROM done WHERE subscriber_id IS NOT NULL`,
+    [marks.map((mark) => mark.id), marks.map((mark) => mark.messageId), marks.map((mark) => mark.subject), marks.map((mark) => mark.at)],
   );
-  return rows.length;
 }
 
 /**
@@ -98,79 +106,33 @@ export async function markSent(
   accepted: { id: number; messageId: string }[],
   subject: string,
 ): Promise<void> {
-  if (accepted.length === 0) return;
-  await deps.db.query(
-    `WITH done AS (
-       UPDATE newsletter_recipients r
-          SET status = 'sent', sent_at = $1, message_id = m.message_id, lease_until = NULL, last_error = NULL
-         FROM unnest($2::bigint[], $3::text[]) AS m (id, message_id)
-        WHERE r.id = m.id AND r.status = 'pending'
-       RETURNING r.subscriber_id, r.message_id
-     )
-     INSERT INTO subscriber_emails (subscriber_id, kind, subject, message_id, sent_at)
-     SELECT subscriber_id, 'newsletter', $4, message_id, $1 FROM done WHERE subscriber_id IS NOT NULL`,
-    [deps.now(), accepted.map((row) => row.id), accepted.map((row) => row.messageId), subject],
+  const at = deps.now();
+  await writeSentMarks(
+    deps.db,
+    accepted.map((row) => ({ ...row, subject, at })),
   );
 }
 
 /**
- * Group commit for `markSent`: each caller waits until its row is marked, and the rows accepted
- * while one statement runs are marked together by the next. A worker with N messages in flight
- * then writes about one statement per N messages, and no more than N accepted messages are ever
- * unmarked — the most a crash can duplicate.
+ * Group commit for `markSent` (src/core/db/group-commit.ts): each caller waits until its row is
+ * marked, and the rows accepted while one statement runs are marked together by the next. A worker
+ * with N messages in flight then writes about one statement per N messages, and no more than N
+ * accepted messages are ever unmarked — the most a crash can duplicate.
  */
+const groupedSentMarks = groupCommit<SentMark>(writeSentMarks);
+
 export function sentMarker(deps: { db: SqlQueryable; now: () => Date }, subject: string): (row: { id: number; messageId: string }) => Promise<void> {
-  let waiting: { row: { id: number; messageId: string }; done: () => void; fail: (error: unknown) => void }[] = [];
-  let flushing = false;
-  const flush = async () => {
-    flushing = true;
-    while (waiting.length > 0) {
-      const group = waiting;
-      waiting = [];
-      try {
-        await markSent(
-          deps,
-          group.map((entry) => entry.row),
-          subject,
-        );
-        for (const entry of group) entry.done();
-      } catch (error) {
-        for (const entry of group) entry.fail(error);
-      }
-    }
-    flushing = false;
-  };
-  return (row) =>
-    new Promise<void>((done, fail) => {
-      waiting.push({ row, done, fail });
-      if (!flushing) void flush();
-    });
+  return (row) => groupedSentMarks(deps.db, { ...row, subject, at: deps.now() });
 }
 
 /** Someone who unsubscribed or was erased since the start: nothing is sent, and they count as skipped. */
-export async function markSkipped(db: SqlQueryable, recipientIds: number[]): Promise<void> {
-  if (recipientIds.length === 0) return;
-  await db.query("UPDATE newsletter_recipients SET status = 'skipped', lease_until = NULL WHERE id = ANY($1::bigint[]) AND status = 'pending'", [
-    recipientIds,
-  ]);
-}
+export const markSkipped = recipients.skip;
 
 /** A permanent failure (a 5xx reply): never retried by the worker, with the server's reply kept. */
-export async function markFailed(db: SqlQueryable, recipientId: number, reason: string): Promise<void> {
-  await db.query("UPDATE newsletter_recipients SET status = 'failed', lease_until = NULL, last_error = $2 WHERE id = $1 AND status = 'pending'", [
-    recipientId,
-    reason,
-  ]);
-}
+export const markFailed = recipients.fail;
 
 /** A transient failure: the row stays pending, leased until `retryAt`, when any worker may try again. */
-export async function markRetry(db: SqlQueryable, recipientId: number, reason: string, retryAt: Date): Promise<void> {
-  await db.query("UPDATE newsletter_recipients SET lease_until = $2, last_error = $3 WHERE id = $1 AND status = 'pending'", [
-    recipientId,
-    retryAt,
-    reason,
-  ]);
-}
+export const markRetry = recipients.retry;
 
 /**
  * Ends a send whose rows are all settled (none pending): status "sent", with the time. Returns
@@ -189,19 +151,8 @@ export async function finishIfSettled(deps: { db: SqlQueryable; now: () => Date 
   return true;
 }
 
-/**
- * Rows a provider failure interrupted go back as they were before their claim: pending, free to
- * claim, the hand-over not counted (the provider's outage must not use up a recipient's 5 tries),
- * and a failure the pause found to be the provider's (a run of identical refusals) undone.
- */
-export async function giveBack(db: SqlQueryable, recipientIds: number[]): Promise<void> {
-  if (recipientIds.length === 0) return;
-  await db.query(
-    `UPDATE newsletter_recipients SET status = 'pending', lease_until = NULL, last_error = NULL, attempts = GREATEST(attempts - 1, 0)
-      WHERE id = ANY($1::bigint[]) AND status IN ('pending', 'failed')`,
-    [recipientIds],
-  );
-}
+/** Rows a provider failure interrupted go back as they were before their claim (the engine's give-back). */
+export const giveBack = recipients.giveBack;
 
 /**
  * Pauses a send after a failure of the whole provider: no worker takes it up before

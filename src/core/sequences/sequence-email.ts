@@ -3,9 +3,8 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import { newsletterReason } from "../mail/emails.ts";
 import { emailSafeHtml } from "../mail/email-safe-html.ts";
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
-import { newsletterListId } from "../newsletter/newsletter-message.ts";
 import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
-import { siteIdentity, unsubscribeUrl, type MailDeps } from "../subscribers/subscription-emails.ts";
+import { newsletterListId, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
 
 export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
 export const sequenceLeftMessage = "Not sent: this person left the newsletter before this step went out";

@@ -1,4 +1,15 @@
-import type { SignedDownload } from "../downloads/download-link.ts";
+/** What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry (base64url). */
+/**
+ * What a download link carries: its expiry (unix seconds) and an HMAC-SHA256 of id and expiry
+ * (base64url). The link in the download email also names its recipient (`r`, their subscriber id,
+ * signed with the rest): opening it shows the person owns the address it was sent to, which the
+ * link in the form's answer (no `r`) never does (docs/decisions/0055-who-starts-a-sequence.md).
+ */
+export interface SignedDownload {
+  expires: string;
+  signature: string;
+  r?: string;
+}
 
 /**
  * The URLs services hand out, as paths on the site (they never spell the API's paths: the API

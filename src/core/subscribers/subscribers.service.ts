@@ -3,7 +3,8 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { takeRateLimit, type RateLimit } from "../rate-limit.ts";
 import { downloadInvitationWording, newsletterConsentWording } from "./consent-wording.ts";
 import { startDelivery } from "../mail/outbox.ts";
-import { queueConfirmationEmail, type MailDeps, type Recipient } from "./subscription-emails.ts";
+import type { MailDeps, Recipient } from "../mail/person-mail.ts";
+import { queueConfirmationEmail } from "./subscription-emails.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
 
 interface SubscriberRow {

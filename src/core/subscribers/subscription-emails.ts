@@ -1,61 +1,8 @@
-import { signDownloadLink } from "../downloads/download-link.ts";
-import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
-import { NotFoundError } from "../errors.ts";
-import { renderConfirmationEmail, renderDownloadEmail, renderWelcomeEmail } from "../mail/emails.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import { renderConfirmationEmail, renderWelcomeEmail } from "../mail/emails.ts";
 import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
+import { confirmUrl, oneClickHeaders, siteIdentity, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
 import { renderOnce } from "../mail/render-once.ts";
-import { resourceGoneMessage } from "../messages.ts";
-import { siteSettingValues } from "../settings/settings.service.ts";
-import type { Clock } from "../shared/clock.ts";
-import type { ApiUrls } from "../shared/links.ts";
-import type { Signer } from "../shared/signer.ts";
-import type { Site } from "../shared/site.ts";
-import { signConfirmToken, signUnsubscribeToken } from "./subscription-tokens.ts";
-
-/** What sending a subscriber an email needs. */
-export interface MailDeps {
-  db: SqlExecutor;
-  mail: Mailer;
-  now: Clock["now"];
-  urls: ApiUrls;
-  site: Site;
-  signer: Signer;
-  /** Keeps the platform running for work that outlives the answer (Netlify's `context.waitUntil`). */
-  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
-  /** Delivers the outbox now, in a bounded run (started after an answer through `waitUntil`; see `startDelivery`). */
-  deliverMail?: (() => Promise<unknown>) | undefined;
-}
-
-/** The kinds of a subscriber's email, as `subscriber_emails` (their personal export) records them. */
-export type SubscriberEmailKind = "confirmation" | "welcome" | "download" | "newsletter" | "sequence";
-
-/** Who an email goes to. */
-export interface Recipient {
-  id: number;
-  email: string;
-}
-
-/** The confirmation link for one consent record, absolute, valid 7 days. */
-export function confirmUrl(deps: Pick<MailDeps, "site" | "signer" | "now" | "urls">, recipient: Recipient, consentId: number): string {
-  return deps.site.absolute(deps.urls.confirmSubscription(signConfirmToken(deps.signer, recipient.id, consentId, deps.now())));
-}
-
-/** The unsubscribe link (page and RFC 8058 one-click endpoint), absolute; it never expires. */
-export function unsubscribeUrl(deps: Pick<MailDeps, "site" | "signer" | "urls">, recipient: Recipient): string {
-  return deps.site.absolute(deps.urls.unsubscribe(signUnsubscribeToken(deps.signer, recipient.id)));
-}
-
-/** Who an email is from: the site's name, address and the postal address footers show. */
-export async function siteIdentity(deps: Pick<MailDeps, "db" | "site">) {
-  const settings = await siteSettingValues(deps);
-  return { siteName: deps.site.name, siteUrl: deps.site.url, mailingAddress: settings.mailing_address };
-}
-
-/** The one-click headers (RFC 8058) of a message that carries an unsubscribe link. */
-function oneClickHeaders(unsubscribe: string): Record<string, string> {
-  return { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
-}
 
 type QueueDeps = Pick<MailDeps, "site" | "now">;
 
@@ -93,36 +40,6 @@ export async function queueConfirmationEmail(
   return queued !== undefined;
 }
 
-/** The same resource is emailed to an address at most once in this time. */
-export const downloadEmailIntervalMs = 10 * 60 * 1000;
-
-/**
- * Queues a requested resource's email (with the newsletter invitation when `consentId` is given)
- * unless this resource was queued for this subscriber within `downloadEmailIntervalMs` and has not
- * failed: the download form cannot bomb an inbox, and whoever asked again has the link in the
- * answer. Answers whether it was queued. Atomic when `tx` holds the subscriber's row lock (taken by
- * `recordDownloadRequester`'s upsert): concurrent requests for one address take turns, and each
- * sees the row the one before it committed — 10 parallel requests queue one email.
- */
-export async function queueDownloadEmail(
-  tx: SqlQueryable,
-  deps: QueueDeps,
-  recipient: Recipient,
-  input: { downloadId: number; consentId: number | null },
-): Promise<boolean> {
-  const queued = await enqueueMail(
-    tx,
-    deps,
-    { kind: "download", subscriberId: recipient.id, to: recipient.email, downloadId: input.downloadId, consentId: input.consentId },
-    {
-      where: `NOT EXISTS (SELECT 1 FROM outbox
-                           WHERE subscriber_id = $1 AND download_id = $2 AND kind = 'download' AND status <> 'failed' AND created_at > $3)`,
-      params: [recipient.id, input.downloadId, new Date(deps.now().getTime() - downloadEmailIntervalMs)],
-    },
-  );
-  return queued !== undefined;
-}
-
 /**
  * Makes one delivery run's queued subscriber emails, at delivery: links are signed now, so a
  * message held back by an outage arrives with a confirmation link valid 7 days and a download link
@@ -142,25 +59,7 @@ export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message:
       return once(shape("confirmation"), links, (urls) => renderConfirmationEmail({ ...identity, ...urls }));
     }
     const unsubscribe = unsubscribeUrl(deps, recipient);
-    if (message.kind === "welcome") {
-      const welcome = await once(shape("welcome"), { unsubscribeUrl: unsubscribe }, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
-      return { ...welcome, headers: oneClickHeaders(unsubscribe) };
-    }
-    const downloadId = message.downloadId;
-    const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
-    const resource = rows[0];
-    if (downloadId === null || !resource) throw new NotFoundError(resourceGoneMessage);
-    const downloadUrl = deps.site.absolute(deps.urls.downloadFile(downloadId, signDownloadLink(deps.signer, downloadId, deps.now(), recipient.id)));
-    const content =
-      message.consentId === null
-        ? await once(shape("download", { resourceTitle: resource.title }), { downloadUrl, unsubscribeUrl: unsubscribe }, (urls) =>
-            renderDownloadEmail({ ...identity, resourceTitle: resource.title, confirmUrl: null, ...urls }),
-          )
-        : await once(
-            shape("download-invitation", { resourceTitle: resource.title }),
-            { downloadUrl, unsubscribeUrl: unsubscribe, confirmUrl: confirmUrl(deps, recipient, message.consentId) },
-            (urls) => renderDownloadEmail({ ...identity, resourceTitle: resource.title, ...urls }),
-          );
-    return { ...content, headers: oneClickHeaders(unsubscribe) };
+    const welcome = await once(shape("welcome"), { unsubscribeUrl: unsubscribe }, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
+    return { ...welcome, headers: oneClickHeaders(unsubscribe) };
   };
 }

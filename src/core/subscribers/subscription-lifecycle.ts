@@ -2,8 +2,8 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
 import { startDelivery } from "../mail/outbox.ts";
 import { enrollConfirmed } from "../sequences/sequences.service.ts";
-import type { MailDeps } from "./subscription-emails.ts";
-import { verifyConfirmToken, verifyUnsubscribeToken } from "./subscription-tokens.ts";
+import type { MailDeps } from "../mail/person-mail.ts";
+import { verifyConfirmToken, verifyUnsubscribeToken } from "../mail/subscription-tokens.ts";
 
 /**
  * Where a confirmation link stands. `ready`: pressing the button will confirm. `confirmed`: it just
