@@ -15,11 +15,16 @@ const floor = new Set(["(root)", "shared", "db", "files", "mail", "settings"]);
  * name it here with its reason, or move what it needs down to the floor.
  */
 const useCaseEdges: Record<string, string> = {
+  "backups -> downloads": "a restore checks each resource row with the resource form's schema",
+  "backups -> posts": "a restore cleans post rows with the post form's schema and sanitizer",
+  "backups -> sequences": "a restore checks each step with the step form's schema",
+  "backups -> subscribers": "a restore checks each address with the subscriber schema",
   "backups -> imports": "a restore reads zip entries and records its run as an import does",
   "backups -> publishing": "a restore rebuilds the site",
   "downloads -> publishing": "a resource's change rebuilds the site",
   "downloads -> sequences": "a download request may enrol the person in a sequence",
   "downloads -> subscribers": "a download request records who asked as a subscriber",
+  "email-events -> subscribers": "list health reads the subscriber totals",
   "imports -> posts": "an import writes posts",
   "imports -> publishing": "an import rebuilds the site",
   "imports -> subscribers": "a subscriber import runs as an import run",
@@ -32,6 +37,7 @@ const useCaseEdges: Record<string, string> = {
   "sequences -> stats": "a step's links go through the click redirect",
   "setup -> downloads": "the checklist counts resources",
   "setup -> posts": "the checklist counts posts",
+  "stats -> posts": "a page view counts only for a page that exists: posts, categories and list pages",
   "subscribers -> sequences": "a confirmed subscriber is enrolled in the sequences",
 };
 
