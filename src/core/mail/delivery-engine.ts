@@ -268,6 +268,14 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
   const rows = leasedRows(kind.table);
   const classify = kind.classify ?? classifyDeliveryFailure;
   const run: EngineRun = { sent: 0, failed: 0, skipped: 0, retried: 0 };
+  // The deadline is read before the first await, as the outbox's loop always did: a run started in
+  // time claims at least once, however long the pause check below takes (or a clock moves meanwhile).
+  let startedInTime = !options.stopClaimingAt || deps.now() < options.stopClaimingAt;
+  const pastDeadline = () => {
+    const inTime = startedInTime;
+    startedInTime = false;
+    return !inTime && options.stopClaimingAt !== undefined && deps.now() >= options.stopClaimingAt;
+  };
   const pausedAlready = await kind.pause.now();
   if (pausedAlready !== null) return { ...run, paused: pausedAlready };
 
@@ -342,7 +350,7 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
   // under their batch's lease.
   const claimNext = (): Promise<void> =>
     (claiming ??= (async () => {
-      if (pausedFor !== undefined || (options.stopClaimingAt && deps.now() >= options.stopClaimingAt)) {
+      if (pausedFor !== undefined || pastDeadline()) {
         exhausted = true;
         return;
       }
