@@ -158,21 +158,25 @@ interface Attribution {
 }
 
 /**
- * Who an event is about, and which send: the recipient row our Message-ID names; without one (a
- * provider that gives back only its own id), the subscriber by address and the last newsletter
- * sent to them before the event.
+ * Who an event is about, and which send: the recipient row our Message-ID names, or the send its
+ * `Feedback-ID` names (SES replaces the Message-ID); without either (a provider that gives back
+ * only its own id), the subscriber by address and the last newsletter sent to them before the event.
  */
 async function attribute(db: SqlQueryable, event: ProviderEvent): Promise<Attribution> {
-  if (event.messageId) {
+  if (event.messageId || event.sendId !== undefined) {
     const { rows } = await db.query<Attribution>(
-      `SELECT s.id AS subscriber_id, r.send_id, $1::text AS message_ref
+      `SELECT s.id AS subscriber_id, r.send_id, coalesce(r.message_id, $1::text) AS message_ref
          FROM subscribers s
-         LEFT JOIN newsletter_recipients r ON r.message_id = $1 AND r.subscriber_id = s.id
+         LEFT JOIN LATERAL (
+           SELECT r.send_id, r.message_id FROM newsletter_recipients r
+            WHERE r.subscriber_id = s.id AND (r.message_id = $1::text OR r.send_id = $3::int)
+            ORDER BY r.message_id = $1::text DESC NULLS LAST LIMIT 1
+         ) r ON true
         WHERE lower(s.email) = lower($2)
         LIMIT 1`,
-      [event.messageId, event.email],
+      [event.messageId ?? null, event.email, event.sendId ?? null],
     );
-    return rows[0] ?? { subscriber_id: null, send_id: null, message_ref: event.messageId };
+    return rows[0] ?? { subscriber_id: null, send_id: null, message_ref: event.messageId ?? null };
   }
   const { rows } = await db.query<Attribution>(
     `SELECT s.id AS subscriber_id, last.send_id, last.message_id AS message_ref

@@ -17,6 +17,8 @@ export interface ProviderEvent {
   email: string;
   /** Our Message-ID as we keep it (`<id@host>`), when the payload carries it. */
   messageId?: string | undefined;
+  /** The newsletter send named by the message's own `Feedback-ID`, when the payload gives its headers back. */
+  sendId?: number | undefined;
   reason: string;
   occurredAt: Date;
 }
@@ -198,7 +200,11 @@ export function sendgridEvents(body: unknown, now: Date): ProviderEvent[] {
 const sesSchema = loose({
   notificationType: z.string().optional(),
   eventType: z.string().optional(),
-  mail: loose({ messageId: z.string().optional(), commonHeaders: loose({ messageId: z.string().optional() }).optional() }),
+  mail: loose({
+    messageId: z.string().optional(),
+    headers: z.array(loose({ name: z.string(), value: z.string() })).optional(),
+    commonHeaders: loose({ messageId: z.string().optional() }).optional(),
+  }),
   bounce: loose({
     bounceType: z.string(),
     bounceSubType: z.string().optional(),
@@ -213,6 +219,26 @@ const sesSchema = loose({
   delivery: loose({ timestamp: z.string().optional(), recipients: z.array(z.string()) }).optional(),
 });
 
+/** The send a newsletter's `Feedback-ID` names (`<send>:newsletter:bulk:<host>`, see `newsletterFeedbackId`). */
+export function sendOfFeedbackId(value: string | undefined): number | undefined {
+  const match = value ? /^(\d{1,9}):newsletter:bulk:/.exec(value.trim()) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/** SES's own Message-IDs (`<…@email.amazonses.com>`, `<…@eu-west-1.amazonses.com>`): never one of ours. */
+const sesOwnMessageId = /@([a-z0-9-]+\.)*amazonses\.com>$/i;
+
+/**
+ * The message an SES event is about. SES sets its own Message-ID on what it sends, and
+ * `commonHeaders.messageId` is that one; `mail.headers` (when "Include original headers" is on) is
+ * the message as we handed it over: our Message-ID, if SES left it there, and our `Feedback-ID`.
+ */
+function sesMessage(mail: z.output<typeof sesSchema>["mail"]): Pick<ProviderEvent, "messageId" | "sendId"> {
+  const header = (name: string) => mail.headers?.filter((entry) => entry.name.toLowerCase() === name).map((entry) => entry.value) ?? [];
+  const ours = [...header("message-id"), mail.commonHeaders?.messageId].map(messageIdOf).find((id) => id !== undefined && !sesOwnMessageId.test(id));
+  return { messageId: ours, sendId: sendOfFeedbackId(header("feedback-id")[0]) };
+}
+
 /**
  * SES (the SNS message's `Message`): `Bounce` (Permanent for good; Transient and Undetermined for
  * now), `Complaint`, `Delivery`, one event per recipient. The id is SNS's MessageId and the address.
@@ -220,12 +246,12 @@ const sesSchema = loose({
 export function sesEvents(message: unknown, snsMessageId: string, now: Date): ProviderEvent[] {
   const event = sesSchema.parse(message);
   const kind = event.notificationType ?? event.eventType;
-  const messageId = messageIdOf(event.mail.commonHeaders?.messageId);
+  const about = sesMessage(event.mail);
   const one = (email: string, type: EmailEventType, reason: string, at: string | undefined): ProviderEvent => ({
     eventId: `${snsMessageId}:${email.toLowerCase()}`,
     type,
     email,
-    messageId,
+    ...about,
     reason,
     occurredAt: dateOr(at, now),
   });

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeProviderKeys, snsRequest, type ProviderKeys, type SignedRequest } from "../../../tests/support/email-event-signing.ts";
+import { createFakeClock } from "../../../tests/support/fake-clock.ts";
+import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
+import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
+import { startSend } from "../../core/newsletter/newsletter-sends.ts";
+import { runSendWorker } from "../../core/newsletter/newsletter-worker.ts";
+
+// What providers really post, beyond the shapes of email-events.routes.test.ts: SES's rewritten
+// Message-ID, SNS's late retries, Postmark's Delivery and its 64-bit IDs. Signatures made here.
+const clock = createFakeClock(new Date());
+let keys: ProviderKeys;
+let app: TestApp;
+beforeAll(async () => {
+  keys = await makeProviderKeys();
+  app = await createTestApp({ clock, env: keys.env, snsFetch: keys.snsFetch });
+}, 300_000);
+afterAll(async () => {
+  await app.close();
+  await keys.close();
+});
+
+const deliver = (provider: string, request: SignedRequest) =>
+  app.call(`/api/email-events/${provider}`, {
+    method: "POST",
+    headers: { ...request.headers, "content-type": "application/json" },
+    body: request.body,
+  });
+
+async function addSubscribers(...emails: string[]): Promise<void> {
+  await app.deps.db.query("INSERT INTO subscribers (email, status, source, confirmed_at) SELECT unnest($1::text[]), 'active', 'import', $2", [
+    emails,
+    new Date(clock.now().getTime() - 60 * 24 * 3600 * 1000),
+  ]);
+}
+
+async function eventsOf(email: string) {
+  const { rows } = await app.deps.db.query<{ type: string; event_id: string; send_id: number | null; message_ref: string | null }>(
+    "SELECT e.type, e.event_id, e.send_id, e.message_ref FROM email_events e JOIN subscribers s ON s.id = e.subscriber_id WHERE s.email = $1 ORDER BY e.id",
+    [email],
+  );
+  return rows;
+}
+
+describe("what providers really post", () => {
+  it("ses: a complaint is counted against its send though SES replaced the Message-ID (matched on the original headers SES includes)", async () => {
+    await app.deps.db.query("UPDATE subscribers SET status = 'unsubscribed' WHERE status = 'active'");
+    await addSubscribers("rewritten@example.com", "kept@example.com");
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ('Margins', '<p>Thin.</p>', 'Thin', true, $1) RETURNING id",
+      [clock.now()],
+    );
+    const send = await startSend(app.deps, rows[0]?.id as number);
+    expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 2 });
+
+    /** SES's notification of `mail` as sent: SES's own Message-ID, and the original headers (`originalId` kept there or not). */
+    const complaintOf = (mail: CaughtMail, keepOriginal: boolean) => {
+      const sesId = `<0100018c${String(Math.random()).slice(2, 12)}-000000@email.amazonses.com>`;
+      const names = ["From", "To", "Subject", "Message-ID", "List-Unsubscribe", "List-Unsubscribe-Post", "List-Id", "Feedback-ID"];
+      const headers = names.map((name) => ({ name, value: name === "Message-ID" && !keepOriginal ? sesId : (mail.header(name) ?? "") }));
+      return snsRequest(keys, {
+        at: clock.now(),
+        message: {
+          notificationType: "Complaint",
+          complaint: { complainedRecipients: [{ emailAddress: mail.to[0] }], complaintFeedbackType: "abuse", timestamp: clock.now().toISOString() },
+          mail: {
+            messageId: sesId.slice(1, sesId.indexOf("@")),
+            headersTruncated: false,
+            headers,
+            commonHeaders: { from: [mail.header("From")], to: mail.to, messageId: sesId, subject: mail.subject },
+          },
+        },
+      });
+    };
+    const rewritten = app.mail.to("rewritten@example.com")[0] as CaughtMail;
+    const kept = app.mail.to("kept@example.com")[0] as CaughtMail;
+    expect(rewritten.header("Feedback-ID")).toMatch(new RegExp(`^${String(send.id)}:`));
+    expect((await deliver("ses", complaintOf(rewritten, false))).status).toBe(204);
+    expect((await deliver("ses", complaintOf(kept, true))).status).toBe(204);
+    expect(await eventsOf("rewritten@example.com")).toEqual([
+      { type: "complaint", event_id: expect.any(String) as string, send_id: send.id, message_ref: rewritten.messageId },
+    ]);
+    expect(await eventsOf("kept@example.com")).toEqual([
+      { type: "complaint", event_id: expect.any(String) as string, send_id: send.id, message_ref: kept.messageId },
+    ]);
+  });
+});
