@@ -42,6 +42,11 @@ async function eventsOf(email: string) {
   return rows;
 }
 
+async function statusOf(email: string): Promise<string | undefined> {
+  const { rows } = await app.deps.db.query<{ status: string }>("SELECT status FROM subscribers WHERE email = $1", [email]);
+  return rows[0]?.status;
+}
+
 describe("what providers really post", () => {
   it("ses: a complaint is counted against its send though SES replaced the Message-ID (matched on the original headers SES includes)", async () => {
     await app.deps.db.query("UPDATE subscribers SET status = 'unsubscribed' WHERE status = 'active'");
@@ -83,5 +88,26 @@ describe("what providers really post", () => {
     expect(await eventsOf("kept@example.com")).toEqual([
       { type: "complaint", event_id: expect.any(String) as string, send_id: send.id, message_ref: kept.messageId },
     ]);
+  });
+
+  it("ses: SNS's retry of a notification signed 2 hours ago is heard on its signature, and counts once however often it comes", async () => {
+    await addSubscribers("retried@example.com");
+    const twoHoursAgo = new Date(clock.now().getTime() - 2 * 3600 * 1000);
+    const retry = snsRequest(keys, {
+      at: twoHoursAgo,
+      message: {
+        notificationType: "Bounce",
+        bounce: { bounceType: "Permanent", bouncedRecipients: [{ emailAddress: "retried@example.com" }], timestamp: twoHoursAgo.toISOString() },
+        mail: { messageId: "0100018c-old" },
+      },
+    });
+    expect((await deliver("ses", retry)).status).toBe(204);
+    expect((await deliver("ses", retry)).status).toBe(204);
+    expect(await statusOf("retried@example.com")).toBe("bounced");
+    expect(await eventsOf("retried@example.com")).toHaveLength(1);
+    // The signature still has teeth when old: the same retry with another address in it is refused.
+    await addSubscribers("forged@example.com");
+    expect((await deliver("ses", { ...retry, body: retry.body.replace("retried@example.com", "forged@example.com") })).status).toBe(401);
+    expect(await statusOf("forged@example.com")).toBe("active");
   });
 });

@@ -17,7 +17,7 @@ import {
 } from "./provider-events.ts";
 import { pauseIfOverThresholds } from "./send-health.ts";
 import { isSnsUrl, verifySnsMessage, type SnsEnvelope, type SnsFetch } from "./sns-signature.ts";
-import { maxAgeMs, verifyMailgun, verifyPostmark, verifyResend, verifySendgrid } from "./webhook-signatures.ts";
+import { verifyMailgun, verifyPostmark, verifyResend, verifySendgrid } from "./webhook-signatures.ts";
 
 /** Each provider's webhook secret, from the configuration; a provider without one is not listened to (404). */
 export interface WebhookSecrets {
@@ -83,7 +83,9 @@ async function sesWebhook(deps: EmailEventsDeps, topics: readonly string[], body
   const parsed = snsEnvelopeSchema.safeParse(parseJson(body));
   refuseUnless(parsed.success);
   const envelope = parsed.data as SnsEnvelope;
-  refuseUnless(Math.abs(now.getTime() - new Date(envelope.Timestamp).getTime()) <= maxAgeMs);
+  // No age limit: SNS retries a notification it could not hand over with its first Timestamp and
+  // signature, for up to an hour or more, so an old one is SNS's retry. Its signature proves SNS
+  // sent it, and its MessageId (in each event's id) makes a repeat count once.
   refuseUnless(await verifySnsMessage(envelope, deps.snsCertificate));
   // Signed by SNS, but for anyone's topic: only the owner's topics are heard.
   refuseUnless(topics.includes(envelope.TopicArn));
