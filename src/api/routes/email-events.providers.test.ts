@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProviderKeys, snsRequest, type ProviderKeys, type SignedRequest } from "../../../tests/support/email-event-signing.ts";
+import { makeProviderKeys, postmarkRequest, snsRequest, type ProviderKeys, type SignedRequest } from "../../../tests/support/email-event-signing.ts";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
@@ -109,5 +109,41 @@ describe("what providers really post", () => {
     await addSubscribers("forged@example.com");
     expect((await deliver("ses", { ...retry, body: retry.body.replace("retried@example.com", "forged@example.com") })).status).toBe(401);
     expect(await statusOf("forged@example.com")).toBe("active");
+  });
+
+  it("postmark: the Delivery webhook's documented payload is heard (it has Recipient, no ID nor Email)", async () => {
+    await addSubscribers("john@example.com");
+    // Postmark's sample Delivery webhook (postmarkapp.com/developer/webhooks/delivery-webhook).
+    const sample = {
+      RecordType: "Delivery",
+      ServerID: 23,
+      MessageStream: "outbound",
+      MessageID: "00000000-0000-0000-0000-000000000000",
+      Recipient: "john@example.com",
+      Tag: "welcome-email",
+      DeliveredAt: "2019-11-05T16:33:54.9070259Z",
+      Details: "Test delivery webhook details",
+      Metadata: { a_key: "a_value", b_key: "b_value" },
+    };
+    expect((await deliver("postmark", postmarkRequest(keys, sample))).status).toBe(204);
+    expect((await deliver("postmark", postmarkRequest(keys, sample))).status).toBe(204);
+    expect(await eventsOf("john@example.com")).toEqual([
+      { type: "delivered", event_id: "Delivery:00000000-0000-0000-0000-000000000000:john@example.com", send_id: null, message_ref: null },
+    ]);
+  });
+
+  it("postmark: two bounces whose IDs differ above 2^53 are two bounces (IDs are read as the digits sent)", async () => {
+    await addSubscribers("first-big@example.com", "second-big@example.com");
+    const bounce = (id: string, email: string) => ({
+      ...postmarkRequest(keys, {}),
+      // Written by hand: JSON.stringify of a number cannot hold these IDs.
+      body: `{"RecordType":"Bounce","ID":${id},"Type":"HardBounce","TypeCode":1,"Email":"${email}","Details":"smtp;550 5.1.1 no such user","BouncedAt":"${clock.now().toISOString()}"}`,
+    });
+    expect(Number("4323372036854775807")).toBe(Number("4323372036854775808"));
+    expect((await deliver("postmark", bounce("4323372036854775807", "first-big@example.com"))).status).toBe(204);
+    expect((await deliver("postmark", bounce("4323372036854775808", "second-big@example.com"))).status).toBe(204);
+    expect(await statusOf("first-big@example.com")).toBe("bounced");
+    expect(await statusOf("second-big@example.com")).toBe("bounced");
+    expect((await eventsOf("second-big@example.com")).map((event) => event.event_id)).toEqual(["Bounce:4323372036854775808"]);
   });
 });

@@ -7,6 +7,7 @@ import type { Clock } from "../shared/clock.ts";
 import {
   mailgunEvents,
   mailgunSchema,
+  parsePostmarkJson,
   postmarkEvents,
   resendEvents,
   sendgridEvents,
@@ -52,13 +53,15 @@ export interface WebhookRequest {
 
 export const badSignatureMessage = "The webhook's signature is missing or does not match";
 
-const parseJson = (body: string): unknown => {
+const parseJson = (body: string): unknown => parseJsonWith(body, (text) => JSON.parse(text) as unknown);
+
+function parseJsonWith(body: string, parse: (text: string) => unknown): unknown {
   try {
-    return JSON.parse(body) as unknown;
+    return parse(body);
   } catch {
     throw new ValidationError("The request body must be valid JSON");
   }
-};
+}
 
 function refuseUnless(ok: boolean): void {
   if (!ok) throw new UnauthorizedError(badSignatureMessage);
@@ -113,7 +116,7 @@ export async function receiveEmailEvents(deps: EmailEventsDeps, provider: EmailE
     case "postmark": {
       if (!webhooks.postmark) throw notListening();
       refuseUnless(verifyPostmark(request.headers.get("authorization"), webhooks.postmark));
-      events = postmarkEvents(parseJson(request.body), now);
+      events = postmarkEvents(parseJsonWith(request.body, parsePostmarkJson), now);
       break;
     }
     case "resend": {

@@ -41,30 +41,50 @@ const text = (...values: unknown[]) =>
 // Only what is read is checked; providers add fields freely (SES says so), so the rest passes.
 const loose = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape);
 
+// Postmark's IDs are 64-bit integers: read as the digits sent (see `parsePostmarkJson`), never as a
+// JavaScript number, which rounds two IDs above 2^53 to one.
 const postmarkSchema = loose({
   RecordType: z.string(),
-  ID: z.union([z.number(), z.string()]),
+  ID: z.union([z.string(), z.number().transform(String)]).optional(),
   Type: z.string().optional(),
   TypeCode: z.number().optional(),
-  Email: z.string(),
+  // Bounces and complaints name the address `Email`; a Delivery names it `Recipient`.
+  Email: z.string().optional(),
+  Recipient: z.string().optional(),
   MessageID: z.string().optional(),
   Description: z.string().optional(),
   Details: z.string().optional(),
   BouncedAt: z.string().optional(),
+  DeliveredAt: z.string().optional(),
 });
+
+/** A Postmark body with each integer beyond 2^53 kept as the digits sent (Postmark's IDs are int64). */
+export function parsePostmarkJson(body: string): unknown {
+  // The reviver's third argument (JSON.parse source text access, Node 22+) holds a number's digits.
+  const keepDigits = (_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context?.source ? context.source : value;
+  return JSON.parse(body, keepDigits) as unknown;
+}
 
 // Postmark's bounce types that mean the address is gone, and those that may pass.
 const postmarkHard = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated"]);
 const postmarkSoft = new Set(["SoftBounce", "Transient", "DnsError"]);
 
-/** Postmark: one event a request, `RecordType` Bounce (by `Type`), SpamComplaint, or Delivery. */
+/**
+ * Postmark: one event a request, `RecordType` Bounce (by `Type`), SpamComplaint, or Delivery. A
+ * bounce or complaint is known by its `ID`; a Delivery has none, and is one per message and
+ * recipient (`MessageID` and `Recipient`).
+ */
 export function postmarkEvents(body: unknown, now: Date): ProviderEvent[] {
   const event = postmarkSchema.parse(body);
+  const email = event.Email ?? event.Recipient;
+  const id = event.ID ?? (event.MessageID && email ? `${event.MessageID}:${email.toLowerCase()}` : undefined);
+  if (!email || !id) return [];
   const base = {
-    eventId: `${event.RecordType}:${String(event.ID)}`,
-    email: event.Email,
+    eventId: `${event.RecordType}:${id}`,
+    email,
     messageId: undefined,
-    occurredAt: dateOr(event.BouncedAt ?? event["DeliveredAt"], now),
+    occurredAt: dateOr(event.BouncedAt ?? event.DeliveredAt, now),
   };
   if (event.RecordType === "SpamComplaint" || event.Type === "SpamComplaint") {
     return [{ ...base, type: "complaint", reason: text(event.Description, "Marked as spam") }];
