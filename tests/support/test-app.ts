@@ -1,7 +1,7 @@
 import type { ApiHandler } from "../../src/api/api-handler.ts";
 import { createApp } from "../../src/app/create-app.ts";
 import type { AppDeps } from "../../src/app/app-deps.ts";
-import { readServerEnv } from "../../src/config/server-env.ts";
+import { dkimSigning, readServerEnv } from "../../src/config/server-env.ts";
 import { createSession } from "../../src/core/auth/sessions.ts";
 import { sessionCookie } from "../../src/api/session-cookie.ts";
 import { createMigratedDatabase } from "./test-databases.ts";
@@ -66,7 +66,7 @@ export async function createTestApp(
     env,
     db,
     files: store.files,
-    mail: smtpMailer(mail.url, testMailFrom, { maxConnections: 1 }),
+    mail: smtpMailer(mail.url, testMailFrom, { maxConnections: 1, dkim: dkimSigning(env) }),
     rebuild: () => {
       rebuilds.count += 1;
     },

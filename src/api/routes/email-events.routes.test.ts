@@ -208,7 +208,8 @@ describe("POST /api/email-events/{provider}", () => {
     expect(await statusOf(email)).toMatchObject({ status: "active" });
   });
 
-  it.each(["resend", "mailgun", "sendgrid", "ses"] as const)("%s: an event signed more than 5 minutes ago is 401", async (provider) => {
+  // Not SES: SNS retries a notification late with its first signature (email-events.providers.test.ts).
+  it.each(["resend", "mailgun", "sendgrid"] as const)("%s: an event signed more than 5 minutes ago is 401", async (provider) => {
     const email = `late-${provider}@example.com`;
     await addSubscribers(email);
     const answer = await deliver(provider, signedEvent(provider, "hard", email, new Date(clock.now().getTime() - 6 * 60 * 1000)));

@@ -9,7 +9,7 @@ export const emailEventsRoutes = {
     path: apiPaths.emailEvents,
     access: "public",
     summary:
-      "A mail provider's bounce, complaint or delivery events (postmark, resend, mailgun, sendgrid, ses), checked by the provider's own signature before anything changes: 401 for a bad, missing or older than 5 minutes one, 404 for a provider whose secret is not set, 413 over 1 MB; a repeated event counts once",
+      "A mail provider's bounce, complaint or delivery events (postmark, resend, mailgun, sendgrid, ses), checked by the provider's own signature before anything changes: 401 for a bad, missing or older than 5 minutes one (SES: any age, as SNS retries with the first signature), 404 for a provider whose secret is not set, 413 over 1 MB; a repeated event counts once",
     params: emailEventsParams,
     // Signed by the provider instead: it posts from its servers, with no Origin and no cookie.
     crossSite: "token",

@@ -7,6 +7,7 @@ import type { Clock } from "../shared/clock.ts";
 import {
   mailgunEvents,
   mailgunSchema,
+  parsePostmarkJson,
   postmarkEvents,
   resendEvents,
   sendgridEvents,
@@ -17,7 +18,7 @@ import {
 } from "./provider-events.ts";
 import { pauseIfOverThresholds } from "./send-health.ts";
 import { isSnsUrl, verifySnsMessage, type SnsEnvelope, type SnsFetch } from "./sns-signature.ts";
-import { maxAgeMs, verifyMailgun, verifyPostmark, verifyResend, verifySendgrid } from "./webhook-signatures.ts";
+import { verifyMailgun, verifyPostmark, verifyResend, verifySendgrid } from "./webhook-signatures.ts";
 
 /** Each provider's webhook secret, from the configuration; a provider without one is not listened to (404). */
 export interface WebhookSecrets {
@@ -52,13 +53,15 @@ export interface WebhookRequest {
 
 export const badSignatureMessage = "The webhook's signature is missing or does not match";
 
-const parseJson = (body: string): unknown => {
+const parseJson = (body: string): unknown => parseJsonWith(body, (text) => JSON.parse(text) as unknown);
+
+function parseJsonWith(body: string, parse: (text: string) => unknown): unknown {
   try {
-    return JSON.parse(body) as unknown;
+    return parse(body);
   } catch {
     throw new ValidationError("The request body must be valid JSON");
   }
-};
+}
 
 function refuseUnless(ok: boolean): void {
   if (!ok) throw new UnauthorizedError(badSignatureMessage);
@@ -83,7 +86,9 @@ async function sesWebhook(deps: EmailEventsDeps, topics: readonly string[], body
   const parsed = snsEnvelopeSchema.safeParse(parseJson(body));
   refuseUnless(parsed.success);
   const envelope = parsed.data as SnsEnvelope;
-  refuseUnless(Math.abs(now.getTime() - new Date(envelope.Timestamp).getTime()) <= maxAgeMs);
+  // No age limit: SNS retries a notification it could not hand over with its first Timestamp and
+  // signature, for up to an hour or more, so an old one is SNS's retry. Its signature proves SNS
+  // sent it, and its MessageId (in each event's id) makes a repeat count once.
   refuseUnless(await verifySnsMessage(envelope, deps.snsCertificate));
   // Signed by SNS, but for anyone's topic: only the owner's topics are heard.
   refuseUnless(topics.includes(envelope.TopicArn));
@@ -111,7 +116,7 @@ export async function receiveEmailEvents(deps: EmailEventsDeps, provider: EmailE
     case "postmark": {
       if (!webhooks.postmark) throw notListening();
       refuseUnless(verifyPostmark(request.headers.get("authorization"), webhooks.postmark));
-      events = postmarkEvents(parseJson(request.body), now);
+      events = postmarkEvents(parseJsonWith(request.body, parsePostmarkJson), now);
       break;
     }
     case "resend": {
@@ -158,21 +163,25 @@ interface Attribution {
 }
 
 /**
- * Who an event is about, and which send: the recipient row our Message-ID names; without one (a
- * provider that gives back only its own id), the subscriber by address and the last newsletter
- * sent to them before the event.
+ * Who an event is about, and which send: the recipient row our Message-ID names, or the send its
+ * `Feedback-ID` names (SES replaces the Message-ID); without either (a provider that gives back
+ * only its own id), the subscriber by address and the last newsletter sent to them before the event.
  */
 async function attribute(db: SqlQueryable, event: ProviderEvent): Promise<Attribution> {
-  if (event.messageId) {
+  if (event.messageId || event.sendId !== undefined) {
     const { rows } = await db.query<Attribution>(
-      `SELECT s.id AS subscriber_id, r.send_id, $1::text AS message_ref
+      `SELECT s.id AS subscriber_id, r.send_id, coalesce(r.message_id, $1::text) AS message_ref
          FROM subscribers s
-         LEFT JOIN newsletter_recipients r ON r.message_id = $1 AND r.subscriber_id = s.id
+         LEFT JOIN LATERAL (
+           SELECT r.send_id, r.message_id FROM newsletter_recipients r
+            WHERE r.subscriber_id = s.id AND (r.message_id = $1::text OR r.send_id = $3::int)
+            ORDER BY r.message_id = $1::text DESC NULLS LAST LIMIT 1
+         ) r ON true
         WHERE lower(s.email) = lower($2)
         LIMIT 1`,
-      [event.messageId, event.email],
+      [event.messageId ?? null, event.email, event.sendId ?? null],
     );
-    return rows[0] ?? { subscriber_id: null, send_id: null, message_ref: event.messageId };
+    return rows[0] ?? { subscriber_id: null, send_id: null, message_ref: event.messageId ?? null };
   }
   const { rows } = await db.query<Attribution>(
     `SELECT s.id AS subscriber_id, last.send_id, last.message_id AS message_ref

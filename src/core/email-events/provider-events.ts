@@ -17,6 +17,8 @@ export interface ProviderEvent {
   email: string;
   /** Our Message-ID as we keep it (`<id@host>`), when the payload carries it. */
   messageId?: string | undefined;
+  /** The newsletter send named by the message's own `Feedback-ID`, when the payload gives its headers back. */
+  sendId?: number | undefined;
   reason: string;
   occurredAt: Date;
 }
@@ -39,30 +41,50 @@ const text = (...values: unknown[]) =>
 // Only what is read is checked; providers add fields freely (SES says so), so the rest passes.
 const loose = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape);
 
+// Postmark's IDs are 64-bit integers: read as the digits sent (see `parsePostmarkJson`), never as a
+// JavaScript number, which rounds two IDs above 2^53 to one.
 const postmarkSchema = loose({
   RecordType: z.string(),
-  ID: z.union([z.number(), z.string()]),
+  ID: z.union([z.string(), z.number().transform(String)]).optional(),
   Type: z.string().optional(),
   TypeCode: z.number().optional(),
-  Email: z.string(),
+  // Bounces and complaints name the address `Email`; a Delivery names it `Recipient`.
+  Email: z.string().optional(),
+  Recipient: z.string().optional(),
   MessageID: z.string().optional(),
   Description: z.string().optional(),
   Details: z.string().optional(),
   BouncedAt: z.string().optional(),
+  DeliveredAt: z.string().optional(),
 });
+
+/** A Postmark body with each integer beyond 2^53 kept as the digits sent (Postmark's IDs are int64). */
+export function parsePostmarkJson(body: string): unknown {
+  // The reviver's third argument (JSON.parse source text access, Node 22+) holds a number's digits.
+  const keepDigits = (_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context?.source ? context.source : value;
+  return JSON.parse(body, keepDigits) as unknown;
+}
 
 // Postmark's bounce types that mean the address is gone, and those that may pass.
 const postmarkHard = new Set(["HardBounce", "BadEmailAddress", "ManuallyDeactivated"]);
 const postmarkSoft = new Set(["SoftBounce", "Transient", "DnsError"]);
 
-/** Postmark: one event a request, `RecordType` Bounce (by `Type`), SpamComplaint, or Delivery. */
+/**
+ * Postmark: one event a request, `RecordType` Bounce (by `Type`), SpamComplaint, or Delivery. A
+ * bounce or complaint is known by its `ID`; a Delivery has none, and is one per message and
+ * recipient (`MessageID` and `Recipient`).
+ */
 export function postmarkEvents(body: unknown, now: Date): ProviderEvent[] {
   const event = postmarkSchema.parse(body);
+  const email = event.Email ?? event.Recipient;
+  const id = event.ID ?? (event.MessageID && email ? `${event.MessageID}:${email.toLowerCase()}` : undefined);
+  if (!email || !id) return [];
   const base = {
-    eventId: `${event.RecordType}:${String(event.ID)}`,
-    email: event.Email,
+    eventId: `${event.RecordType}:${id}`,
+    email,
     messageId: undefined,
-    occurredAt: dateOr(event.BouncedAt ?? event["DeliveredAt"], now),
+    occurredAt: dateOr(event.BouncedAt ?? event.DeliveredAt, now),
   };
   if (event.RecordType === "SpamComplaint" || event.Type === "SpamComplaint") {
     return [{ ...base, type: "complaint", reason: text(event.Description, "Marked as spam") }];
@@ -198,7 +220,11 @@ export function sendgridEvents(body: unknown, now: Date): ProviderEvent[] {
 const sesSchema = loose({
   notificationType: z.string().optional(),
   eventType: z.string().optional(),
-  mail: loose({ messageId: z.string().optional(), commonHeaders: loose({ messageId: z.string().optional() }).optional() }),
+  mail: loose({
+    messageId: z.string().optional(),
+    headers: z.array(loose({ name: z.string(), value: z.string() })).optional(),
+    commonHeaders: loose({ messageId: z.string().optional() }).optional(),
+  }),
   bounce: loose({
     bounceType: z.string(),
     bounceSubType: z.string().optional(),
@@ -213,6 +239,26 @@ const sesSchema = loose({
   delivery: loose({ timestamp: z.string().optional(), recipients: z.array(z.string()) }).optional(),
 });
 
+/** The send a newsletter's `Feedback-ID` names (`<send>:newsletter:bulk:<host>`, see `newsletterFeedbackId`). */
+export function sendOfFeedbackId(value: string | undefined): number | undefined {
+  const match = value ? /^(\d{1,9}):newsletter:bulk:/.exec(value.trim()) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/** SES's own Message-IDs (`<…@email.amazonses.com>`, `<…@eu-west-1.amazonses.com>`): never one of ours. */
+const sesOwnMessageId = /@([a-z0-9-]+\.)*amazonses\.com>$/i;
+
+/**
+ * The message an SES event is about. SES sets its own Message-ID on what it sends, and
+ * `commonHeaders.messageId` is that one; `mail.headers` (when "Include original headers" is on) is
+ * the message as we handed it over: our Message-ID, if SES left it there, and our `Feedback-ID`.
+ */
+function sesMessage(mail: z.output<typeof sesSchema>["mail"]): Pick<ProviderEvent, "messageId" | "sendId"> {
+  const header = (name: string) => mail.headers?.filter((entry) => entry.name.toLowerCase() === name).map((entry) => entry.value) ?? [];
+  const ours = [...header("message-id"), mail.commonHeaders?.messageId].map(messageIdOf).find((id) => id !== undefined && !sesOwnMessageId.test(id));
+  return { messageId: ours, sendId: sendOfFeedbackId(header("feedback-id")[0]) };
+}
+
 /**
  * SES (the SNS message's `Message`): `Bounce` (Permanent for good; Transient and Undetermined for
  * now), `Complaint`, `Delivery`, one event per recipient. The id is SNS's MessageId and the address.
@@ -220,12 +266,12 @@ const sesSchema = loose({
 export function sesEvents(message: unknown, snsMessageId: string, now: Date): ProviderEvent[] {
   const event = sesSchema.parse(message);
   const kind = event.notificationType ?? event.eventType;
-  const messageId = messageIdOf(event.mail.commonHeaders?.messageId);
+  const about = sesMessage(event.mail);
   const one = (email: string, type: EmailEventType, reason: string, at: string | undefined): ProviderEvent => ({
     eventId: `${snsMessageId}:${email.toLowerCase()}`,
     type,
     email,
-    messageId,
+    ...about,
     reason,
     occurredAt: dateOr(at, now),
   });
