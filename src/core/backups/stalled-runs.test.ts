@@ -62,7 +62,7 @@ describe("runs that stop without a word", () => {
     expect(started.status).toBe(202);
     const again = (await (await app.call(`/api/imports/${String(((await started.json()) as { id: number }).id)}`, { headers })).json()) as ImportRun;
     expect(again.status).toBe("done");
-    expect(again.report.posts).toEqual({ new: 3, skipped: 1 });
+    expect(again.report.posts).toEqual({ new: 3, skipped: 1, failed: 0 });
   });
 
   it("a running job stamps its heartbeat, so it is never taken for dead; a backup or restore that stopped is marked too", async () => {
