@@ -33,7 +33,13 @@ describe("the Security area's routes", () => {
     expect(generated.status).toBe(201);
     expect(((await generated.json()) as { codes: string[] }).codes).toHaveLength(10);
     const state = await app.call("/api/auth/security", { headers });
-    expect(await state.json()).toEqual({ passkeys: [], passkeyRequired: false, recoveryCodesLeft: 10 });
+    expect(await state.json()).toEqual({
+      passkeys: [],
+      passkeyRequired: false,
+      recoveryCodesLeft: 10,
+      // Which password signs in (issue 41: the dashboard can change it; the environment's wins when it changes).
+      password: { source: "environment", changedAt: null, environmentHash: false },
+    });
     expect(state.headers.get("cache-control")).toBe("no-store");
   });
 
