@@ -63,6 +63,7 @@ export class SiteBuilder {
     const { buildsDir, projectRoot, log } = this.#options;
     const started = performance.now();
     await mkdir(buildsDir, { recursive: true });
+    await linkPackages(projectRoot, buildsDir);
     const outDir = path.join(buildsDir, `build-${Date.now().toString(36)}`);
     const output = await runAstroBuild(projectRoot, outDir, this.#options).then((built) => (built.ok ? indexForSearch(outDir) : built));
     const ms = Math.round(performance.now() - started);
@@ -97,10 +98,24 @@ export class SiteBuilder {
     const live = await currentTarget(publishDir);
     const names = await readdir(buildsDir).catch(() => []);
     for (const name of names) {
+      if (name === "node_modules") continue;
       const dir = path.join(buildsDir, name);
       if (dir !== live) await rm(dir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * A build's server half (`.prerender/`) imports the project's packages from inside the builds
+ * folder: when that folder lies outside the project (a `LOCAL_STATE_DIR` elsewhere, the browser
+ * tests' temporary folders), Node finds them only through a `node_modules` link beside the builds.
+ */
+async function linkPackages(projectRoot: string, buildsDir: string): Promise<void> {
+  const relative = path.relative(projectRoot, buildsDir);
+  if (!relative.startsWith("..") && !path.isAbsolute(relative)) return;
+  const link = path.join(buildsDir, "node_modules");
+  if ((await lstat(link).catch(() => null)) !== null) return;
+  await symlink(path.join(projectRoot, "node_modules"), link, "dir");
 }
 
 /** The search index of a finished build, before it is swapped in (as on Netlify, netlify/build.ts). */
