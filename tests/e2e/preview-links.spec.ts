@@ -84,7 +84,7 @@ test("the dashboard shares a draft's preview for a chosen time, lists it with it
   await expect(links).toContainText("0 views");
   await expect(links).toContainText("Expires");
   const url = await links.getByLabel("Preview link").inputValue();
-  expect(url).toMatch(/\/preview\/\d+\/[\w-]+$/);
+  expect(url).toMatch(/\/preview\/\d+\/[\da-f]+\.[\w-]+$/);
 
   const visitor = await (await browser.newContext()).newPage();
   expect((await visitor.goto(url))?.status()).toBe(200);
