@@ -54,7 +54,9 @@ export const backgroundJobs = [
     runAtStart: true,
     run: async ({ deps, log, waitUntil }) => {
       const published = await publishDuePosts(deps, { waitUntil });
-      if (published.length > 0) log(`[publish] scheduled posts went live: ${published.join(", ")}; build hook called`);
+      // Named by title and address: a bare id ("went live: 12") read like a count of posts.
+      const named = published.map((post) => `“${post.title}” (${post.url})`).join(", ");
+      if (published.length > 0) log(`[publish] went live: ${named}; build hook called`);
       else if (await retryUnbuiltChanges(deps, { waitUntil })) log("[publish] the site is behind its content: build hook called again");
     },
   },

@@ -171,7 +171,7 @@ test.describe("a scheduled post, set in the owner's own time zone", () => {
       const rebuild = () => void request.post(info.buildHookUrl);
       const at = (time: number) => ({ db: db as unknown as SqlExecutor, rebuild, now: () => new Date(time) });
       expect(await publishDuePosts(at(goesLive.getTime() - 60_000))).toEqual([]);
-      expect(await publishDuePosts(at(goesLive.getTime()))).toEqual([post.id]);
+      expect(await publishDuePosts(at(goesLive.getTime()))).toMatchObject([{ id: post.id, title: post.title, url: post.url }]);
     } finally {
       await db.end();
     }

@@ -117,7 +117,7 @@ describe("a scheduled post", () => {
     expect(app.rebuilds.count).toBe(rebuildsBefore);
 
     clock.advance(minute);
-    expect(await publishDuePosts(app.deps)).toEqual([post.id]);
+    expect(await publishDuePosts(app.deps)).toMatchObject([{ id: post.id, title: post.title, url: post.url }]);
     expect(app.rebuilds.count).toBe(rebuildsBefore + 1);
     expect(await publishDuePosts(app.deps)).toEqual([]);
     const [live] = await list("/api/blog-posts?published=true");

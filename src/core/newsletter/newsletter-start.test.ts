@@ -109,7 +109,7 @@ describe.each(databaseTargets)("sends that wait for the site and for their time 
     expect(await sendsOf(post.id)).toEqual([]);
 
     clock.advance(2 * minute);
-    expect(await publishDuePosts(app.deps)).toEqual([post.id]);
+    expect(await publishDuePosts(app.deps)).toMatchObject([{ id: post.id, title: post.title, url: post.url }]);
     // Live in the database, not yet on the site (the build runs): the send waits.
     await runDueSends(app.deps);
     expect((await sendsOf(post.id))[0]).toMatchObject({ status: "waiting" });

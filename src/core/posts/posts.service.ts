@@ -207,6 +207,13 @@ export async function uploadPostImage(deps: Pick<PostsDeps, "files" | "urls">, f
   return { imageUrl: deps.urls.file(await storeImage(deps, file)) };
 }
 
+/** A scheduled post that has just gone live: named by its title and address in the server log. */
+export interface PostGoneLive {
+  id: number;
+  title: string;
+  url: string;
+}
+
 /**
  * Publishes every scheduled post whose time has come (dated at its scheduled time) and asks for a
  * rebuild when there was any. Safe to run often and from two places at once: a post goes live once.
@@ -214,14 +221,14 @@ export async function uploadPostImage(deps: Pick<PostsDeps, "files" | "urls">, f
 export async function publishDuePosts(
   deps: Pick<PostsDeps, "db" | "now" | "rebuild">,
   rebuildOptions?: Parameters<PostsDeps["rebuild"]>[0],
-): Promise<number[]> {
+): Promise<PostGoneLive[]> {
   const now = deps.now();
-  const { rows } = await deps.db.query<{ id: number }>(
+  const { rows } = await deps.db.query<{ id: number; title: string; slug: string }>(
     `UPDATE posts SET published = true, published_at = publish_at, publish_at = NULL, updated_at = $1
      WHERE publish_at <= $1 AND NOT published
-     RETURNING id`,
+     RETURNING id, title, slug`,
     [now],
   );
   if (rows.length > 0) deps.rebuild(rebuildOptions);
-  return rows.map((row) => row.id).sort((a, b) => a - b);
+  return rows.map((row) => ({ id: row.id, title: row.title, url: postPath(row.slug) })).sort((a, b) => a.id - b.id);
 }
