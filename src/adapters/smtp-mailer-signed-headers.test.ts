@@ -103,5 +103,10 @@ describe("DKIM on every kind of email", () => {
     expect(signedNames(mails.newsletter as CaughtMail)).toEqual(
       expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post", "feedback-id", "list-id"]),
     );
+    // A sequence step is a campaign of its own for Gmail's postmaster tools: its Feedback-ID names
+    // the sequence and the step (never a newsletter send), signed like the newsletter's.
+    const step = mails.sequence as CaughtMail;
+    expect(step.header("Feedback-ID")).toMatch(/^s\d+x\d+:sequence:bulk:localhost$/);
+    expect(signedNames(step)).toEqual(expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post", "feedback-id", "list-id"]));
   });
 });

@@ -12,7 +12,7 @@ interface Operation {
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
-/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16). */
+/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), and the email subject (issue 40). */
 const postFormFields = [
   "title",
   "content",
@@ -26,6 +26,7 @@ const postFormFields = [
   "slug",
   "publishAt",
   "sendAsNewsletter",
+  "emailSubject",
 ];
 
 /** SPEC §7's calls, each with the fields of its payload. */

@@ -8,6 +8,7 @@ const draft: Post = {
   title: `Runway "math" & <friends>`,
   content: `<p>Count the months.</p><p><img src="/api/files/images/abc-800x600.png" alt="chart"></p>`,
   excerpt: "Months left.",
+  emailSubject: null,
   category: "Cash Flow",
   readTime: 8,
   published: false,

@@ -55,6 +55,7 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     title: previewTokens.title,
     content: `<p>${previewTokens.body}</p>`,
     excerpt: excerpt ? previewTokens.excerpt : null,
+    emailSubject: null,
     category,
     readTime: previewTokens.readTime,
     published: false,

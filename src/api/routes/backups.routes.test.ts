@@ -57,9 +57,9 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     await files.put("downloads/guide.pdf", new TextEncoder().encode("%PDF-1.4 guide"), { contentType: "application/pdf", fileName: "Guide ü.pdf" });
     const db = first.db.db;
     await db.query(
-      `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key) VALUES
-       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt="" /></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png'),
-       ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL)`,
+      `INSERT INTO posts (title, content, slug, published, published_at, featured_image_key, email_subject) VALUES
+       ('Café', '<p>Hello <img src="/api/files/images/one_8x4.png" alt="" /></p>', 'cafe', true, '2024-01-01T10:00:00.123456Z', 'images/one_8x4.png', 'Coffee, at last'),
+       ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL, NULL)`,
     );
     await db.query("INSERT INTO post_slug_redirects (old_slug, post_id) SELECT 'old-cafe', id FROM posts WHERE slug = 'cafe'");
     await db.query(
@@ -101,7 +101,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
   }
 
   const contentOf = async (db: TestDatabase) =>
-    (await db.db.query("SELECT id, title, content, slug, published_at FROM posts ORDER BY id")).rows.concat(
+    (await db.db.query("SELECT id, title, content, slug, published_at, email_subject FROM posts ORDER BY id")).rows.concat(
       (await db.db.query("SELECT email, source FROM subscribers ORDER BY id")).rows,
     );
 
@@ -210,6 +210,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const unsafe = '<p>Hi</p><script>alert(1)</script><a href="javascript:alert(1)">x</a><img src="x" onerror="alert(1)"><p onclick="alert(1)">y</p>';
     posts.push(JSON.stringify({ ...model, id: 9001, title: "Evil", slug: "evil", content: unsafe }));
     posts.push(JSON.stringify({ ...model, id: 9002, title: "x".repeat(300), slug: "too-long" }));
+    posts.push(JSON.stringify({ ...model, id: 9003, title: "Long subject", slug: "long-subject", email_subject: "x".repeat(201) }));
     reseal("tables/posts.jsonl", posts);
     reseal("tables/post_slug_redirects.jsonl", [
       ...linesOf("tables/post_slug_redirects.jsonl"),
@@ -227,11 +228,12 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     entries.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
 
     const restored = await restore(second.app, await zipOf(entries), true);
-    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 4 } });
+    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 5 } });
     expect(restored.run?.report?.skipped).toEqual(
       expect.arrayContaining([
         { entry: "files/images/evil_8x4.png", reason: expect.any(String) as string },
         { entry: "tables/posts.jsonl", row: "id=9002", reason: "title: Title must be 200 characters or less" },
+        { entry: "tables/posts.jsonl", row: "id=9003", reason: "email_subject: Email subject must be 200 characters or less" },
         { entry: "tables/post_slug_redirects.jsonl", row: "old_slug=older", reason: "belongs to a posts row left out" },
         { entry: "tables/site_settings.jsonl", row: "key=youtube_url", reason: "youtube_url: Please enter a full http:// or https:// URL." },
       ]),

@@ -228,6 +228,23 @@ describe("PUT /api/blog-posts/:id", () => {
     expect(await app.deps.files.get(fileKey(edited.featuredImage))).not.toBeNull();
   });
 
+  it("keeps an optional email subject: set on one line, kept by an edit that leaves it out, cleared by an empty one, at most 200 characters", async () => {
+    expect((await createPost()).emailSubject).toBeNull();
+    const post = await createPost({ emailSubject: "  Three months\r\nof runway  " });
+    expect(post.emailSubject).toBe("Three months of runway");
+    const path = `/api/blog-posts/${post.id}`;
+    // SPEC's form, which knows no such field, changes nothing of it.
+    const kept = (await (await send("PUT", path, postForm({ title: "Edited" }))).json()) as Post;
+    expect(kept).toMatchObject({ title: "Edited", emailSubject: "Three months of runway" });
+    const cleared = (await (await send("PUT", path, postForm({ emailSubject: "" }))).json()) as Post;
+    expect(cleared.emailSubject).toBeNull();
+    const tooLong = await send("PUT", path, postForm({ emailSubject: "x".repeat(201) }));
+    expect(tooLong.status).toBe(400);
+    expect(await errorOf(tooLong)).toBe("Email subject must be 200 characters or less");
+    const read = (await (await send("GET", path)).json()) as Post;
+    expect(read.emailSubject).toBeNull();
+  });
+
   it("validates like create, and answers 404 for an unknown id", async () => {
     const post = await createPost();
     const invalid = await send("PUT", `/api/blog-posts/${post.id}`, postForm({ title: "" }));

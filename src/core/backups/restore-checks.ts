@@ -54,6 +54,7 @@ export const rowChecks: Readonly<Record<string, RowCheck>> = {
     title: field(post.title, row.title, "title"),
     content: html(row.content, "content", isOwnImage),
     excerpt: field(post.excerpt, row.excerpt ?? undefined, "excerpt"),
+    ...("email_subject" in row && { email_subject: field(post.emailSubject, row.email_subject, "email_subject", true) }),
     ...("slug" in row && { slug: field(slugSchema, row.slug, "slug", true) }),
     featured_image_key: key(row.featured_image_key, "featured_image_key", "images", true),
   }),

@@ -2,8 +2,7 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError } from "../errors.ts";
 import { renderDownloadEmail } from "../mail/emails.ts";
 import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
-import { confirmUrl, oneClickHeaders, siteIdentity, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
-import { renderOnce } from "../mail/render-once.ts";
+import { confirmUrl, oneClickHeaders, personMailRenderer, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
 import { resourceGoneMessage } from "../messages.ts";
 import { signDownloadLink } from "./download-link.ts";
 
@@ -44,13 +43,7 @@ export async function queueDownloadEmail(
  * filled with each person's links (`renderOnce`); a resource deleted since refuses (the row fails).
  */
 export function downloadEmailRenderer(deps: Omit<MailDeps, "mail">): (message: OutboxMessage) => Promise<RenderedMail> {
-  const once = renderOnce();
-  // One run's messages share the settings of its start: a footer changed mid-run shows from the next.
-  let identityRead: ReturnType<typeof siteIdentity> | undefined;
-  return async (message) => {
-    const recipient = { id: message.subscriberId as number, email: message.to };
-    const identity = await (identityRead ??= siteIdentity(deps));
-    const shape = (kind: string, extra: object = {}) => JSON.stringify({ kind, ...identity, ...extra });
+  return personMailRenderer(deps, async (message, { recipient, identity, shape, once }) => {
     const unsubscribe = unsubscribeUrl(deps, recipient);
     const downloadId = message.downloadId;
     const { rows } = await deps.db.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [downloadId]);
@@ -68,5 +61,5 @@ export function downloadEmailRenderer(deps: Omit<MailDeps, "mail">): (message: O
             (urls) => renderDownloadEmail({ ...identity, resourceTitle: resource.title, ...urls }),
           );
     return { ...content, headers: oneClickHeaders(unsubscribe) };
-  };
+  });
 }

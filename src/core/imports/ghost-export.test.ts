@@ -32,3 +32,22 @@ describe("readGhostExport: the feature image's alt text", () => {
     ]);
   });
 });
+
+describe("readGhostExport: the email subject", () => {
+  it("carries the newsletter subject Ghost keeps in posts_meta, on one line; none is the title's (null)", () => {
+    const { items } = readGhostExport(
+      exportOf({
+        posts: [
+          { id: "1", title: "Runway", html: "<p>a</p>", status: "published" },
+          { id: "2", title: "Hiring", html: "<p>b</p>", status: "published" },
+          { id: "3", title: "Pricing", html: "<p>c</p>", status: "draft" },
+        ],
+        posts_meta: [
+          { post_id: "1", email_subject: " How many months\nare left? " },
+          { post_id: "2", email_subject: null },
+        ],
+      }),
+    );
+    expect(items.map((post) => ("emailSubject" in post ? post.emailSubject : undefined))).toEqual(["How many months are left?", null, null]);
+  });
+});

@@ -40,7 +40,7 @@ interface GhostData {
   posts?: GhostPost[];
   tags?: { id?: unknown; name?: unknown }[];
   posts_tags?: { post_id?: unknown; tag_id?: unknown; sort_order?: unknown }[];
-  posts_meta?: { post_id?: unknown; feature_image_alt?: unknown }[];
+  posts_meta?: { post_id?: unknown; feature_image_alt?: unknown; email_subject?: unknown }[];
   post_revisions?: { id?: unknown; post_id?: unknown; title?: unknown }[];
   members?: GhostMember[];
   newsletters?: unknown[];
@@ -101,6 +101,8 @@ export function readGhostExport(bytes: Uint8Array): { items: SourceItem[]; subsc
   const tagNames = new Map((data.tags ?? []).map((tag) => [text(tag.id), text(tag.name)]));
   // Ghost 4+ keeps the feature image's alt text in posts_meta (older exports on the post itself).
   const altOf = new Map((data.posts_meta ?? []).map((meta) => [text(meta.post_id), text(meta.feature_image_alt).trim()]));
+  // …and the newsletter's own subject line, which the post keeps as its email subject.
+  const subjectOf = new Map((data.posts_meta ?? []).map((meta) => [text(meta.post_id), text(meta.email_subject).replace(/\s+/g, " ").trim()]));
   const tagsOf = new Map<string, { name: string; order: number }[]>();
   for (const link of data.posts_tags ?? []) {
     const name = tagNames.get(text(link.tag_id));
@@ -142,6 +144,7 @@ export function readGhostExport(bytes: Uint8Array): { items: SourceItem[]; subsc
       tags: (tagsOf.get(text(post.id)) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
       featureImage: text(post.feature_image) || null,
       featureImageAlt: altOf.get(text(post.id)) || text(post.feature_image_alt).trim() || null,
+      emailSubject: subjectOf.get(text(post.id)) || null,
       oldUrl: slug && known === "published" ? `/${slug}/` : null,
       warnings,
     });

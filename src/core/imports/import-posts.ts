@@ -3,7 +3,7 @@ import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { cleanImage, newImageKey } from "../files/image-cleaning.ts";
 import { maxAltLength } from "../shared/image-alt.schema.ts";
 import { checkImage } from "../files/upload-rules.ts";
-import { postCategories, maxReadTime, minReadTime, type PostCategory } from "../posts/post.schema.ts";
+import { postCategories, maxEmailSubject, maxReadTime, minReadTime, type PostCategory } from "../posts/post.schema.ts";
 import { insertPostRow } from "../posts/post-rows.ts";
 import { firstFreeSlug, slugFromTitle, slugSchema } from "../posts/post-slug-rules.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "../posts/sanitize-post-html.ts";
@@ -219,6 +219,7 @@ async function writePost(
         publishAt: state.publishAt,
         featuredImageKey: featured,
         featuredImageAlt: post.featureImageAlt?.slice(0, maxAltLength) ?? null,
+        emailSubject: post.emailSubject?.slice(0, maxEmailSubject) || null,
         createdAt: post.createdAt ?? state.publishedAt ?? deps.now(),
         updatedAt: deps.now(),
         slug: plan.slug,

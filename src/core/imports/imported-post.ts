@@ -19,6 +19,8 @@ export interface ImportedPost {
   featureImage: string | null;
   /** The feature image's alt text in the source; none: stored as not described yet (null), never refused. */
   featureImageAlt?: string | null;
+  /** The newsletter subject the source gave the post (Ghost's posts_meta); none: the title. */
+  emailSubject?: string | null;
   /** Its address on the old site (absolute, or a path): answered 301 to the new page. */
   oldUrl: string | null;
   /** What the reader could not carry over (a shortcode, a missing body). */

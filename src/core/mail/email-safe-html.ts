@@ -49,6 +49,18 @@ function absolute(value: string, base: string): string | undefined {
 }
 
 /**
+ * The HTML with its first block's top margin taken off: a body that opens the content column (a
+ * sequence step has no heading of the template's above it) would otherwise start with an empty
+ * band, the column's padding and a heading's 24px margin on top of each other.
+ */
+export function withoutLeadingMargin(html: string): string {
+  return html.replace(/^(<[a-z0-9]+\b[^>]*?\sstyle=")margin:([^;"]+)/, (_, opening: string, margin: string) => {
+    const [top = "0", right = top, bottom = top, left = right] = margin.trim().split(/\s+/);
+    return `${opening}margin:0 ${right} ${bottom} ${left}`;
+  });
+}
+
+/**
  * A post's sanitized HTML made fit for an email: every link and image source absolute on the site
  * (an email is read far from it), images fluid and never wider than the column nor their own width, and the brand inlined on each element.
  * The input is already sanitized (sanitizePostHtml); this keeps only the same tags.

@@ -163,6 +163,45 @@ describe("newsletter email", () => {
     expect(occurrences(decodeEntities(email.html), post.postUrl)).toBe(1);
     expect(occurrences(email.text, post.postUrl)).toBe(1);
   });
+
+  it("goes out under the post's own email subject when it has one, the title otherwise; the heading stays the title", async () => {
+    const own = await renderNewsletterEmail({ ...site, ...post, subject: "Three months of runway,\n  and what we cut" });
+    expect(own.subject).toBe("Three months of runway, and what we cut");
+    expect(own.html).toContain("<title>Three months of runway, and what we cut</title>");
+    expect(own.text).toMatch(/^RUNWAY$/m); // html-to-text writes headings in capitals
+    for (const none of [null, "", "   "]) expect((await renderNewsletterEmail({ ...site, ...post, subject: none })).subject).toBe("Runway");
+  });
+
+  it("leaves no blank lines for images in the text part: an image between paragraphs, alone in one, or first", async () => {
+    const email = await renderNewsletterEmail({
+      ...site,
+      ...post,
+      contentHtml:
+        '<img src="/api/files/images/top_800x400.png" alt="A chart"><p>Before</p><img src="/api/files/images/a_800x400.png" alt="">' +
+        '<p>Between</p><p><img src="/api/files/images/b_800x400.png" alt="A graph"></p><p>After</p>',
+    });
+    expect(email.html.match(/<img /g)).toHaveLength(3);
+    // Paragraphs are one blank line apart, as everywhere in the text part; nothing more.
+    expect(email.text).toContain("RUNWAY\n\nBefore\n\nBetween\n\nAfter\n\n");
+    expect(email.text).not.toMatch(/\n[ \t]*\n[ \t]*\n/);
+    expect(email.text).not.toMatch(/[ \t]$/m);
+  });
+});
+
+describe("every email's head", () => {
+  it("has a viewport for phones and the subject as its <title>", async () => {
+    const emails = [
+      await renderConfirmationEmail({ ...site, confirmUrl }),
+      await renderWelcomeEmail({ ...site, unsubscribeUrl }),
+      await renderDownloadEmail({ ...site, resourceTitle: `Kit & "more"`, downloadUrl, confirmUrl: null, unsubscribeUrl: null }),
+      await renderNewsletterEmail({ ...site, title: "Runway <3", excerpt: null, contentHtml: "<p>x</p>", postUrl: downloadUrl, unsubscribeUrl }),
+    ];
+    for (const email of emails) {
+      const head = /<head>([\s\S]*?)<\/head>/.exec(email.html)?.[1] ?? "";
+      expect(head).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
+      expect(decodeEntities(/<title>([^<]*)<\/title>/.exec(head)?.[1] ?? "")).toBe(email.subject);
+    }
+  });
 });
 
 const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;

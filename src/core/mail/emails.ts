@@ -26,7 +26,8 @@ export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl
   const site = siteParts(input);
   const confirmUrl = absoluteUrl("confirmUrl", input.confirmUrl);
   const { ConfirmationEmail } = await templates();
-  return renderEmail(`Confirm your subscription to ${site.siteName}`, h(ConfirmationEmail, { ...site, confirmUrl }));
+  const subject = oneLine(`Confirm your subscription to ${site.siteName}`);
+  return renderEmail(subject, h(ConfirmationEmail, { ...site, subject, confirmUrl }));
 }
 
 /** Sent when a subscription is confirmed: what to expect and where to start reading. */
@@ -34,7 +35,8 @@ export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl:
   const site = siteParts(input);
   const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
   const { WelcomeEmail } = await templates();
-  return renderEmail(`You're in: welcome to ${site.siteName}`, h(WelcomeEmail, { ...site, unsubscribeUrl }));
+  const subject = oneLine(`You're in: welcome to ${site.siteName}`);
+  return renderEmail(subject, h(WelcomeEmail, { ...site, subject, unsubscribeUrl }));
 }
 
 /**
@@ -53,7 +55,8 @@ export async function renderDownloadEmail(
     unsubscribeUrl: input.unsubscribeUrl === null ? null : absoluteUrl("unsubscribeUrl", input.unsubscribeUrl),
   };
   const { DownloadEmail } = await templates();
-  return renderEmail(`Your download: ${resourceTitle}`, h(DownloadEmail, { ...site, resourceTitle, ...urls }));
+  const subject = oneLine(`Your download: ${resourceTitle}`);
+  return renderEmail(subject, h(DownloadEmail, { ...site, subject, resourceTitle, ...urls }));
 }
 
 /**
@@ -69,13 +72,21 @@ export function newsletterReason(source: string | null, input: Pick<SiteIdentity
 }
 
 /**
- * A published post as the newsletter: subject = the title, preheader = the excerpt, the post's
+ * A published post as the newsletter: subject = the post's email subject, else its title; preheader = the excerpt, the post's
  * sanitized HTML made email-safe, and a "Read it on the site" button to `postUrl` (absolute). The
  * footer's `reason` defaults to the form's (`newsletterReason`); a send renders a placeholder there
  * instead and puts each recipient's own in.
  */
 export async function renderNewsletterEmail(
-  input: SiteIdentity & { title: string; excerpt: string | null; contentHtml: string; postUrl: string; unsubscribeUrl: string; reason?: string },
+  input: SiteIdentity & {
+    title: string;
+    subject?: string | null | undefined;
+    excerpt: string | null;
+    contentHtml: string;
+    postUrl: string;
+    unsubscribeUrl: string;
+    reason?: string;
+  },
 ): Promise<EmailContent> {
   const site = siteParts(input);
   const reason = input.reason ?? newsletterReason("newsletter", input);
@@ -85,7 +96,8 @@ export async function renderNewsletterEmail(
   const preview = oneLine(input.excerpt ?? "") || title;
   const contentHtml = emailSafeHtml(input.contentHtml, site.siteUrl);
   const { NewsletterEmail } = await templates();
-  return renderEmail(title, h(NewsletterEmail, { ...site, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
+  const subject = oneLine(input.subject ?? "") || title;
+  return renderEmail(subject, h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
 }
 
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {

@@ -5,6 +5,8 @@ import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import type { Mailer } from "./mailer.ts";
+import type { OutboxMessage, RenderedMail } from "./outbox.ts";
+import { renderOnce, type RenderOnce } from "./render-once.ts";
 import { signConfirmToken, signUnsubscribeToken } from "./subscription-tokens.ts";
 
 /**
@@ -47,6 +49,37 @@ export function unsubscribeUrl(deps: Pick<MailDeps, "site" | "signer" | "urls">,
 export async function siteIdentity(deps: Pick<MailDeps, "db" | "site">) {
   const settings = await siteSettingValues(deps);
   return { siteName: deps.site.name, siteUrl: deps.site.url, mailingAddress: settings.mailing_address };
+}
+
+/** One message to a person in a delivery run, as a renderer of person mail is given it (`personMailRenderer`). */
+export interface PersonMailParts {
+  recipient: Recipient;
+  /** The sender, read once at the run's first message. */
+  identity: Awaited<ReturnType<typeof siteIdentity>>;
+  /** The key of an email's shape (`renderOnce`): its kind, the sender, and whatever else it shows (`extra`). */
+  shape: (kind: string, extra?: object) => string;
+  /** The run's cache of rendered shapes. */
+  once: RenderOnce;
+}
+
+/**
+ * A delivery run's renderer of mail to one subscriber (a confirmation, a welcome, a download's
+ * email), with what each of them starts with: the recipient of the row, the sender's identity read
+ * once a run (a footer changed mid-run shows from the next run, and a run of 500 messages reads the
+ * settings once), and one `renderOnce` cache for the run, keyed by `shape`.
+ */
+export function personMailRenderer(
+  deps: Pick<MailDeps, "db" | "site">,
+  render: (message: OutboxMessage, parts: PersonMailParts) => Promise<RenderedMail>,
+): (message: OutboxMessage) => Promise<RenderedMail> {
+  const once = renderOnce();
+  let identityRead: ReturnType<typeof siteIdentity> | undefined;
+  return async (message) => {
+    const recipient = { id: message.subscriberId as number, email: message.to };
+    const identity = await (identityRead ??= siteIdentity(deps));
+    const shape = (kind: string, extra: object = {}) => JSON.stringify({ kind, ...identity, ...extra });
+    return render(message, { recipient, identity, shape, once });
+  };
 }
 
 /** The one-click headers (RFC 8058) of a message that carries an unsubscribe link. */

@@ -39,6 +39,8 @@ export interface PostRow {
   title: string;
   content: string;
   excerpt: string | null;
+  /** The post's own email subject; null: the title. */
+  email_subject: string | null;
   published: boolean;
   slug: string;
 }
@@ -59,6 +61,7 @@ export async function renderPostNewsletter(
   return renderNewsletterEmail({
     ...site,
     title: post.title,
+    subject: post.email_subject,
     excerpt: post.excerpt,
     contentHtml: post.content,
     postUrl: deps.site.absolute(postPath(post.slug)),
@@ -69,7 +72,9 @@ export async function renderPostNewsletter(
 
 export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
   if (!isRowId(postId)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, published, slug FROM posts WHERE id = $1", [postId]);
+  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, email_subject, published, slug FROM posts WHERE id = $1", [
+    postId,
+  ]);
   const post = rows[0];
   if (!post) throw new NotFoundError("Post not found");
   if (!post.published) throw new ValidationError("Only a published post can be sent as the newsletter");

@@ -8,6 +8,7 @@ import { publishDuePosts } from "../posts/posts.service.ts";
 import type { NewsletterSend } from "./newsletter.schema.ts";
 import { nobodyWhenDueMessage, notLiveMessage, siteWaitWarningMs } from "./newsletter-start.ts";
 import { sendAtPassedMessage, sendStatus, startSend } from "./newsletter-sends.ts";
+import { sendTestEmail } from "./newsletter-test-send.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 
 // Real databases and a real SMTP sink; the clock is a fake one and "is the post's page live?" is
@@ -97,6 +98,23 @@ describe.each(databaseTargets)("sends that wait for the site and for their time 
     await expect(startSend(app.deps, post.id)).rejects.toMatchObject({ status: 409 });
     expect(await sendsOf(post.id)).toHaveLength(1);
     expect(app.mail.messages).toHaveLength(2);
+  });
+
+  it("sends under the post's email subject when it has one (on publish, the preview, the test send), the title staying the heading", async () => {
+    await addSubscribers(["cy@example.com"]);
+    const subject = "How many months do you have left?";
+    const post = await createPost({ title: "Runway math", emailSubject: subject, published: "true", sendAsNewsletter: "true" });
+    expect(post.emailSubject).toBe(subject);
+    live.add(pageOf(post));
+    await runDueSends(app.deps);
+    expect(app.mail.messages.map((message) => message.subject)).toEqual([subject]);
+    expect(app.mail.messages[0]?.text).toMatch(/^RUNWAY MATH$/m);
+
+    const preview = await app.call(`/api/newsletter/sends/preview?postId=${String(post.id)}`, { headers: admin });
+    expect(((await preview.json()) as { subject: string }).subject).toBe(subject);
+    await sendTestEmail(app.deps, { postId: post.id, email: "owner@example.com" });
+    await app.deliverMail();
+    expect(app.mail.to("owner@example.com").map((message) => message.subject)).toEqual([`[Test] ${subject}`]);
   });
 
   it("sends a scheduled post with the box ticked once it has gone live and its page answers, not before", async () => {

@@ -24,6 +24,7 @@ interface WaitingRow {
   title: string;
   content: string;
   excerpt: string | null;
+  email_subject: string | null;
 }
 
 /**
@@ -37,7 +38,7 @@ interface WaitingRow {
 export async function startIfLive(deps: NewsletterDeps, sendId: number): Promise<boolean> {
   const now = deps.now();
   const { rows } = await deps.db.query<WaitingRow>(
-    `SELECT s.id, s.post_id, COALESCE(s.send_at, s.created_at) AS due_at, p.slug, p.published, p.title, p.content, p.excerpt
+    `SELECT s.id, s.post_id, COALESCE(s.send_at, s.created_at) AS due_at, p.slug, p.published, p.title, p.content, p.excerpt, p.email_subject
        FROM newsletter_sends s JOIN posts p ON p.id = s.post_id
       WHERE s.id = $1 AND s.status IN ('scheduled', 'waiting') AND COALESCE(s.send_at, s.created_at) <= $2`,
     [sendId, now],

@@ -8,6 +8,7 @@ export interface PostRow {
   title: string;
   content: string;
   excerpt: string | null;
+  email_subject: string | null;
   category: PostCategory | null;
   read_time: number;
   published: boolean;
@@ -23,7 +24,7 @@ export interface PostRow {
 
 /** The columns of `PostRow`, for a SELECT or a RETURNING. */
 export const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter";
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter, email_subject";
 
 /** A new post's row, already checked: sanitized content, a free slug, the publish state decided. */
 export interface NewPostRow {
@@ -43,6 +44,8 @@ export interface NewPostRow {
   updatedAt?: Date;
   slug: string;
   sendAsNewsletter?: boolean;
+  /** The newsletter's subject line; null or left out: the title. */
+  emailSubject?: string | null;
   /** Demo content (the one-click demo): removed together when the owner clears it. */
   demo?: boolean;
 }
@@ -54,8 +57,8 @@ export interface NewPostRow {
  */
 export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise<PostRow> {
   const { rows } = await db.query<PostRow>(
-    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo, email_subject)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      RETURNING ${postColumns}`,
     [
       post.title,
@@ -73,6 +76,7 @@ export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise
       post.sendAsNewsletter ?? false,
       post.featuredImageKey ? post.featuredImageAlt : null,
       post.demo ?? false,
+      post.emailSubject ?? null,
     ],
   );
   const created = rows[0] as PostRow;

@@ -16,6 +16,9 @@ export const maxReadTime = 60;
 
 const readTimeMessage = `Read time must be between ${minReadTime} and ${maxReadTime} minutes`;
 
+/** Longest email subject a post may set (the title's limit: an inbox shows far less). */
+export const maxEmailSubject = 200;
+
 const sendAsNewsletterMessage = "sendAsNewsletter must be true or false";
 /** The featured image's alt text is required with a new image, unless it is marked decorative. */
 export const featuredImageAltMessage = "Describe the featured image (alt text), or mark it decorative";
@@ -38,6 +41,15 @@ export const postFormSchema = z
       .max(500, "Excerpt must be 500 characters or less")
       .optional()
       .transform((value) => value || null),
+    // The newsletter's subject line when it should differ from the title; empty: the title. Absent
+    // (a client that does not know the field, as SPEC's): the title for a new post, unchanged for
+    // an edit. One line: a pasted line break becomes a space.
+    emailSubject: z
+      .string({ error: "Email subject must be text" })
+      .transform((value) => value.replace(/\s+/g, " ").trim())
+      .pipe(z.string().max(maxEmailSubject, `Email subject must be ${String(maxEmailSubject)} characters or less`))
+      .optional()
+      .transform((value) => (value === undefined ? undefined : value || null)),
     category: z
       .union([z.enum(postCategories), z.literal("")], { error: `Category must be one of: ${postCategories.join(", ")}` })
       .optional()
@@ -99,6 +111,7 @@ export const postSchema = z.object({
   title: z.string(),
   content: z.string().meta({ description: "Sanitized HTML" }),
   excerpt: z.string().nullable(),
+  emailSubject: z.string().nullable().meta({ description: "The newsletter's subject line; null: the title (the default)" }),
   category: z.enum(postCategories).nullable(),
   readTime: z.number().int(),
   published: z.boolean(),

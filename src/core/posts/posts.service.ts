@@ -33,6 +33,7 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     title: row.title,
     content: row.content,
     excerpt: row.excerpt,
+    emailSubject: row.email_subject,
     category: row.category,
     readTime: row.read_time,
     published: row.published,
@@ -126,6 +127,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           createdAt: now,
           slug,
           sendAsNewsletter: form.sendAsNewsletter ?? false,
+          emailSubject: form.emailSubject ?? null,
         });
       })
       .catch((error: unknown) => {
@@ -158,6 +160,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
           `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
              published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12,
              send_as_newsletter = COALESCE($13, send_as_newsletter),
+             email_subject = CASE WHEN $16::boolean THEN $17::text ELSE email_subject END,
              featured_image_alt = CASE WHEN $9::text IS NOT NULL OR $14::boolean THEN $15::text ELSE featured_image_alt END
            WHERE id = $1
            RETURNING ${postColumns}`,
@@ -178,6 +181,9 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
             // A new image takes the alt given with it; without one, a given alt replaces the stored one.
             alt !== undefined,
             alt ?? null,
+            // Left out (a client that does not know it): the stored subject is kept.
+            form.emailSubject !== undefined,
+            form.emailSubject ?? null,
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);

@@ -1,7 +1,7 @@
 import { createElement as h } from "react";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { newsletterReason } from "../mail/emails.ts";
-import { emailSafeHtml } from "../mail/email-safe-html.ts";
+import { emailSafeHtml, withoutLeadingMargin } from "../mail/email-safe-html.ts";
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
 import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
 import { newsletterListId, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
@@ -12,6 +12,16 @@ export const sequenceLeftMessage = "Not sent: this person left the newsletter be
 /** React Email loads on the first render (see emails.ts): a process that sends no sequence pays nothing. */
 const layout = () => import("../mail/templates/email-layout.ts");
 const templates = () => import("../mail/templates/templates.ts");
+
+/**
+ * Gmail's Feedback-ID (`campaign:customer:type:sender`, as `newsletterFeedbackId`) for a sequence
+ * step: its postmaster tools report complaints per campaign, and each step is one (`s<sequence>x<step>`;
+ * a field may hold no colon). The type is `sequence`, so it is never read as a newsletter send's
+ * (`sendOfFeedbackId`). Only the numbers of the sequence and step, which name no person.
+ */
+export function sequenceFeedbackId(site: Pick<MailDeps["site"], "host">, sequenceId: number, stepId: number): string {
+  return `s${String(sequenceId)}x${String(stepId)}:sequence:bulk:${site.host}`;
+}
 
 /**
  * A queued sequence step, made at delivery with the words it was queued with (an edit since changes
@@ -27,8 +37,8 @@ export async function renderSequenceEmail(
   message: OutboxMessage,
 ): Promise<RenderedMail> {
   if (message.subscriberStatus !== "active") throw new ConflictError(sequenceLeftMessage);
-  const { rows } = await deps.db.query<{ step_id: number; subject: string; html: string; source: string | null }>(
-    `SELECT d.step_id, d.subject, d.html, s.source FROM sequence_deliveries d
+  const { rows } = await deps.db.query<{ step_id: number; sequence_id: number; subject: string; html: string; source: string | null }>(
+    `SELECT d.step_id, e.sequence_id, d.subject, d.html, s.source FROM sequence_deliveries d
        JOIN sequence_enrollments e ON e.id = d.enrollment_id JOIN subscribers s ON s.id = e.subscriber_id
       WHERE d.message_id = $1`,
     [message.messageId],
@@ -39,7 +49,7 @@ export async function renderSequenceEmail(
   const siteUrl = deps.site.url;
   const unsubscribe = unsubscribeUrl(deps, { id: message.subscriberId, email: message.to });
   const subject = step.subject.replace(/\s+/g, " ").trim();
-  const body = emailSafeHtml(step.html, siteUrl);
+  const body = withoutLeadingMargin(emailSafeHtml(step.html, siteUrl));
   const clickUrl = deps.clickTracking ? deps.urls.newsletterClick : undefined;
   const html = clickUrl
     ? await trackLinks(
@@ -54,6 +64,7 @@ export async function renderSequenceEmail(
   const email = h(
     EmailLayout,
     {
+      subject,
       preview: subject,
       siteName: identity.siteName,
       siteUrl,
@@ -70,6 +81,7 @@ export async function renderSequenceEmail(
       "List-Unsubscribe": `<${unsubscribe}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       "List-Id": newsletterListId(deps.site),
+      "Feedback-ID": sequenceFeedbackId(deps.site, step.sequence_id, step.step_id),
     },
   };
 }

@@ -78,6 +78,11 @@ describe("the welcome sequence", () => {
     expect(welcomeMail?.html).toContain("Unsubscribe");
     expect(welcomeMail?.header("List-Unsubscribe")).toMatch(/^<http:\/\/localhost:8888\/api\/newsletter\/unsubscribe\?token=/);
     expect(welcomeMail?.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    // It opens with its heading: no empty band above it (the column's padding is the only space
+    // there, as above the other emails' headings); the headings after text keep their margin.
+    expect(welcomeMail?.html).toMatch(/<h1 style="margin:0 0 12px 0;[^"]*">You/);
+    expect(welcomeMail?.html).toMatch(/<h2 style="margin:24px 0 12px;[^"]*">Until the first one lands/);
+    expect(welcomeMail?.html).toContain(`<title>${builtIn.subject.replaceAll("'", "&#x27;")}</title>`);
   });
 
   describe("with three steps", () => {

@@ -1,8 +1,7 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { renderConfirmationEmail, renderWelcomeEmail } from "../mail/emails.ts";
 import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
-import { confirmUrl, oneClickHeaders, siteIdentity, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
-import { renderOnce } from "../mail/render-once.ts";
+import { confirmUrl, oneClickHeaders, personMailRenderer, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
 
 type QueueDeps = Pick<MailDeps, "site" | "now">;
 
@@ -47,13 +46,7 @@ export async function queueConfirmationEmail(
  * email is rendered once a run and filled with each person's links (`renderOnce`).
  */
 export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message: OutboxMessage) => Promise<RenderedMail> {
-  const once = renderOnce();
-  // One run's messages share the settings of its start: a footer changed mid-run shows from the next.
-  let identityRead: ReturnType<typeof siteIdentity> | undefined;
-  return async (message) => {
-    const recipient = { id: message.subscriberId as number, email: message.to };
-    const identity = await (identityRead ??= siteIdentity(deps));
-    const shape = (kind: string, extra: object = {}) => JSON.stringify({ kind, ...identity, ...extra });
+  return personMailRenderer(deps, async (message, { recipient, identity, shape, once }) => {
     if (message.kind === "confirmation") {
       const links = { confirmUrl: confirmUrl(deps, recipient, message.consentId as number) };
       return once(shape("confirmation"), links, (urls) => renderConfirmationEmail({ ...identity, ...urls }));
@@ -61,5 +54,5 @@ export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message:
     const unsubscribe = unsubscribeUrl(deps, recipient);
     const welcome = await once(shape("welcome"), { unsubscribeUrl: unsubscribe }, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
     return { ...welcome, headers: oneClickHeaders(unsubscribe) };
-  };
+  });
 }

@@ -2,6 +2,8 @@ import { createElement as h } from "react";
 import { ActionButton, EmailHeading, EmailLayout, Paragraph } from "./email-layout.ts";
 
 export interface ConfirmationEmailProps {
+  /** The subject line (the layout's `<title>`). */
+  subject: string;
   siteName: string;
   siteUrl: string;
   confirmUrl: string;
@@ -11,10 +13,11 @@ export interface ConfirmationEmailProps {
 }
 
 /** Double opt-in: the one email a not-yet-subscriber gets, so it has no unsubscribe link. */
-export function ConfirmationEmail({ siteName, siteUrl, confirmUrl, mailingAddress, siteHost }: ConfirmationEmailProps) {
+export function ConfirmationEmail({ subject, siteName, siteUrl, confirmUrl, mailingAddress, siteHost }: ConfirmationEmailProps) {
   return h(
     EmailLayout,
     {
+      subject,
       preview: `Two clicks and you're on the ${siteName} list. Ignore this and nothing happens.`,
       siteName,
       siteUrl,

@@ -2,6 +2,8 @@ import { createElement as h } from "react";
 import { ActionButton, Divider, EmailHeading, EmailLayout, EmailSubheading, Paragraph } from "./email-layout.ts";
 
 export interface DownloadEmailProps {
+  /** The subject line (the layout's `<title>`). */
+  subject: string;
   siteName: string;
   siteUrl: string;
   resourceTitle: string;
@@ -16,10 +18,11 @@ export interface DownloadEmailProps {
 
 /** The requested resource's link, and an invitation to the newsletter for those not on it yet. */
 export function DownloadEmail(props: DownloadEmailProps) {
-  const { siteName, siteUrl, resourceTitle, downloadUrl, confirmUrl, mailingAddress, unsubscribeUrl, siteHost } = props;
+  const { subject, siteName, siteUrl, resourceTitle, downloadUrl, confirmUrl, mailingAddress, unsubscribeUrl, siteHost } = props;
   return h(
     EmailLayout,
     {
+      subject,
       preview: `Here's ${resourceTitle}. The link works for 24 hours.`,
       siteName,
       siteUrl,

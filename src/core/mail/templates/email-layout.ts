@@ -10,6 +10,8 @@ export const tagline = "Wins. Fails. Funding. No Filter.";
 const skipInText = { "data-skip-in-text": "true" };
 
 export interface EmailLayoutProps {
+  /** The subject line, as the document's `<title>` (what a client shows for a message opened in a browser tab). */
+  subject: string;
   /** The line inbox lists show after the subject; hidden in the message itself. */
   preview: string;
   siteName: string;
@@ -25,11 +27,20 @@ export interface EmailLayoutProps {
 }
 
 /** The frame of every email: the masthead, the content, and a footer that says why it came and from where. */
-export function EmailLayout({ preview, siteName, siteUrl, reason, mailingAddress, unsubscribeUrl, children }: EmailLayoutProps) {
+export function EmailLayout({ subject, preview, siteName, siteUrl, reason, mailingAddress, unsubscribeUrl, children }: EmailLayoutProps) {
   return h(
     Html,
     { lang: "en", dir: "ltr" },
-    h(Head, null, h("meta", { name: "color-scheme", content: "light only" }), h("meta", { name: "supported-color-schemes", content: "light" })),
+    // The viewport: without it a phone's client that renders the HTML as a page lays it out at a
+    // desktop width and shrinks it, so the fluid column and images never get the phone's width.
+    h(
+      Head,
+      null,
+      h("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+      h("meta", { name: "color-scheme", content: "light only" }),
+      h("meta", { name: "supported-color-schemes", content: "light" }),
+      h("title", null, subject),
+    ),
     h(Preview, null, preview),
     h(
       Body,

@@ -2,6 +2,8 @@ import { createElement as h } from "react";
 import { ActionButton, EmailHeading, EmailLayout } from "./email-layout.ts";
 
 export interface NewsletterEmailProps {
+  /** The subject line (the layout's `<title>`). */
+  subject: string;
   siteName: string;
   siteUrl: string;
   mailingAddress: string;
@@ -19,6 +21,7 @@ export interface NewsletterEmailProps {
 
 /** A post, sent as the newsletter: its title, its content, and the way back to the site. */
 export function NewsletterEmail({
+  subject,
   siteName,
   siteUrl,
   mailingAddress,
@@ -32,6 +35,7 @@ export function NewsletterEmail({
   return h(
     EmailLayout,
     {
+      subject,
       preview,
       siteName,
       siteUrl,

@@ -2,6 +2,8 @@ import { createElement as h } from "react";
 import { EmailHeading, EmailLayout, EmailSubheading, LinkBlock, Paragraph } from "./email-layout.ts";
 
 export interface WelcomeEmailProps {
+  /** The subject line (the layout's `<title>`). */
+  subject: string;
   siteName: string;
   siteUrl: string;
   mailingAddress: string;
@@ -10,10 +12,11 @@ export interface WelcomeEmailProps {
 }
 
 /** Sent once the subscription is confirmed: what to expect, and where to start reading. */
-export function WelcomeEmail({ siteName, siteUrl, mailingAddress, unsubscribeUrl, siteHost }: WelcomeEmailProps) {
+export function WelcomeEmail({ subject, siteName, siteUrl, mailingAddress, unsubscribeUrl, siteHost }: WelcomeEmailProps) {
   return h(
     EmailLayout,
     {
+      subject,
       preview: "One email a week. No spam. Unsubscribe any time.",
       siteName,
       siteUrl,

@@ -68,6 +68,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     const data = new FormData(form);
     const values = {
       title: formText(data, "title"),
+      emailSubject: formText(data, "emailSubject"),
       excerpt: formText(data, "excerpt"),
       category: formText(data, "category") as PostFormInput["category"],
       readTime: formText(data, "readTime"),
@@ -133,6 +134,9 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
         )}
         <Field label="Title" name="title" error={errors.title}>
           {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+        </Field>
+        <Field label="Email subject (optional)" name="emailSubject" error={errors.emailSubject} hint="Defaults to the title">
+          {(props) => <input {...props} type="text" defaultValue={editing?.emailSubject ?? ""} className="admin-input" />}
         </Field>
         <Field
           label="Slug"
