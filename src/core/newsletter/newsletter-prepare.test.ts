@@ -8,6 +8,7 @@ import type { Post } from "../posts/post.schema.ts";
 import type { NewsletterSend } from "./newsletter.schema.ts";
 import { prepareBatch, prepareDueSends, prepareSend } from "./newsletter-prepare.ts";
 import { cancelSend, sendStatus, startSend } from "./newsletter-sends.ts";
+import { runBackgroundSends } from "./newsletter-background.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
 
 // Real databases and a real SMTP sink; the clock is a fake one that stands still, so a budget
@@ -188,5 +189,20 @@ describe.each(databaseTargets)("a send's recipients fixed in batches on $name", 
     await runDueSends(app.deps);
     expect(addresses()).toHaveLength(5);
     expect(await answered(large.id)).toMatchObject({ status: "sent", total: 5, sent: 5 });
+  });
+
+  it("a Background Function that runs out of time while a send prepares starts the next run", async () => {
+    await addSubscribers(Array.from({ length: 4 }, (_, i): [string, string] => [`b${String(i)}@example.com`, "active"]));
+    const send = await startSend(app.deps, (await livePost("Handed on")).id, { prepare: { batchSize: 2, budgetMs: 0 } });
+    let kicked = 0;
+    const kick = () => {
+      kicked += 1;
+    };
+    const run = await runBackgroundSends(app.deps, { budgetMs: 0, kick });
+    expect(run.continued).toBe(true);
+    expect(kicked).toBe(1);
+    // The next run has time: it fixes the rest and sends, and has nothing to hand on.
+    expect((await runBackgroundSends(app.deps, { budgetMs: 60_000, kick })).continued).toBe(false);
+    expect(await answered(send.id)).toMatchObject({ status: "sent", total: 4, sent: 4 });
   });
 });
