@@ -413,21 +413,26 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           </div>
         </div>
       )}
-      <progress
-        className="admin-progress mt-3"
-        value={handled}
-        max={Math.max(send.total, 1)}
-        aria-label="Send progress"
-        aria-valuetext={`${String(handled)} of ${String(send.total)}`}
-      />
-      <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
-        {counts.map(([label, count]) => (
-          <span key={label} data-count={label.toLowerCase()}>
-            {label}: <strong>{count}</strong>
-          </span>
-        ))}
-        <span>Total: {send.total}</span>
-      </p>
+      {send.status !== "preparing" && (
+        // While preparing there is no total yet: the line above says how many so far instead.
+        <>
+          <progress
+            className="admin-progress mt-3"
+            value={handled}
+            max={Math.max(send.total, 1)}
+            aria-label="Send progress"
+            aria-valuetext={`${String(handled)} of ${String(send.total)}`}
+          />
+          <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
+            {counts.map(([label, count]) => (
+              <span key={label} data-count={label.toLowerCase()}>
+                {label}: <strong>{count}</strong>
+              </span>
+            ))}
+            <span>Total: {send.total}</span>
+          </p>
+        </>
+      )}
       <p className="mt-1 flex flex-wrap gap-x-4 text-sm" aria-label="What came back">
         {figures.map(([label, count, rate]) => (
           <span key={label} data-figure={label.toLowerCase()}>
