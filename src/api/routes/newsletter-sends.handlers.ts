@@ -23,7 +23,8 @@ import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
 export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes> = {
   start: async ({ body, deps }) => {
     const send = await startSend(deps, body.postId, { sendAt: body.sendAt });
-    if (send.status === "queued") deps.kickSends();
+    // Still preparing (a large list): the background run goes on fixing its recipients, then sends.
+    if (send.status === "queued" || send.status === "preparing") deps.kickSends();
     return send;
   },
   list: ({ query, deps }) => listSends(deps, { postId: query.postId }),

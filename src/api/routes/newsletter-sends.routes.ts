@@ -29,9 +29,14 @@ export const newsletterSendsRoutes = {
     path: apiPaths.newsletterSends,
     access: "admin",
     summary:
-      "Sends a published post to every active subscriber, once the post's public page answers 200 (`waiting` until then), now or at `sendAt` (`scheduled` until then): the recipients are fixed when it starts and workers send in the background (400 for a draft, a `sendAt` that has passed, or, sending now, an empty list; 409 when the post was sent already)",
+      "Sends a published post to every active subscriber, once the post's public page answers 200 (`waiting` until then), now or at `sendAt` (`scheduled` until then): the recipients are fixed when it starts (in batches: `preparing` while a large list is fixed, with no `total` until it is) and workers send in the background (400 for a draft, a `sendAt` that has passed, or, sending now, an empty list; 409 when the post was sent already)",
     body: { type: "json", schema: startSendSchema },
-    answers: { 202: jsonAnswer(newsletterSendSchema, "The send: `queued` (started), `waiting` (for the post's page) or `scheduled`") },
+    answers: {
+      202: jsonAnswer(
+        newsletterSendSchema,
+        "The send: `queued` (started), `preparing` (started, its recipients still being fixed), `waiting` (for the post's page) or `scheduled`",
+      ),
+    },
     errors: [409],
   }),
   list: declareRoute({
@@ -102,7 +107,7 @@ export const newsletterSendsRoutes = {
     path: apiPaths.newsletterSendCancel,
     access: "admin",
     summary:
-      "Stops a send that has not finished (scheduled, waiting, queued, sending or paused) for good: its pending recipients get nothing (409 when finished)",
+      "Stops a send that has not finished (scheduled, waiting, preparing, queued, sending or paused) for good: its pending recipients get nothing (409 when finished)",
     params: sendId,
     answers: { 202: jsonAnswer(newsletterSendSchema, "The send, cancelled") },
     errors: [409],

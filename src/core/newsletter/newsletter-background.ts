@@ -1,3 +1,4 @@
+import { preparingSends } from "./newsletter-prepare.ts";
 import { dueSends } from "./newsletter-queue.ts";
 import type { NewsletterDeps } from "./newsletter-sends.ts";
 import { runDueSends } from "./newsletter-watchdog.ts";
@@ -21,7 +22,7 @@ export interface BackgroundRun {
 /**
  * One Background Function run: works on every send with work due until `budgetMs` has passed
  * (then stops claiming; the batches in hand are finished), and if it ran out of time with work
- * still due, starts the next run. A run that ends early does not: what is left then is leased
+ * still due (a send still preparing its recipients included), starts the next run. A run that ends early does not: what is left then is leased
  * by another worker or waiting for a retry, which the watchdog takes up when it is due. Running it
  * twice, or twice at once (a replay of a failed run), sends nothing twice: rows are leased and
  * settled rows are never sent again.
@@ -34,7 +35,7 @@ export async function runBackgroundSends(
   const stopClaimingAt = new Date(deps.now().getTime() + budgetMs);
   const runs = await runDueSends(deps, { ...workerOptions, stopClaimingAt });
   const outOfTime = deps.now() >= stopClaimingAt;
-  const continued = outOfTime && (await dueSends(deps)).length > 0;
+  const continued = outOfTime && ((await preparingSends(deps)).length > 0 || (await dueSends(deps)).length > 0);
   if (continued) {
     // The function must not end before the next run was handed over.
     const handing: Promise<unknown>[] = [];

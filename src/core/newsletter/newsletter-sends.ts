@@ -3,6 +3,7 @@ import { sendFigures, sendFiguresColumns, sendFiguresSql, type SendFigureRow } f
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "../mail/postal-address.ts";
 import { noRecipientsMessage, publishedPost, type NewsletterDeps } from "./newsletter-post-email.ts";
+import { requestPrepareBudgetMs } from "./newsletter-prepare.ts";
 import { startIfLive } from "./newsletter-start.ts";
 import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
@@ -15,14 +16,19 @@ export const sendAtPassedMessage = "Send at must be a time ahead: to send now, l
 /**
  * Sends a published post to the list, once its public page is live (every send waits for the
  * site: nobody gets a link to a page it does not serve yet). Now (`sendAt` absent): the page is
- * checked at once and, when it answers 200, the send starts here — the email rendered, the
- * recipients fixed (startIfLive) — else it is `waiting` and the timers start it once the page is
- * live. Later (`sendAt`): it is `scheduled` and starts at that time (once the page is live), with
+ * checked at once and, when it answers 200, the send starts here — the email rendered, and the
+ * recipients fixed in batches (startIfLive) for up to `requestPrepareBudgetMs`: a small list is
+ * `queued` in the answer, a large one `preparing`, which the timers go on with (decision 0064) —
+ * else it is `waiting` and the timers start it once the page is live. Later (`sendAt`): it is `scheduled` and starts at that time (once the page is live), with
  * whoever is active then. A post is sent once: 409 when it has a send already (cancelled
  * included); 400 for a draft, a time that has passed, or, sending now, nobody subscribed (the post
  * is not used up). Workers do the sending (runSendWorker).
  */
-export async function startSend(deps: NewsletterDeps, postId: number, options: { sendAt?: Date | undefined } = {}): Promise<NewsletterSend> {
+export async function startSend(
+  deps: NewsletterDeps,
+  postId: number,
+  options: { sendAt?: Date | undefined; prepare?: { budgetMs?: number; batchSize?: number } } = {},
+): Promise<NewsletterSend> {
   if (deps.production && (await usesPlaceholderAddress(deps))) throw new ValidationError(placeholderAddressMessage);
   await publishedPost(deps, postId);
   const now = deps.now();
@@ -48,7 +54,8 @@ export async function startSend(deps: NewsletterDeps, postId: number, options: {
   });
   if (!sendAt) {
     // The send exists: a failure to start it now is the timers' to retry, not the owner's to see.
-    await startIfLive(deps, sendId).catch((error: unknown) => {
+    const until = new Date(deps.now().getTime() + (options.prepare?.budgetMs ?? requestPrepareBudgetMs));
+    await startIfLive(deps, sendId, { until, batchSize: options.prepare?.batchSize }).catch((error: unknown) => {
       console.warn(`[newsletter] send ${String(sendId)} could not start now; the timers try again:`, error);
     });
   }
@@ -60,6 +67,7 @@ interface SendRow extends SendFigureRow {
   post_id: number;
   status: NewsletterSend["status"];
   total: number;
+  prepared: number;
   sent: number;
   failed: number;
   skipped: number;
@@ -75,14 +83,16 @@ interface SendRow extends SendFigureRow {
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-// The counts come from the rows in one statement, so they always add up to the total.
+// The counts come from the rows in one statement, so they always add up to the total. While the
+// send is preparing, no total is answered (it is not fixed yet): 0, with `prepared` so far.
 const sendsWithCounts = (where: string) =>
   `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until, s.send_at, s.status_reason,
-          count(r.id)::int AS total,
+          CASE WHEN s.status = 'preparing' THEN 0 ELSE count(r.id)::int END AS total,
+          CASE WHEN s.status = 'preparing' THEN s.prepared ELSE count(r.id)::int END AS prepared,
           (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
           (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
           (count(*) FILTER (WHERE r.status = 'skipped'))::int AS skipped,
-          (count(*) FILTER (WHERE r.status = 'pending'))::int AS pending,
+          CASE WHEN s.status = 'preparing' THEN 0 ELSE (count(*) FILTER (WHERE r.status = 'pending'))::int END AS pending,
           ${sendFiguresColumns}
      FROM newsletter_sends s LEFT JOIN newsletter_recipients r ON r.send_id = s.id
      ${sendFiguresSql}
@@ -149,6 +159,7 @@ function toSend(row: SendRow): NewsletterSend {
     postId: row.post_id,
     status: row.status,
     total: row.total,
+    prepared: row.prepared,
     sent: row.sent,
     failed: row.failed,
     skipped: row.skipped,

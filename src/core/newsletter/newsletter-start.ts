@@ -3,6 +3,9 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "../mail/posta
 import { postPath } from "../posts/post-slug-rules.ts";
 import { trackNewsletterLinks } from "../stats/newsletter-clicks.ts";
 import { renderPostNewsletter, type NewsletterDeps } from "./newsletter-post-email.ts";
+import { prepareDueSends, prepareSend, type PrepareOptions } from "./newsletter-prepare.ts";
+
+export { nobodyWhenDueMessage } from "./newsletter-prepare.ts";
 
 /** How long a send may wait for its post's page before the dashboard says why it still waits. */
 export const siteWaitWarningMs = 15 * 60_000;
@@ -11,9 +14,6 @@ export const siteWaitWarningMs = 15 * 60_000;
 export const notLiveMessage = (url: string, answer: string) =>
   `The post's page (${url}) is still not live 15 minutes after this send was due: it answered ${answer}. ` +
   "The send waits and starts on its own once the page answers; check the site's last build, or cancel the send.";
-
-/** Why a send that was due ended without sending: nobody was subscribed then. */
-export const nobodyWhenDueMessage = "Nobody was an active subscriber when this send was due to start, so nothing was sent.";
 
 interface WaitingRow {
   id: number;
@@ -29,13 +29,15 @@ interface WaitingRow {
 
 /**
  * Starts a send that waits (`scheduled` or `waiting`) if it is due and its post's public page
- * answers 200: the email is rendered now and the recipients fixed now (everyone active at this
- * moment, those who confirmed while it waited included), and it becomes `queued` for the workers.
- * Not live yet: it stays `waiting`, with the reason once it has waited 15 minutes. Safe to run
- * from two places at once: one start wins (the status check under the row's lock), the other does
- * nothing. Returns whether it started.
+ * answers 200: the email is rendered now and the send becomes `preparing`, its recipients bound
+ * to the subscribers there are at this moment; they are then fixed in batches (prepareSend), here
+ * until `options.until` and by the timers after that, each one active when its batch is fixed
+ * (those who confirmed while it waited included), and once the last is fixed it becomes `queued`
+ * for the workers. Not live yet: it stays `waiting`, with the reason once it has waited 15
+ * minutes. Safe to run from two places at once: one start wins (the status check under the row's
+ * lock), the other does nothing. Returns whether it started (false too when nobody was active).
  */
-export async function startIfLive(deps: NewsletterDeps, sendId: number): Promise<boolean> {
+export async function startIfLive(deps: NewsletterDeps, sendId: number, options: PrepareOptions = {}): Promise<boolean> {
   const now = deps.now();
   const { rows } = await deps.db.query<WaitingRow>(
     `SELECT s.id, s.post_id, COALESCE(s.send_at, s.created_at) AS due_at, p.slug, p.published, p.title, p.content, p.excerpt, p.email_subject
@@ -63,54 +65,34 @@ export async function startIfLive(deps: NewsletterDeps, sendId: number): Promise
     return false;
   }
   const email = await renderPostNewsletter(deps, { ...send, id: send.post_id }, { perRecipientReason: true });
-  return deps.db.transaction(async (tx) => {
+  const started = await deps.db.transaction(async (tx) => {
+    // The highest subscriber id now bounds the audience: who subscribes from here on is not added.
     const { rows: taken } = await tx.query(
-      `UPDATE newsletter_sends SET status = 'queued', subject = $2, html = $3, text = $4, status_reason = NULL
+      `UPDATE newsletter_sends
+          SET status = 'preparing', subject = $2, html = $3, text = $4, status_reason = NULL,
+              prepared_through = 0, prepared = 0, prepare_upto = (SELECT COALESCE(max(id), 0) FROM subscribers)
         WHERE id = $1 AND status IN ('scheduled', 'waiting') RETURNING id`,
       [sendId, email.subject, email.html, email.text],
     );
     if (taken.length === 0) return false;
-    const total = await fixRecipients(tx, deps, sendId, email.html);
-    if (total === 0) {
-      await tx.query("UPDATE newsletter_sends SET status = 'failed', finished_at = $2, status_reason = $3 WHERE id = $1", [
-        sendId,
-        now,
-        nobodyWhenDueMessage,
-      ]);
-      return false;
-    }
+    await trackLinks(tx, deps, sendId, email.html);
     return true;
   });
+  if (!started) return false;
+  return (await prepareSend(deps, sendId, options)) !== "failed";
 }
 
-/**
- * The start of a send, in its transaction: the newsletter's links made trackable, and one
- * recipient row per subscriber active now, in one INSERT … SELECT (someone who subscribes later is
- * not added; someone who leaves before their turn is skipped by the worker). Returns how many.
- */
-export async function fixRecipients(
+/** The newsletter's links made trackable, once, as the send starts (its stored HTML rewritten). */
+async function trackLinks(
   tx: SqlQueryable,
   deps: Pick<NewsletterDeps, "signer" | "site" | "urls" | "clickTracking">,
   sendId: number,
   html: string,
-): Promise<number> {
+): Promise<void> {
   const clickUrl = deps.clickTracking ? deps.urls.newsletterClick : undefined;
-  if (clickUrl) {
-    const tracked = await trackNewsletterLinks(tx, { signer: deps.signer, site: deps.site, clickUrl }, sendId, html);
-    if (tracked !== html) await tx.query("UPDATE newsletter_sends SET html = $2 WHERE id = $1", [sendId, tracked]);
-  }
-  const { rows: counted } = await tx.query<{ total: number }>(
-    `WITH fixed AS (
-       INSERT INTO newsletter_recipients (send_id, subscriber_id)
-       SELECT $1, id FROM subscribers WHERE status = 'active' ORDER BY id
-       RETURNING 1
-     )
-     SELECT count(*)::int AS total FROM fixed`,
-    [sendId],
-  );
-  const total = counted[0]?.total ?? 0;
-  await tx.query("UPDATE newsletter_sends SET total = $2 WHERE id = $1", [sendId, total]);
-  return total;
+  if (!clickUrl) return;
+  const tracked = await trackNewsletterLinks(tx, { signer: deps.signer, site: deps.site, clickUrl }, sendId, html);
+  if (tracked !== html) await tx.query("UPDATE newsletter_sends SET html = $2 WHERE id = $1", [sendId, tracked]);
 }
 
 /**
@@ -144,12 +126,14 @@ export async function createSendsOnPublish(deps: Pick<NewsletterDeps, "db" | "no
 }
 
 /**
- * The timers' first step, every tick: makes the sends "when published" asks for, then starts each
- * send that waits and is due once its post's page is live. One send failing to start (the
- * database, the renderer) does not hold up the others; the next tick tries it again.
+ * The timers' first step, every tick: makes the sends "when published" asks for, goes on fixing
+ * the recipients of the sends still preparing, then starts each send that waits and is due once
+ * its post's page is live — all until `options.until` (the run's deadline). One send failing to
+ * start (the database, the renderer) does not hold up the others; the next tick tries it again.
  */
-export async function startDueSends(deps: NewsletterDeps): Promise<number[]> {
+export async function startDueSends(deps: NewsletterDeps, options: PrepareOptions = {}): Promise<number[]> {
   await createSendsOnPublish(deps);
+  await prepareDueSends(deps, options);
   const { rows } = await deps.db.query<{ id: number }>(
     `SELECT id FROM newsletter_sends
       WHERE status IN ('scheduled', 'waiting') AND COALESCE(send_at, created_at) <= $1
@@ -159,7 +143,7 @@ export async function startDueSends(deps: NewsletterDeps): Promise<number[]> {
   const started: number[] = [];
   for (const { id } of rows) {
     try {
-      if (await startIfLive(deps, id)) started.push(id);
+      if (await startIfLive(deps, id, options)) started.push(id);
     } catch (error) {
       console.warn(`[newsletter] send ${String(id)} could not start; the next tick tries again:`, error);
     }

@@ -21,7 +21,7 @@ export const startSendSchema = z.object({
 /** The body of `POST /api/newsletter/sends/test`: one preview of a post's email to one address. */
 export const testSendSchema = z.object({ postId: postIdSchema, email: emailSchema });
 
-export const sendStatuses = ["scheduled", "waiting", "queued", "sending", "sent", "failed", "paused", "cancelled"] as const;
+export const sendStatuses = ["scheduled", "waiting", "preparing", "queued", "sending", "sent", "failed", "paused", "cancelled"] as const;
 
 /** A count of what came back, as a share: of the messages handed over (bounces) or delivered (complaints, unsubscribes). */
 const rateSchema = z.number().min(0).meta({ description: "A fraction: 0.003 is 0.3 %" });
@@ -32,14 +32,18 @@ export const newsletterSendSchema = z.object({
   postId: z.number().int(),
   /**
    * scheduled until its `sendAt`; waiting until the post's public page answers 200 (every send
-   * starts only then: `statusReason` says why once it has waited 15 minutes); queued (the
-   * recipients fixed) until a worker takes it; sending; sent once no recipient is pending (some may have
+   * starts only then: `statusReason` says why once it has waited 15 minutes); preparing while its
+   * recipients are fixed in batches (`prepared` says how many so far; `total` and every count stay 0
+   * until the last batch is fixed); queued (the recipients fixed) until a worker takes it; sending; sent once no recipient is pending (some may have
    * failed); paused when its complaints or hard bounces passed the owner's thresholds
    * (`pausedReason` says which) until the owner resumes or cancels it; cancelled (its pending
    * recipients skipped).
    */
   status: z.enum(sendStatuses),
+  /** Recipients fixed: 0 until the send has fixed them all (while it is `preparing`). */
   total: z.number().int(),
+  /** Recipients fixed so far: grows while the send is `preparing`, then equals `total`. */
+  prepared: z.number().int(),
   sent: z.number().int(),
   failed: z.number().int(),
   /** Unsubscribed or erased between the start and their turn: nothing was sent. */

@@ -18,7 +18,8 @@ const sendKey = (sendId: number) => [routes.get.path, sendId];
 const failedKey = (sendId: number) => [routes.failed.path, sendId];
 
 /** Still going: the one case the dashboard polls (SPEC §9 has no polling otherwise). */
-const running = (send: NewsletterSend | undefined) => send?.status === "queued" || send?.status === "sending" || send?.status === "waiting";
+const running = (send: NewsletterSend | undefined) =>
+  send?.status === "preparing" || send?.status === "queued" || send?.status === "sending" || send?.status === "waiting";
 /** Not started yet: the owner may still cancel it, and it says what it waits for. */
 const notStarted = (send: NewsletterSend) => send.status === "scheduled" || send.status === "waiting";
 /** How often a send is asked about: every second while it runs or waits for the site; a scheduled one, every 15 s. */
@@ -27,6 +28,7 @@ const pollEvery = (send: NewsletterSend | undefined) => (running(send) ? 1000 : 
 const statusLabels: Record<NewsletterSend["status"], string> = {
   scheduled: "Scheduled",
   waiting: "Waiting for the site",
+  preparing: "Preparing",
   queued: "Queued",
   sending: "Sending",
   sent: "Sent",
@@ -40,6 +42,9 @@ const percent = (fraction: number) => `${(fraction * 100).toLocaleString("en-US"
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 const subscribersLabel = (count: number) => `${String(count)} ${count === 1 ? "subscriber" : "subscribers"}`;
+
+/** What a send that is still fixing its recipients says: how many so far, never a total it has not fixed. */
+const preparingText = (prepared: number) => `Preparing recipients… ${prepared.toLocaleString("en-US")} so far`;
 
 /**
  * "Send as newsletter" for one published post: the email's preview, a test to any address, the
@@ -80,6 +85,8 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
         showToast({ title: "Newsletter Scheduled", description: `“${post.title}” goes out at ${formatScheduledTime(send.sendAt)}.` });
       else if (send.status === "waiting")
         showToast({ title: "Newsletter Waiting", description: `“${post.title}” goes out once its page is live on the site.` });
+      else if (send.status === "preparing")
+        showToast({ title: "Newsletter Sending", description: `“${post.title}” is on its way: its recipients are being prepared.` });
       else showToast({ title: "Newsletter Sending", description: `“${post.title}” is on its way to ${subscribersLabel(send.total)}.` });
     },
     onError: (error) => setRefusal(error.message),
@@ -362,6 +369,23 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           </ConfirmButton>
         </div>
       )}
+      {send.status === "preparing" && (
+        // Started: its recipients are fixed in batches; the total comes once the last one is, and the owner may still cancel.
+        <div className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-preparing>
+          <p role="status">{preparingText(send.prepared)}</p>
+          <ConfirmButton
+            label="Cancel send"
+            title="Cancel this send?"
+            description="Nobody gets this send, and the post can't be sent again. This can't be undone."
+            confirmLabel="Cancel send"
+            onConfirm={() => cancel.mutate()}
+            disabled={cancel.isPending}
+            triggerClassName="btn btn-light mt-2 py-2 text-sm"
+          >
+            Cancel send
+          </ConfirmButton>
+        </div>
+      )}
       {send.status === "failed" && send.statusReason && (
         <p role="status" className="mt-2 break-words text-sm font-semibold">
           {send.statusReason}
@@ -389,21 +413,26 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           </div>
         </div>
       )}
-      <progress
-        className="admin-progress mt-3"
-        value={handled}
-        max={Math.max(send.total, 1)}
-        aria-label="Send progress"
-        aria-valuetext={`${String(handled)} of ${String(send.total)}`}
-      />
-      <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
-        {counts.map(([label, count]) => (
-          <span key={label} data-count={label.toLowerCase()}>
-            {label}: <strong>{count}</strong>
-          </span>
-        ))}
-        <span>Total: {send.total}</span>
-      </p>
+      {send.status !== "preparing" && (
+        // While preparing there is no total yet: the line above says how many so far instead.
+        <>
+          <progress
+            className="admin-progress mt-3"
+            value={handled}
+            max={Math.max(send.total, 1)}
+            aria-label="Send progress"
+            aria-valuetext={`${String(handled)} of ${String(send.total)}`}
+          />
+          <p className="mt-1 flex flex-wrap gap-x-4 text-sm">
+            {counts.map(([label, count]) => (
+              <span key={label} data-count={label.toLowerCase()}>
+                {label}: <strong>{count}</strong>
+              </span>
+            ))}
+            <span>Total: {send.total}</span>
+          </p>
+        </>
+      )}
       <p className="mt-1 flex flex-wrap gap-x-4 text-sm" aria-label="What came back">
         {figures.map(([label, count, rate]) => (
           <span key={label} data-figure={label.toLowerCase()}>
