@@ -7,6 +7,7 @@ import { pauseIfOverThresholds } from "../email-events/send-health.ts";
 import { freshReads } from "../mail/delivery-engine.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { cancelSend, resumePausedSend, sendStatus, startSend } from "./newsletter-sends.ts";
+import { dueSends, pauseSend } from "./newsletter-queue.ts";
 import { runSendWorker } from "./newsletter-worker.ts";
 
 // Issue 40, points 5 and 6: a pause or cancel stops a running send at once (only the messages
@@ -125,6 +126,28 @@ describe("a pause or cancel while a send is going out", () => {
       expect(cancelled).toMatchObject({ status: "cancelled", pending: 0, sent: app.mail.counts().received, failed: 0 });
       expect(cancelled.skipped).toBe(1000 - cancelled.sent);
       expect(app.mail.counts().duplicates).toBe(0);
+    } finally {
+      await deps.mail.close();
+    }
+  });
+
+  it("another worker's provider pause stops this one too, and the send is taken up when the pause is over", async () => {
+    const sendId = await sendTo(300, "elsewhere");
+    const deps = pooledDeps();
+    try {
+      const running = runSendWorker(deps, sendId, { concurrency });
+      await app.mail.waitFor(100, 30_000);
+      // As a worker on another instance does when its SMTP connection is refused.
+      await pauseSend(app.deps, sendId, "421 4.3.2 Service not available");
+      const atPause = app.mail.counts().received;
+      const run = await running;
+      expect(app.mail.counts().received - atPause).toBeLessThanOrEqual(concurrency);
+      expect(run).toMatchObject({ finished: false, stopped: "421 4.3.2 Service not available" });
+      expect(await dueSends(app.deps)).toEqual([]);
+      clock.advance(60_000);
+      expect(await dueSends(app.deps)).toEqual([sendId]);
+      expect(await runSendWorker(deps, sendId, { concurrency })).toMatchObject({ finished: true });
+      expect(app.mail.counts()).toEqual({ received: 300, distinct: 300, duplicates: 0 });
     } finally {
       await deps.mail.close();
     }
