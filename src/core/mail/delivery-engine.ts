@@ -503,8 +503,19 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
     for (const batch of held) batch.stop();
   }
   if (failure) throw failure.error;
-  // The run is over: refusals still waiting on a streak that never tripped were their recipients'.
-  await hear(unheard.splice(0));
+  // Refusals still waiting on a streak that never tripped. A run that went to its end heard them as
+  // they were: their recipients'. A run cut short (a pause, a stop) can't tell: another run may be
+  // tripping the same streak (a provider refusing everyone), so they go back pending, untouched,
+  // and are heard when they are refused again.
+  const undecided = unheard.splice(0);
+  if (heldBack === undefined && pausedFor === undefined && stoppedFor === undefined) await hear(undecided);
+  else {
+    await rows.giveBack(
+      deps.db,
+      undecided.map((entry) => entry.row.id),
+    );
+    run.failed -= undecided.length;
+  }
   if (heldBack !== undefined) return { ...run, paused: heldBack };
   if (pausedFor !== undefined) {
     // Claimed rows the slots never reached go back too; the kind waits out its pause.

@@ -208,6 +208,54 @@ describe("a provider refusing everyone as unknown (a 550 streak)", () => {
   });
 });
 
+describe("unknown-recipient refusals a run is cut short on", () => {
+  it("go back pending, bounced by no one, and are heard when they are refused again", async () => {
+    await app.deps.db.query(
+      "INSERT INTO subscribers (email, status, source) VALUES ('a-gone@example.com', 'active', 'import'), ('b-gone@example.com', 'active', 'import'), ('c-gone@example.com', 'active', 'import'), ('d-here@example.com', 'active', 'import')",
+    );
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ('Cut', '<p>x</p>', 'x', true, $1) RETURNING id",
+      [clock.now()],
+    );
+    const sendId = (await startSend(app.deps, (rows[0] as { id: number }).id)).id;
+    const deps = pooledDeps();
+    const refusing = new Set(["a-gone@example.com", "b-gone@example.com", "c-gone@example.com"]);
+    // Three refusals alike, then the provider fails as a whole (its account suspended) at the fourth.
+    const failing: Mailer = {
+      close: () => deps.mail.close(),
+      async send(message) {
+        if (message.to === "d-here@example.com") app.mail.provider("mail-from-554");
+        try {
+          return await refusingMailer(deps.mail, refusing).send(message);
+        } finally {
+          app.mail.provider(undefined);
+        }
+      },
+    };
+    try {
+      const run = await runSendWorker({ ...deps, mail: failing }, sendId, { concurrency: 1 });
+      expect(run).toMatchObject({ sent: 0, failed: 0, paused: expect.stringContaining("suspended") as string });
+      const counts = await app.deps.db.query<{ bounced: number; pending: number }>(
+        `SELECT (SELECT count(*) FROM subscribers WHERE status = 'bounced')::int AS bounced,
+                (SELECT count(*) FROM newsletter_recipients WHERE send_id = $1 AND status = 'pending' AND attempts = 0)::int AS pending`,
+        [sendId],
+      );
+      expect(counts.rows[0]).toEqual({ bounced: 0, pending: 4 });
+      // The provider is back: the three are refused again, for themselves this time.
+      clock.advance(60_000);
+      expect(await runSendWorker({ ...deps, mail: refusingMailer(deps.mail, refusing) }, sendId, { concurrency: 1 })).toMatchObject({
+        sent: 1,
+        failed: 3,
+        finished: true,
+      });
+      const { rows: bounced } = await app.deps.db.query<{ count: number }>("SELECT count(*)::int AS count FROM subscribers WHERE status = 'bounced'");
+      expect(bounced[0]?.count).toBe(3);
+    } finally {
+      await deps.mail.close();
+    }
+  });
+});
+
 /** Hands `refusing` addresses to the sink while it refuses everyone, the rest while it accepts (one at a time). */
 function refusingMailer(mail: Mailer, refusing: Set<string>): Mailer {
   return {
