@@ -18,6 +18,7 @@ function failureOf(error: unknown): SmtpFailure {
     ...(typeof details.responseCode === "number" && { responseCode: details.responseCode }),
     ...(typeof details.response === "string" && { response: details.response }),
     ...(typeof details.code === "string" && { code: details.code }),
+    ...(typeof details.command === "string" && { command: details.command }),
   };
 }
 

@@ -73,6 +73,23 @@ describe("SMTP on a thread of its own (npm start)", () => {
     }
   });
 
+  it("keeps the SMTP step that failed: a 554 to MAIL FROM (an account suspended) is the provider's, not the recipient's", async () => {
+    const mailer = threadedSmtpMailer(sink.url, "No Filter <hello@nofilter.test>");
+    sink.provider("mail-from-554");
+    try {
+      const error: unknown = await mailer.send({ to: "a@example.com", subject: "x", html: "x", text: "x" }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      // Before: the thread dropped `command`, and this 554 failed the recipient for good.
+      expect(error).toMatchObject({ responseCode: 554, command: "MAIL FROM" });
+      expect(classifyDeliveryFailure(error)).toMatchObject({ kind: "provider", reason: expect.stringContaining("suspended") as string });
+    } finally {
+      sink.provider(undefined);
+      await mailer.close();
+    }
+  });
+
   it("rejects when the SMTP server cannot be reached, and refuses to send once closed", async () => {
     const mailer = threadedSmtpMailer("smtp://127.0.0.1:1", "No Filter <hello@nofilter.test>");
     await expect(mailer.send({ to: "a@example.com", subject: "x", html: "x", text: "x" })).rejects.toThrow(/ECONNREFUSED/);

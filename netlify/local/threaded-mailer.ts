@@ -19,13 +19,16 @@ export interface SmtpFailure {
   responseCode?: number;
   response?: string;
   code?: string;
+  /** The SMTP step that failed (`MAIL FROM`, `RCPT TO`…): a refusal at `MAIL FROM` is the provider's, not the recipient's. */
+  command?: string;
 }
 
 /**
  * `smtpMailer` run in a worker thread. Under `npm start` one thread serves the pages, the API and
  * the embedded database; building each newsletter message (MIME, quoted-printable) and talking SMTP
  * on a thread of its own leaves that thread to the database and the site (decision 0020). Same contract: `send` resolves once the server accepted the message, and rejects
- * with an Error that carries the server's `responseCode` and `response`.
+ * with an Error that carries the server's `responseCode`, `response`, nodemailer's `code` and the
+ * `command` that failed (what `classifyDeliveryFailure` reads).
  */
 export function threadedSmtpMailer(url: string, from: string, options: SmtpThreadSettings["options"] = {}): Mailer {
   const worker = new Worker(new URL("./smtp-thread.ts", import.meta.url), { workerData: { url, from, options } satisfies SmtpThreadSettings });

@@ -76,7 +76,7 @@ export const backgroundJobs = [
       }
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {
         log(
-          `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}`,
+          `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}${run.stopped ? `, stopped: ${run.stopped}` : ""}`,
         );
       }
     },

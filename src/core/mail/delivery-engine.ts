@@ -166,6 +166,16 @@ export interface DeliveryKind<Row extends LeasedRow, Receipt> {
    * postal address in production). The hook pauses the kind itself, for as long as it chooses.
    */
   holdBack?: () => Promise<string | undefined>;
+  /**
+   * Read before each hand-over: a reason the rows claimed must not go out any more (the owner paused
+   * or cancelled the send, its figures paused it, another run paused it for the provider), or
+   * undefined to go on. Someone else decides it, so it is read fresh: each hand-over waits for a
+   * read that started after its slot's previous hand-over was answered (one read at a time, shared
+   * by the slots waiting), so at most `concurrency` messages go out after a stop; once one answers
+   * a reason, nothing more is handed over and the rows not yet handed over go back (decision 0058).
+   * Keep it one cheap query.
+   */
+  stopped?: () => Promise<string | undefined>;
 }
 
 export interface EngineOptions {
@@ -186,6 +196,8 @@ export interface EngineRun {
   retried: number;
   /** Set when the run paused the kind (or found it paused): the reason, with no address in it. */
   paused?: string;
+  /** Set when `stopped` answered a reason while the run worked: what it said. Rows not handed over went back. */
+  stopped?: string;
 }
 
 /** What the engine itself needs: the database, and the clock (its `sleep` renews a lease while one message hangs). */
@@ -252,6 +264,34 @@ function holdBatch(deps: EngineDeps, rows: LeasedRow[], renew: ReturnType<typeof
 }
 
 /**
+ * A read shared by whoever asks while it runs, yet never older than the asking: a caller gets the
+ * read under way if there is none (a new one), else the next one, started once the one under way
+ * ends and shared by everyone who asked meanwhile. So each answer was read after its caller asked,
+ * with at most one read at a time (the slots of a run ask together: one query serves them all).
+ */
+export function freshReads<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  let next: Promise<T> | null = null;
+  const start = () => {
+    const started = read().finally(() => {
+      if (running === started) running = null;
+    });
+    running = started;
+    return started;
+  };
+  return () => {
+    if (!running) return start();
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return start();
+      });
+    return next;
+  };
+}
+
+/**
  * One bounded run of a kind: claims batches under a lease and delivers them with `concurrency`
  * hand-overs at once, claiming the next batch while the last rows of one are on their way, until
  * nothing is claimable now or `stopClaimingAt` passes. Any number of runs may overlap (each row
@@ -291,13 +331,22 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
   // Set when `holdBack` kept a claim back: the kind paused itself.
   let heldBack: string | undefined;
   let resumed = false;
+  // Set once `stopped` answered a reason: the slots stop before their next hand-over.
+  let stoppedFor: string | undefined;
+  const stillGoing = kind.stopped ? freshReads(kind.stopped) : undefined;
   // The same refusal for recipient after recipient is the provider's (a suspended account, say).
   const streak = providerStreak<number>();
+  // Unknown-recipient refusals not yet heard: they wait while they may still be the start of such a
+  // streak (a provider answering "550 5.1.1" to everyone), so a streak that trips bounces nobody.
+  let unheard: { row: Row; failure: DeliveryFailure }[] = [];
+  const hear = async (entries: { row: Row; failure: DeliveryFailure }[]) => {
+    for (const { row, failure } of entries) await kind.onUnknownRecipient?.(row, failure);
+  };
 
-  const deliverOne = async (row: Row): Promise<Delivered> => {
+  const deliverOne = async (row: Row, handedOver: () => void): Promise<Delivered> => {
     let receipt: Receipt;
     try {
-      receipt = await kind.deliver(row);
+      receipt = await kind.deliver(row).finally(handedOver);
     } catch (error) {
       if (error instanceof AppError) {
         await rows.fail(deps.db, row.id, error.message);
@@ -330,6 +379,8 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
     run[outcome] += 1;
     if (outcome === "sent") {
       streak.reset();
+      // A message went through: the refusals before it were about their recipients.
+      await hear(unheard.splice(0));
       if (!resumed) {
         resumed = true;
         await kind.pause.end();
@@ -338,9 +389,18 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
     if (outcome !== "failed" || failure?.kind !== "permanent") return;
     const refusedAlike = streak.record(row.id, kind.address(row), failure);
     if (!refusedAlike) {
-      await kind.onUnknownRecipient?.(row, failure);
+      // Those the streak started over from were refused for themselves: heard now; this one waits
+      // while it is part of the streak.
+      const inStreak = new Set(streak.rows());
+      const heard = unheard.filter((entry) => !inStreak.has(entry.row.id));
+      unheard = unheard.filter((entry) => inStreak.has(entry.row.id));
+      if (inStreak.has(row.id)) unheard.push({ row, failure });
+      await hear(heard);
       return;
     }
+    // The provider's refusal, not theirs: none of them is a bounce.
+    const alike = new Set(refusedAlike);
+    unheard = unheard.filter((entry) => !alike.has(entry.row.id));
     await rows.giveBack(deps.db, refusedAlike);
     run.failed -= refusedAlike.length;
     pausedFor ??= failure.reason;
@@ -350,7 +410,7 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
   // under their batch's lease.
   const claimNext = (): Promise<void> =>
     (claiming ??= (async () => {
-      if (pausedFor !== undefined || pastDeadline()) {
+      if (pausedFor !== undefined || stoppedFor !== undefined || pastDeadline()) {
         exhausted = true;
         return;
       }
@@ -383,27 +443,56 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
       claiming = null;
     }));
 
+  // A read of `stopped`, caught (it may be left unread when the slot stops for another reason).
+  type StopRead = Promise<{ reason: string | undefined } | { error: unknown }>;
+  const readStop = (): StopRead | undefined =>
+    stillGoing?.().then(
+      (reason) => ({ reason }),
+      (error: unknown) => ({ error }),
+    );
+
   // Each slot keeps one hand-over on its way. The next batch is claimed while the last rows of this
   // one are still delivered, so no slot waits at a batch's end (decision 0020).
   const slot = async () => {
-    while (!failure && pausedFor === undefined) {
-      if (queue.length <= concurrency && !exhausted && !claiming) {
-        claimNext().catch((error: unknown) => (failure ??= { error }));
+    // The read for this slot's next hand-over, started as soon as its last one was answered: it runs
+    // while the sent mark is written, so the slot rarely waits for it.
+    let ahead: StopRead | undefined;
+    try {
+      while (!failure && pausedFor === undefined && stoppedFor === undefined) {
+        if (queue.length <= concurrency && !exhausted && !claiming) {
+          claimNext().catch((error: unknown) => (failure ??= { error }));
+        }
+        const next = queue.shift();
+        if (!next) {
+          if (exhausted) return;
+          await claiming?.catch(() => undefined);
+          continue;
+        }
+        // Read after this slot's last hand-over ended, or the rows claimed before a pause or cancel
+        // would all still go out (issue 40): each slot hands over at most one message after it.
+        const read = await (ahead ?? readStop());
+        ahead = undefined;
+        if (read && "error" in read) failure ??= { error: read.error };
+        else if (read?.reason !== undefined) stoppedFor ??= read.reason;
+        if (failure || pausedFor !== undefined || stoppedFor !== undefined) {
+          queue.unshift(next);
+          return;
+        }
+        try {
+          await next.batch.renewIfDue();
+          const delivered = await deliverOne(next.row, () => {
+            ahead = readStop();
+          });
+          await learn(next.row, delivered);
+        } catch (error) {
+          failure ??= { error };
+        } finally {
+          next.batch.settled();
+        }
       }
-      const next = queue.shift();
-      if (!next) {
-        if (exhausted) return;
-        await claiming?.catch(() => undefined);
-        continue;
-      }
-      try {
-        await next.batch.renewIfDue();
-        await learn(next.row, await deliverOne(next.row));
-      } catch (error) {
-        failure ??= { error };
-      } finally {
-        next.batch.settled();
-      }
+    } finally {
+      // A read left unused ends before the run does.
+      await ahead;
     }
   };
   try {
@@ -414,6 +503,19 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
     for (const batch of held) batch.stop();
   }
   if (failure) throw failure.error;
+  // Refusals still waiting on a streak that never tripped. A run that went to its end heard them as
+  // they were: their recipients'. A run cut short (a pause, a stop) can't tell: another run may be
+  // tripping the same streak (a provider refusing everyone), so they go back pending, untouched,
+  // and are heard when they are refused again.
+  const undecided = unheard.splice(0);
+  if (heldBack === undefined && pausedFor === undefined && stoppedFor === undefined) await hear(undecided);
+  else {
+    await rows.giveBack(
+      deps.db,
+      undecided.map((entry) => entry.row.id),
+    );
+    run.failed -= undecided.length;
+  }
   if (heldBack !== undefined) return { ...run, paused: heldBack };
   if (pausedFor !== undefined) {
     // Claimed rows the slots never reached go back too; the kind waits out its pause.
@@ -424,6 +526,14 @@ export async function runDeliveries<Row extends LeasedRow, Receipt>(
     const reason = replyWithoutAddress(pausedFor);
     await kind.pause.start(reason);
     return { ...run, paused: reason };
+  }
+  if (stoppedFor !== undefined) {
+    // Claimed rows not handed over go back pending, as they were: the owner may resume.
+    await rows.giveBack(
+      deps.db,
+      queue.splice(0).map((entry) => entry.row.id),
+    );
+    return { ...run, stopped: stoppedFor };
   }
   return run;
 }

@@ -88,6 +88,10 @@ export function providerStreak<Row>(length = providerStreakLength) {
       tripped = true;
       return rows.map((entry) => entry.row);
     },
+    /** The rows of the run so far, while it has not tripped (a refusal among them may be the provider's). */
+    rows(): Row[] {
+      return tripped ? [] : rows.map((entry) => entry.row);
+    },
     reset() {
       rows = [];
       reply = "";

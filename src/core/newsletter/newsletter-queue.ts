@@ -51,7 +51,8 @@ export async function claimBatch(
     deps,
     {
       table: "newsletter_recipients",
-      // A send paused by its figures or cancelled hands out nothing more (in-flight rows finish).
+      // A send paused by its figures or cancelled hands out nothing more; rows claimed already stop
+      // too, at their next hand-over (`sendStopped`).
       due: "q.send_id = $4 AND EXISTS (SELECT 1 FROM newsletter_sends ns WHERE ns.id = $4 AND ns.status IN ('queued', 'sending'))",
       params: [sendId],
       pick: ["subscriber_id"],
@@ -187,6 +188,38 @@ export async function pausedNow(deps: { db: SqlQueryable; now: () => Date }, sen
     [sendId, deps.now()],
   );
   return rows[0]?.paused_reason ?? null;
+}
+
+/**
+ * Why a send's rows must not go out now, read before each hand-over (the engine's `stopped`): the
+ * send is gone, paused (the owner, its figures), cancelled or finished, or waits out a provider
+ * pause another worker started. One primary-key read.
+ */
+export async function sendStopped(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<string | undefined> {
+  const { rows } = await deps.db.query<{ status: string; paused_reason: string | null; waiting: boolean }>(
+    "SELECT status, paused_reason, coalesce(paused_until > $2, false) AS waiting FROM newsletter_sends WHERE id = $1",
+    [sendId, deps.now()],
+  );
+  const send = rows[0];
+  if (!send) return "The send was deleted";
+  if (send.status !== "queued" && send.status !== "sending") return send.paused_reason ?? `The send is ${send.status}`;
+  if (send.waiting) return send.paused_reason ?? "The send is paused";
+  return undefined;
+}
+
+/**
+ * What `cancelSend` leaves to the workers holding rows: once they gave them back, a cancelled send's
+ * pending rows no worker holds are skipped. Answers whether the send is cancelled.
+ */
+export async function skipCancelled(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<boolean> {
+  const { rows } = await deps.db.query<{ status: string }>("SELECT status FROM newsletter_sends WHERE id = $1", [sendId]);
+  if (rows[0]?.status !== "cancelled") return false;
+  await deps.db.query(
+    `UPDATE newsletter_recipients SET status = 'skipped', last_error = 'Cancelled by the owner'
+      WHERE send_id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2 OR last_error IS NOT NULL)`,
+    [sendId, deps.now()],
+  );
+  return true;
 }
 
 /**

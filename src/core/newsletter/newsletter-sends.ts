@@ -210,8 +210,10 @@ export async function cancelSend(deps: Pick<NewsletterDeps, "db" | "now">, sendI
       [sendId, deps.now(), finishedStatuses],
     );
     if (rows.length === 0) throw new ConflictError("This send has finished already");
-    // Rows a worker holds right now are left to it (settled as sent or failed); the rest, those
-    // waiting for a retry (a reply kept) included, are skipped.
+    // Rows a worker holds right now are left to it: it reads the send before each hand-over, so
+    // only those already handed to SMTP go out, and it skips the rest once it gave them back
+    // (`skipCancelled`, decision 0058). The others, those waiting for a retry (a reply kept)
+    // included, are skipped now.
     await tx.query(
       `UPDATE newsletter_recipients SET status = 'skipped', last_error = 'Cancelled by the owner'
         WHERE send_id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2 OR last_error IS NOT NULL)`,

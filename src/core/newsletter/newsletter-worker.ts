@@ -4,7 +4,17 @@ import { giveUpAfterAttempts, runDeliveries, type DeliveryKind } from "../mail/d
 import { isUnknownRecipient } from "../mail/delivery-failure.ts";
 import type { EmailContent } from "../mail/email-content.ts";
 import { newsletterMessageId, personalMessage } from "./newsletter-message.ts";
-import { claimBatch, finishIfSettled, pausedNow, pauseSend, resumeSend, sentMarker, type ClaimedRecipient } from "./newsletter-queue.ts";
+import {
+  claimBatch,
+  finishIfSettled,
+  pausedNow,
+  pauseSend,
+  resumeSend,
+  sendStopped,
+  sentMarker,
+  skipCancelled,
+  type ClaimedRecipient,
+} from "./newsletter-queue.ts";
 import type { NewsletterDeps } from "./newsletter-sends.ts";
 
 export interface WorkerOptions {
@@ -34,6 +44,12 @@ export interface WorkerRun {
   finished: boolean;
   /** Set when the provider failed as a whole and the send paused (or was found paused): the reason. */
   paused?: string;
+  /**
+   * Set when the send was paused or cancelled while this run worked (the owner, its figures, another
+   * worker's provider pause): why it stopped. Nothing more was handed over; the rows it had claimed
+   * went back pending (a cancelled send's are skipped).
+   */
+  stopped?: string;
 }
 
 /** The email a send stores (rendered once at its start); null when the send is gone (its post was deleted). */
@@ -79,6 +95,8 @@ function recipientKind(deps: NewsletterDeps, sendId: number, email: EmailContent
       });
       if (bouncedSend !== undefined) await pauseIfOverThresholds(deps, bouncedSend);
     },
+    // Read before each hand-over: a pause or cancel stops the rows claimed already (issue 40, decision 0058).
+    stopped: () => sendStopped(deps, sendId),
     pause: {
       now: () => pausedNow(deps, sendId),
       start: (reason) => pauseSend(deps, sendId, reason),
@@ -98,12 +116,17 @@ function recipientKind(deps: NewsletterDeps, sendId: number, email: EmailContent
 export async function runSendWorker(deps: NewsletterDeps, sendId: number, options: WorkerOptions = {}): Promise<WorkerRun> {
   const email = await storedEmail(deps, sendId);
   if (!email) return { sent: 0, failed: 0, skipped: 0, retried: 0, finished: true };
-  const { paused, ...counts } = await runDeliveries(deps, recipientKind(deps, sendId, email, options.maxAttempts ?? 5), {
+  const { paused, stopped, ...counts } = await runDeliveries(deps, recipientKind(deps, sendId, email, options.maxAttempts ?? 5), {
     concurrency: options.concurrency ?? 5,
     batchSize: options.batchSize ?? 100,
     leaseMs: options.leaseMs ?? 120_000,
     stopClaimingAt: options.stopClaimingAt,
   });
   if (paused !== undefined) return { ...counts, finished: false, paused };
+  if (stopped !== undefined) {
+    // Cancelled while this run held rows: those it gave back get nothing either.
+    const cancelled = await skipCancelled(deps, sendId);
+    return { ...counts, finished: cancelled, stopped };
+  }
   return { ...counts, finished: await finishIfSettled(deps, sendId) };
 }
