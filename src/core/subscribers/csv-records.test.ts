@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseCsvRecords } from "./csv-records.ts";
 
 describe("parseCsvRecords", () => {
-  it("drops a BOM and reads CRLF, LF and CR line ends with each record's first line", () => {
-    expect(parseCsvRecords("\uFEFFemail,source\r\na@x.io,one\nb@x.io,two\rc@x.io,three")).toEqual([
+  it("drops a BOM and reads CRLF, LF and CR line ends with each record's first line", async () => {
+    expect(await parseCsvRecords("\uFEFFemail,source\r\na@x.io,one\nb@x.io,two\rc@x.io,three")).toEqual([
       { line: 1, fields: ["email", "source"] },
       { line: 2, fields: ["a@x.io", "one"] },
       { line: 3, fields: ["b@x.io", "two"] },
@@ -11,20 +11,20 @@ describe("parseCsvRecords", () => {
     ]);
   });
 
-  it("reads quoted fields with commas, doubled quotes and line breaks, counting the lines inside", () => {
-    expect(parseCsvRecords('email,note\r\n"a@x.io","one, ""two""\r\nthree"\r\nb@x.io,\r\n')).toEqual([
+  it("reads quoted fields with commas, doubled quotes and line breaks, counting the lines inside", async () => {
+    expect(await parseCsvRecords('email,note\r\n"a@x.io","one, ""two""\r\nthree"\r\nb@x.io,\r\n')).toEqual([
       { line: 1, fields: ["email", "note"] },
       { line: 2, fields: ["a@x.io", 'one, "two"\nthree'] },
       { line: 4, fields: ["b@x.io", ""] },
     ]);
   });
 
-  it("says where a file it cannot read goes wrong", () => {
-    expect(() => parseCsvRecords('email\n"a@x.io\n')).toThrow(/The CSV file could not be read: .*line/i);
+  it("says where a file it cannot read goes wrong", async () => {
+    await expect(parseCsvRecords('email\n"a@x.io\n')).rejects.toThrow(/The CSV file could not be read: .*line/i);
   });
 
-  it("skips blank lines but keeps their numbers", () => {
-    expect(parseCsvRecords("email\n\n\na@x.io\n")).toEqual([
+  it("skips blank lines but keeps their numbers", async () => {
+    expect(await parseCsvRecords("email\n\n\na@x.io\n")).toEqual([
       { line: 1, fields: ["email"] },
       { line: 4, fields: ["a@x.io"] },
     ]);

@@ -1,5 +1,9 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { badRow, fourMegabyteCsv, goodRow } from "../../../tests/support/import-in-small-heap.ts";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { importSubscribers, missingEmailColumnMessage } from "./subscriber-import.ts";
@@ -106,5 +110,26 @@ describe.each(databaseTargets)("subscriber import on $name", (target) => {
     );
     expect(rows[0]).toEqual({ subscribers: 10_000, consents: 10_000 });
     expect(await importCsv(csv)).toEqual({ imported: 0, skipped: 10_000, invalid: [], invalidCount: 0 });
+  });
+});
+
+/**
+ * Decision 0062: the file is read as a stream, so a 4 MB file costs a batch, not its rows. The
+ * import runs in a child whose V8 heap is capped at `heapMegabytes` (the embedded database and the
+ * modules take about 30 MB of it): reading the file whole, a 4 MB file of bad rows needed more than
+ * 64 MB there and the child died of it; streamed, both files fit.
+ */
+describe("subscriber import memory", () => {
+  const heapMegabytes = 64;
+
+  it(`imports a 4 MB file of bad rows and one of good rows within a ${String(heapMegabytes)} MB heap`, { timeout: 240_000 }, async () => {
+    const child = fileURLToPath(new URL("../../../tests/support/import-in-small-heap.ts", import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [`--max-old-space-size=${String(heapMegabytes)}`, child], { encoding: "utf8" });
+    const bad = fourMegabyteCsv(badRow).rows;
+    const good = fourMegabyteCsv(goodRow).rows;
+    expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "")).toEqual([
+      { rows: bad, imported: 0, skipped: 0, invalid: 100, invalidCount: bad },
+      { rows: good, imported: good, skipped: 0, invalid: 0, invalidCount: 0 },
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { fileTooLargeMessage } from "../messages.ts";
 import { enrollImported } from "../sequences/sequences.service.ts";
-import { parseCsvRecords, type CsvRecord } from "./csv-records.ts";
+import { readCsvRecords, type CsvRecord } from "./csv-records.ts";
 import { listedInvalidRows, type SubscriberImportResult } from "./subscriber-import.schema.ts";
 import { emailSchema } from "./subscriber.schema.ts";
 
@@ -52,7 +52,9 @@ export interface SubscriberListOutcome extends Pick<SubscriberImportResult, "inv
 /**
  * `importSubscribers` with the whole outcome, and a dry run that takes the same path without the
  * writes: each batch's addresses already here are read before it is inserted, so a dry run and an
- * import of the same list give the same counts.
+ * import of the same list give the same counts. The file is read as a stream (csv-records.ts) and
+ * written `batchSize` rows at a time as they are read, so an import holds a batch, the refused rows
+ * it lists and the addresses seen (for repeats), never the file's rows (decision 0062).
  */
 export async function importSubscriberList(
   deps: { db: SqlExecutor; now: () => Date },
@@ -60,74 +62,88 @@ export async function importSubscriberList(
 ): Promise<SubscriberListOutcome> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const now = deps.now();
-  const { rows, duplicates, invalid, invalidCount } = readRows(parseCsvRecords(await input.file.text()), now);
-  const alreadyHere = new Map<string, number>();
-  let added = 0;
-  await deps.db.transaction(async (tx) => {
-    for (let start = 0; start < rows.length; start += batchSize) {
-      const batch = rows.slice(start, start + batchSize);
-      const { rows: present } = await tx.query<{ status: string; n: number }>(
-        "SELECT status, count(*)::int AS n FROM subscribers WHERE lower(email) = ANY($1::text[]) GROUP BY status",
-        [batch.map((row) => row.email)],
-      );
-      let here = 0;
-      for (const { status, n } of present) {
-        alreadyHere.set(status, (alreadyHere.get(status) ?? 0) + n);
-        here += n;
+  const records = readCsvRecords(input.file.stream());
+  try {
+    // The header before the transaction: a file without an email column opens none.
+    const header = await records.next();
+    const reader = rowReader(header.done ? undefined : header.value, now);
+    const alreadyHere = new Map<string, number>();
+    let added = 0;
+    let unique = 0;
+    await deps.db.transaction(async (tx) => {
+      const write = async (batch: Row[]) => {
+        unique += batch.length;
+        const { rows: present } = await tx.query<{ status: string; n: number }>(
+          "SELECT status, count(*)::int AS n FROM subscribers WHERE lower(email) = ANY($1::text[]) GROUP BY status",
+          [batch.map((row) => row.email)],
+        );
+        let here = 0;
+        for (const { status, n } of present) {
+          alreadyHere.set(status, (alreadyHere.get(status) ?? 0) + n);
+          here += n;
+        }
+        if (input.dryRun) {
+          added += batch.length - here;
+          return;
+        }
+        const inserted = await insertBatch(tx, batch, input.wording, now);
+        // The welcome sequence only when the owner ticked it: these people confirmed elsewhere, maybe long ago.
+        if (input.welcome) await enrollImported(tx, deps, inserted);
+        added += inserted.length;
+      };
+      let batch: Row[] = [];
+      for await (const record of records) {
+        const row = reader.read(record);
+        if (row) batch.push(row);
+        if (batch.length < batchSize) continue;
+        await write(batch);
+        batch = [];
       }
-      if (input.dryRun) {
-        added += batch.length - here;
-        continue;
-      }
-      const inserted = await insertBatch(tx, batch, input.wording, now);
-      // The welcome sequence only when the owner ticked it: these people confirmed elsewhere, maybe long ago.
-      if (input.welcome) await enrollImported(tx, deps, inserted);
-      added += inserted.length;
-    }
-  });
-  return { added, alreadyHere, repeated: duplicates, unique: rows.length, invalid, invalidCount };
+      if (batch.length > 0) await write(batch);
+    });
+    return { added, alreadyHere, repeated: reader.duplicates, unique, invalid: reader.invalid, invalidCount: reader.invalidCount };
+  } finally {
+    // Stops the reading when the import ends early (no email column, a failed statement).
+    await records.return();
+  }
 }
 
-interface ReadRows extends Pick<SubscriberImportResult, "invalid" | "invalidCount"> {
-  rows: Row[];
-  duplicates: number;
-}
-
-function readRows(records: CsvRecord[], now: Date): ReadRows {
-  const [header, ...body] = records;
+/**
+ * Checks the rows under `header` one at a time: a valid address not seen before in the file is
+ * answered; a bad address or date is counted and, among the first `listedInvalidRows`, listed by
+ * line; a repeat is counted.
+ */
+function rowReader(header: CsvRecord | undefined, now: Date) {
   const columns = (header?.fields ?? []).map((name) => name.trim().toLowerCase().replace(/\s+/g, "_"));
   const emailAt = columns.indexOf("email");
   if (emailAt < 0) throw new ValidationError(missingEmailColumnMessage);
   const dateAt = columns.indexOf("subscribed_at");
   const seen = new Set<string>();
-  const rows: Row[] = [];
-  const invalid: SubscriberImportResult["invalid"] = [];
-  let invalidCount = 0;
-  const refuse = (line: number, reason: () => string) => {
-    invalidCount++;
-    if (invalid.length < listedInvalidRows) invalid.push({ line, reason: reason() });
+  const reader = {
+    invalid: [] as SubscriberImportResult["invalid"],
+    invalidCount: 0,
+    duplicates: 0,
+    read({ line, fields }: CsvRecord): Row | undefined {
+      const email = emailSchema.safeParse(fields[emailAt] ?? "");
+      if (!email.success) return refuse(line, () => `Invalid email address: "${truncate(fields[emailAt] ?? "")}"`);
+      const dateText = dateAt < 0 ? "" : (fields[dateAt] ?? "").trim();
+      const subscribedAt = dateText === "" ? null : parseDate(dateText);
+      if (subscribedAt === undefined || (subscribedAt && subscribedAt > now))
+        return refuse(line, () => `Invalid subscribed_at date: "${truncate(dateText)}"`);
+      if (seen.has(email.data)) {
+        reader.duplicates++;
+        return undefined;
+      }
+      seen.add(email.data);
+      return { email: email.data, subscribedAt };
+    },
   };
-  let duplicates = 0;
-  for (const { line, fields } of body) {
-    const email = emailSchema.safeParse(fields[emailAt] ?? "");
-    if (!email.success) {
-      refuse(line, () => `Invalid email address: "${truncate(fields[emailAt] ?? "")}"`);
-      continue;
-    }
-    const dateText = dateAt < 0 ? "" : (fields[dateAt] ?? "").trim();
-    const subscribedAt = dateText === "" ? null : parseDate(dateText);
-    if (subscribedAt === undefined || (subscribedAt && subscribedAt > now)) {
-      refuse(line, () => `Invalid subscribed_at date: "${truncate(dateText)}"`);
-      continue;
-    }
-    if (seen.has(email.data)) {
-      duplicates++;
-      continue;
-    }
-    seen.add(email.data);
-    rows.push({ email: email.data, subscribedAt });
-  }
-  return { rows, duplicates, invalid, invalidCount };
+  const refuse = (line: number, reason: () => string): undefined => {
+    reader.invalidCount++;
+    if (reader.invalid.length < listedInvalidRows) reader.invalid.push({ line, reason: reason() });
+    return undefined;
+  };
+  return reader;
 }
 
 // ISO 8601 as other tools export it: a date, or a date and time with `T` or a space; UTC unless an offset is given.
