@@ -17,11 +17,11 @@ function cheapHash(plain: string): string {
 }
 
 /** The admin's credentials, counting how many logins got as far as the password check. */
-function countingAdmin(): AdminCredentials & { checks: () => number } {
+function countingAdmin(username = "admin"): AdminCredentials & { checks: () => number } {
   const hash = cheapHash(password);
   let checks = 0;
   return {
-    username: "admin",
+    username,
     passwordHash: () => {
       checks += 1;
       return Promise.resolve(hash);
@@ -113,33 +113,84 @@ describe.each(databaseTargets)("login throttle on $name", (target) => {
     for (let i = 1; i <= 10; i++) expect(await wrong(i)).toBe(401);
     // The 11th failure locks the account for 1 s, the 12th for 2 s, the 13th for 4 s…
     expect(await wrong(11)).toBe(401);
+    // …for every address that has had its one check through the lock (its lane, decision 0062).
+    expect(await wrong(12)).toBe(401);
     const locked = await logIn(deps(admin), { username: "admin", password: "wrong" }, from(12)).catch((error: unknown) => error);
     expect(locked).toBeInstanceOf(RateLimitedError);
     expect((locked as RateLimitedError).retryAfterSeconds).toBe(1);
     expect((locked as RateLimitedError).message).toBe("Too many failed logins. Try again in 1 second.");
     clock.advance(1000);
-    expect(await wrong(13)).toBe(401);
+    expect(await wrong(12)).toBe(401);
     clock.advance(1000);
-    expect(await wrong(14)).toBe(429);
+    expect(await wrong(12)).toBe(429);
     clock.advance(1000);
-    expect(await wrong(15)).toBe(401);
+    expect(await wrong(12)).toBe(401);
     clock.advance(3999);
-    expect(await wrong(16)).toBe(429);
+    expect(await wrong(12)).toBe(429);
     clock.advance(1);
     // The owner, from an address of their own, waits out the lock and gets in; that clears the budget.
     expect(await outcome(logIn(deps(admin), { username: "admin", password }, from(17)))).toBe("ok");
     for (let i = 18; i <= 27; i++) expect(await wrong(i)).toBe(401);
   });
 
-  it("lets at most 11 of 40 concurrent wrong logins from 40 addresses reach the password check", async () => {
+  it("lets 12 of 40 concurrent wrong logins from 40 addresses of one network reach the password check", async () => {
     clock = createFakeClock(new Date("2026-02-08T09:00:00Z"));
     const admin = countingAdmin();
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) => outcome(logIn(deps(admin), { username: "admin", password: "wrong" }, `100.64.0.${String(i)}`))),
-    );
+    const wave = () =>
+      Promise.all(
+        Array.from({ length: 40 }, (_, i) => outcome(logIn(deps(admin), { username: "admin", password: "wrong" }, `100.64.0.${String(i)}`))),
+      );
+    await wave();
     console.info(`[security] ${target.name}: of 40 concurrent wrong logins from 40 addresses, ${String(admin.checks())} reached the password check`);
-    // 10 free failures, and the 11th locks the account before any other gets through.
-    expect(admin.checks()).toBe(11);
+    // 10 free failures, the 11th that locks the account, and one through the network's lane (decision 0062).
+    expect(admin.checks()).toBe(12);
+    expect((await wave()).every((result) => result === 429)).toBe(true);
+    expect(admin.checks()).toBe(12);
+  });
+
+  it("lets the owner in from a new browser within a minute of 100 strangers' failures, while the strangers keep failing", async () => {
+    clock = createFakeClock(new Date("2026-01-20T09:00:00Z"));
+    // An account of its own, so the earlier tests' strangers do not count.
+    const admin = countingAdmin("owner");
+    const stranger = (i: number) =>
+      outcome(logIn(deps(admin), { username: admin.username, password: `guess ${String(i)}` }, `198.18.${String(i % 20)}.1`));
+    // 100 wrong guesses, one every 30 s from 20 addresses: enough to hold the account's lock at 15 minutes.
+    const strangers: Awaited<ReturnType<typeof outcome>>[] = [];
+    for (let i = 0; i < 100; i++) {
+      strangers.push(await stranger(i));
+      clock.advance(30_000);
+    }
+    expect(strangers).not.toContain("ok");
+    // A browser with no device cookie, from the owner's address: in at once, or after at most a minute.
+    const started = clock.now().getTime();
+    let owner = await logIn(deps(admin), { username: admin.username, password }, "192.0.2.77").catch((error: unknown) => error);
+    while (owner instanceof RateLimitedError && clock.now().getTime() - started < 60_000) {
+      clock.advance(owner.retryAfterSeconds * 1000);
+      owner = await logIn(deps(admin), { username: admin.username, password }, "192.0.2.77").catch((error: unknown) => error);
+    }
+    expect(owner).toMatchObject({ token: expect.any(String) as unknown });
+    expect(clock.now().getTime() - started).toBeLessThanOrEqual(60_000);
+    // The strangers' lock stands: from their addresses, one guess a second for a minute gets nowhere.
+    const after: Awaited<ReturnType<typeof outcome>>[] = [];
+    for (let i = 100; i < 160; i++) {
+      after.push(await stranger(i));
+      clock.advance(1000);
+    }
+    expect(after).not.toContain("ok");
+    expect(after.filter((result) => result === 429).length).toBeGreaterThanOrEqual(45);
+  });
+
+  it("after a typo through its lane, the owner's address waits for the sooner of the account's lock and the lane's minute", async () => {
+    clock = createFakeClock(new Date("2026-01-22T09:00:00Z"));
+    const admin = countingAdmin("owner2");
+    for (let i = 0; i < 11; i++) await outcome(logIn(deps(admin), { username: admin.username, password: "wrong" }, `198.19.${String(i)}.1`));
+    expect(await outcome(logIn(deps(admin), { username: admin.username, password: "typo" }, "192.0.2.78"))).toBe(401);
+    const waiting = await logIn(deps(admin), { username: admin.username, password }, "192.0.2.78").catch((error: unknown) => error);
+    expect(waiting).toBeInstanceOf(RateLimitedError);
+    // The account's own lock (1 s) is sooner than the lane's minute, and is what the answer names.
+    expect((waiting as RateLimitedError).retryAfterSeconds).toBe(1);
+    clock.advance(1000);
+    expect(await outcome(logIn(deps(admin), { username: admin.username, password }, "192.0.2.78"))).toBe("ok");
   });
 
   it("deletes old attempts of every client (earlier tests included) as logins happen", async () => {
@@ -147,7 +198,8 @@ describe.each(databaseTargets)("login throttle on $name", (target) => {
     const admin = countingAdmin();
     for (let i = 0; i < 20; i++) await outcome(logIn(deps(admin), { username: `old${String(i)}`, password: "wrong" }, `192.0.2.${String(i)}`));
     clock.advance(2 * 24 * 60 * 60 * 1000);
-    await outcome(logIn(deps(admin), { username: "admin", password: "wrong" }, "192.0.2.200"));
+    // Each login deletes up to 100: three are enough for the rows the earlier tests left.
+    for (let i = 0; i < 3; i++) await outcome(logIn(deps(admin), { username: "admin", password: "wrong" }, "192.0.2.200"));
     const { rows } = await testDb.db.query<{ key: string }>("SELECT key FROM login_throttle");
     expect(rows.map((row) => row.key).sort()).toEqual(["account:admin", "address:192.0.2.200"]);
   });

@@ -94,11 +94,14 @@ describe("the owner always gets in", () => {
       `[security] 1,000 wrong logins from 50 addresses, one a second: answers ${JSON.stringify(statuses)}, ` +
         `${String(checks - checksBefore)} reached the password check`,
     );
-    expect(statuses[429]).toBeGreaterThan(950);
+    // 10 free failures, a check each time the account's lock ends, and each of the 50 networks' lanes
+    // through the lock (1 minute, then 2, 4, 8…: decision 0062).
+    expect(checks - checksBefore).toBeLessThanOrEqual(230);
 
-    // A stranger with the right password is still held off: the account is locked for them.
+    // A new browser with the right password (the owner's, no device cookie) from a network the flood
+    // did not use: in through that network's lane, though the account is locked for the strangers.
     const stranger = await login(testAdminPassword, "192.0.2.99");
-    expect(stranger.status).toBe(429);
+    expect(stranger.status).toBe(200);
 
     // The owner's browser, even from an address the flood used: in at once.
     const owner = await login(testAdminPassword, "198.18.7.1", device);
@@ -111,7 +114,7 @@ describe("the owner always gets in", () => {
     expect(cookieOf(withDevice, "nf_session")).toMatch(/^nf_session=/);
     expect((await passkeyLogin("192.0.2.11")).status).toBe(200);
     console.info(
-      `[security] after the flood: stranger with the right password ${String(stranger.status)}, ` +
+      `[security] after the flood: a new browser with the right password ${String(stranger.status)}, ` +
         `owner's browser with the password ${String(owner.status)}, passkey ${String(withDevice.status)}`,
     );
   }, 120_000);
@@ -125,7 +128,8 @@ describe("the owner always gets in", () => {
     const device = cookieOf(await login(testAdminPassword, "192.0.2.20"), "nf_device");
     await flood(40, 40);
     for (let i = 0; i < 10; i++) expect((await login(`typo ${String(i)}`, "192.0.2.20", device)).status).toBe(401);
-    // Spent: the attempt is a stranger's, and strangers are locked out.
+    // Spent: the attempt is a stranger's, with the network's one check through the lock, then locked out.
+    expect((await login("typo 10", "192.0.2.20", device)).status).toBe(401);
     expect((await login(testAdminPassword, "192.0.2.20", device)).status).toBe(429);
     clock.advance(60 * 60 * 1000);
     expect((await login(testAdminPassword, "192.0.2.20", device)).status).toBe(200);
@@ -141,6 +145,8 @@ describe("the owner always gets in", () => {
       `nf_device=${nonce}.${expires}.${"A".repeat(43)}`,
       "nf_device=anything",
     ];
+    // The network's lane through the lock spent by a wrong guess: a bad cookie is a stranger's, locked out.
+    expect((await login("guess", "192.0.2.32")).status).toBe(401);
     for (const cookie of tampered) expect((await login(testAdminPassword, "192.0.2.31", cookie)).status).toBe(429);
     expect((await login(testAdminPassword, "192.0.2.31", device)).status).toBe(200);
   });
@@ -153,10 +159,11 @@ describe("the owner always gets in", () => {
     expect(other.status).toBe(401);
     clock.advance(365 * 24 * 60 * 60 * 1000);
     await flood(40, 40);
+    expect((await login("guess", "192.0.2.42")).status).toBe(401);
     expect((await login(testAdminPassword, "192.0.2.40", device)).status).toBe(429);
   });
 
-  it("a stranger with any number of addresses gets 23 password checks in the first hour, then 4 an hour", async () => {
+  it("a stranger with any number of addresses gets 29 password checks in the first hour, then 4.2 an hour", async () => {
     /** The best a stranger can do: a new address each try, and each try the moment the lock ends. */
     async function attackFor(ms: number): Promise<number> {
       const end = clock.now().getTime() + ms;
@@ -173,7 +180,8 @@ describe("the owner always gets in", () => {
       `[security] a stranger's cost: ${String(firstHour)} password checks in the first hour, ` +
         `${String(nextDay)} in the next 23 hours (${(nextDay / 23).toFixed(1)} an hour)`,
     );
-    expect(firstHour).toBeLessThanOrEqual(25);
-    expect(nextDay / 23).toBeLessThanOrEqual(4.1);
+    // 23 and 4.0 before the lanes through the lock (decision 0062): each /24 the stranger uses adds its own.
+    expect(firstHour).toBeLessThanOrEqual(30);
+    expect(nextDay / 23).toBeLessThanOrEqual(4.3);
   }, 120_000);
 });
