@@ -1,5 +1,6 @@
 import type { Options } from "csv-parse";
 import { parse } from "csv-parse/stream";
+// csv-parse/stream declares CsvError but does not export it: the class is the same module's.
 import { CsvError } from "csv-parse/sync";
 import { ValidationError } from "../errors.ts";
 
@@ -21,9 +22,9 @@ interface ParsedRecord {
 /**
  * CSV records (RFC 4180, by csv-parse: quoted fields with commas, doubled quotes and line breaks;
  * CRLF, LF or CR, read as LF; a leading UTF-8 BOM dropped; blank lines skipped), each with its first
- * line so a refused row can be named. Read as a stream: the file is decoded and parsed a chunk at a
- * time and each record is handed on as it is read, so what is held at once is a chunk and a record,
- * not the file's records (decision 0062: a 4 MB file read whole took hundreds of MB). A file
+ * line so a refused row can be named. Read as a stream: the file is decoded and parsed 64 KB at a
+ * time and each record is handed on as it is read, so what is held at once is a piece's records,
+ * not the file's (decision 0062: a 4 MB file read whole took hundreds of MB). A file
  * csv-parse cannot read at all is a 400 saying where, thrown when the reading gets there.
  */
 export async function* readCsvRecords(source: ReadableStream<Uint8Array>): AsyncGenerator<CsvRecord, void, undefined> {
