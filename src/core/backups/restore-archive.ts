@@ -10,6 +10,7 @@ import { entryLines, readEntryWhole, type ArchiveFile } from "./archive-io.ts";
 import { archiveFormat, manifestPath, siteFilePrefixes, type BackupDeps, type FileRecord, type Manifest } from "./backup-archive.ts";
 import { backupTables, excludedTables, insertRows, orderColumns, resetIdentities, rowsPerPage, tableColumns } from "./backup-tables.ts";
 import { checkRow, type Row } from "./restore-checks.ts";
+import { recountSendCounters } from "../newsletter/send-counters.ts";
 
 /** What a restore needs beyond a backup's: which image addresses are the site's own (for the HTML it cleans). */
 export type RestoreDeps = BackupDeps & { urls: Pick<ApiUrls, "isFile"> };
@@ -235,6 +236,7 @@ async function restoreOpened(deps: RestoreDeps, archive: ArchiveFile, options: {
         }
         await resetIdentities(tx, table);
       }
+      await recountSendCounters(tx);
     });
     const keptKeys = new Set(kept.map((record) => record.key));
     await deleteFilesQuietly(

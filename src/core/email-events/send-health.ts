@@ -8,27 +8,26 @@ import type { ListHealth } from "./email-events.schema.ts";
  * soft bounces and complaints are the send's events (email_events.send_id), each message counted
  * once; delivered is sent less the messages a provider bounced for good afterwards; unsubscribed is
  * the recipients who left after this send and before any later one reached them.
+ *
+ * The event figures are the send's counters, kept as events arrive (migration 0037,
+ * docs/decisions/0066-send-counters.md). Unsubscribed starts from who unsubscribed since the send
+ * started (a recipient sent before they left was sent after the start): one index probe each, not a
+ * read of every recipient row of the send.
  */
 export const sendFiguresSql = `
   LEFT JOIN LATERAL (
-    SELECT (count(DISTINCT coalesce(e.message_ref, e.event_id)) FILTER (WHERE e.type = 'hard_bounce'))::int AS bounced,
-           (count(DISTINCT coalesce(e.message_ref, e.event_id)) FILTER (WHERE e.type = 'hard_bounce' AND e.provider <> 'smtp'))::int AS bounced_after,
-           (count(DISTINCT coalesce(e.message_ref, e.event_id)) FILTER (WHERE e.type = 'soft_bounce'))::int AS soft_bounced,
-           (count(DISTINCT coalesce(e.message_ref, e.event_id)) FILTER (WHERE e.type = 'complaint'))::int AS complained
-      FROM email_events e WHERE e.send_id = s.id
-  ) ev ON true
-  LEFT JOIN LATERAL (
     SELECT count(*)::int AS unsubscribed
-      FROM newsletter_recipients ur JOIN subscribers us ON us.id = ur.subscriber_id
-     WHERE ur.send_id = s.id AND ur.status = 'sent' AND us.status = 'unsubscribed' AND us.unsubscribed_at >= ur.sent_at
+      FROM subscribers us JOIN newsletter_recipients ur ON ur.send_id = s.id AND ur.subscriber_id = us.id
+     WHERE s.started_at IS NOT NULL AND us.status = 'unsubscribed' AND us.unsubscribed_at >= s.started_at
+       AND ur.status = 'sent' AND us.unsubscribed_at >= ur.sent_at
        AND NOT EXISTS (SELECT 1 FROM newsletter_recipients later
                         WHERE later.subscriber_id = ur.subscriber_id AND later.status = 'sent'
                           AND later.sent_at > ur.sent_at AND later.sent_at <= us.unsubscribed_at)
   ) un ON true`;
 
-/** The columns `sendFiguresSql` adds, aggregated so a query grouped by the send may select them. */
-export const sendFiguresColumns = `max(ev.bounced) AS bounced, max(ev.bounced_after) AS bounced_after, max(ev.soft_bounced) AS soft_bounced,
-          max(ev.complained) AS complained, max(un.unsubscribed) AS unsubscribed`;
+/** The columns `sendFiguresSql` and the send's counters give, aggregated so a query grouped by the send may select them. */
+export const sendFiguresColumns = `max(s.count_bounced) AS bounced, max(s.count_bounced_after) AS bounced_after,
+          max(s.count_soft_bounced) AS soft_bounced, max(s.count_complained) AS complained, max(un.unsubscribed) AS unsubscribed`;
 
 export interface SendFigureRow {
   sent: number;
@@ -125,14 +124,13 @@ export function pauseReason(figures: SendFigures, thresholds: PauseThresholds): 
  * it is paused (newsletter-queue.ts). Answers the reason when it paused the send now.
  */
 export async function pauseIfOverThresholds(deps: { db: SqlQueryable }, sendId: number): Promise<string | undefined> {
+  // The send's counters (migration 0037): one primary-key read, whatever the size of the send. A
+  // send that no longer goes out is not read further: events keep coming for days after it ended.
   const { rows } = await deps.db.query<SendFigureRow & { status: string; auto_pause_off: boolean }>(
-    `SELECT s.status, s.auto_pause_off,
-            (SELECT count(*) FROM newsletter_recipients r WHERE r.send_id = s.id AND r.status = 'sent')::int AS sent,
-            (SELECT count(*) FROM newsletter_recipients r WHERE r.send_id = s.id AND r.status = 'failed')::int AS failed,
-            ${sendFiguresColumns}
-       FROM newsletter_sends s ${sendFiguresSql}
-      WHERE s.id = $1
-      GROUP BY s.id`,
+    `SELECT status, auto_pause_off, count_sent AS sent, count_failed AS failed, count_bounced AS bounced,
+            count_bounced_after AS bounced_after, count_soft_bounced AS soft_bounced, count_complained AS complained,
+            0 AS unsubscribed
+       FROM newsletter_sends WHERE id = $1`,
     [sendId],
   );
   const row = rows[0];

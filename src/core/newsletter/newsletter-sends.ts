@@ -83,18 +83,18 @@ interface SendRow extends SendFigureRow {
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-// The counts come from the rows in one statement, so they always add up to the total. While the
-// send is preparing, no total is answered (it is not fixed yet): 0, with `prepared` so far.
+// The counts are the send's counters (migration 0037), moved in the same statement as the rows they
+// count, so they always add up to the total: a read of one row, whatever the size of the send
+// (docs/decisions/0066-send-counters.md). While the send is preparing, no total is answered (it is
+// not fixed yet): 0, with `prepared` so far.
 const sendsWithCounts = (where: string) =>
   `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until, s.send_at, s.status_reason,
-          CASE WHEN s.status = 'preparing' THEN 0 ELSE count(r.id)::int END AS total,
-          CASE WHEN s.status = 'preparing' THEN s.prepared ELSE count(r.id)::int END AS prepared,
-          (count(*) FILTER (WHERE r.status = 'sent'))::int AS sent,
-          (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
-          (count(*) FILTER (WHERE r.status = 'skipped'))::int AS skipped,
-          CASE WHEN s.status = 'preparing' THEN 0 ELSE (count(*) FILTER (WHERE r.status = 'pending'))::int END AS pending,
+          CASE WHEN s.status = 'preparing' THEN 0 ELSE s.count_pending + s.count_sent + s.count_failed + s.count_skipped END AS total,
+          CASE WHEN s.status = 'preparing' THEN s.prepared ELSE s.count_pending + s.count_sent + s.count_failed + s.count_skipped END AS prepared,
+          s.count_sent AS sent, s.count_failed AS failed, s.count_skipped AS skipped,
+          CASE WHEN s.status = 'preparing' THEN 0 ELSE s.count_pending END AS pending,
           ${sendFiguresColumns}
-     FROM newsletter_sends s LEFT JOIN newsletter_recipients r ON r.send_id = s.id
+     FROM newsletter_sends s
      ${sendFiguresSql}
     WHERE ${where}
     GROUP BY s.id
