@@ -114,12 +114,14 @@ CREATE TRIGGER newsletter_recipients_count_truncate AFTER TRUNCATE ON newsletter
 -- A bounce or complaint adds to its send once per message and type. The send's row is locked
 -- before the check, so two events about the same message (different ids) that arrive together take
 -- turns, and the second one's check (a new snapshot: the function is volatile) sees the first.
--- A repeat of the same event id never gets here (ON CONFLICT DO NOTHING inserts no row).
+-- A repeat of the same event id never gets here (ON CONFLICT DO NOTHING inserts no row). NO KEY
+-- UPDATE, the lock the counters' UPDATE takes anyway: FOR UPDATE would wait on the KEY SHARE lock
+-- the event's own foreign key took in another ingestion, which waits on ours (a deadlock).
 CREATE FUNCTION count_email_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM 1 FROM newsletter_sends
     WHERE id IN (SELECT send_id FROM added WHERE type IN ('hard_bounce', 'soft_bounce', 'complaint'))
-    ORDER BY id FOR UPDATE;
+    ORDER BY id FOR NO KEY UPDATE;
   WITH news AS (
     SELECT DISTINCT a.send_id, a.type, coalesce(a.message_ref, a.event_id) AS ref,
            -- First of its type for this message in this send…

@@ -66,6 +66,13 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       "INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key) VALUES ('Guide', 'A guide', 'Guides', 'Guide ü.pdf', 'downloads/guide.pdf', 'application/pdf', 14, 'images/thumb_8x4.png')",
     );
     await db.query("INSERT INTO subscribers (email, source) VALUES ('a@example.com', 'import'), ('b@example.com', 'newsletter')");
+    // A send with its counters (migration 0037): a restore writes them and then the rows they count.
+    await db.query(
+      "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at) SELECT id, 'sending', 'Café', '', '', now() FROM posts WHERE slug = 'cafe'",
+    );
+    await db.query(
+      "INSERT INTO newsletter_recipients (send_id, subscriber_id, status) SELECT (SELECT max(id) FROM newsletter_sends), id, CASE WHEN email = 'a@example.com' THEN 'sent' ELSE 'pending' END FROM subscribers",
+    );
     await db.query("INSERT INTO site_settings (key, value) VALUES ('hero_title', 'Mine') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value");
     await db.query("DELETE FROM posts WHERE slug = 'draft'");
     await db.query("INSERT INTO posts (title, content, slug) VALUES ('Draft again', '<p>Later</p>', 'draft-again')");
@@ -125,6 +132,8 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     const restored = await restore(second.app, archive, false);
     expect(restored.run).toMatchObject({ status: "done", error: null });
     expect(await contentOf(second.db)).toEqual(await contentOf(first.db));
+    const counters = "SELECT count_pending, count_sent FROM newsletter_sends ORDER BY id";
+    expect((await second.db.db.query(counters)).rows).toEqual([{ count_pending: 1, count_sent: 1 }]);
     expect((await second.app.deps.files.get("downloads/guide.pdf"))?.fileName).toBe("Guide ü.pdf");
     // A new row continues after the restored ids.
     const { rows } = await second.db.db.query<{ id: number }>(

@@ -176,6 +176,37 @@ describe("a send's counters", () => {
     expect(status.sent + status.failed + status.skipped + status.pending).toBe(status.total);
   });
 
+  it("stay equal to a recount when events about one send arrive together (two about the same message count once)", async () => {
+    const sendId = await queuedSend("together", 200);
+    const pending = await rowsOf(sendId, "pending");
+    await markSent(
+      app.deps,
+      pending.map((row) => ({ id: row.id, messageId: `<t${String(row.id)}@nofilter.test>` })),
+      "Hi",
+    );
+    const { rows: people } = await app.deps.db.query<{ email: string; message_id: string }>(
+      "SELECT s.email, r.message_id FROM newsletter_recipients r JOIN subscribers s ON s.id = r.subscriber_id WHERE r.send_id = $1 ORDER BY r.id",
+      [sendId],
+    );
+    // Each message bounced, twice over (two event ids), all at once: on PostgreSQL, concurrent transactions.
+    await Promise.all(
+      people.flatMap((person, n) =>
+        ["a", "b"].map((copy) =>
+          recordEmailEvent(app.deps, "postmark", {
+            eventId: `together-${String(n)}-${copy}`,
+            type: n % 2 === 0 ? "hard_bounce" : "complaint",
+            email: person.email,
+            messageId: person.message_id,
+            reason: "550 gone",
+            occurredAt: clock.now(),
+          }),
+        ),
+      ),
+    );
+    expect(await counters(sendId)).toMatchObject({ sent: 200, bounced: 100, bounced_after: 100, complained: 100 });
+    expect(await counters(sendId)).toEqual(await recount(sendId));
+  });
+
   it("stay equal to a recount when a settle and an event are rolled back (a crash before the commit)", async () => {
     const sendId = await queuedSend("crash", 50);
     const pending = await rowsOf(sendId, "pending");
