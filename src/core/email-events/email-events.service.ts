@@ -151,7 +151,8 @@ export async function receiveEmailEvents(deps: EmailEventsDeps, provider: EmailE
   const sends = new Set<number>();
   for (const event of events) {
     const sendId = await recordEmailEvent(deps, provider, event);
-    if (sendId !== undefined) sends.add(sendId);
+    // Only what the pause rule counts can pass a threshold: a delivery or a soft bounce cannot.
+    if (sendId !== undefined && (event.type === "hard_bounce" || event.type === "complaint")) sends.add(sendId);
   }
   for (const sendId of sends) await pauseIfOverThresholds(deps, sendId);
 }

@@ -213,10 +213,15 @@ export async function cancelSend(deps: Pick<NewsletterDeps, "db" | "now">, sendI
     // Rows a worker holds right now are left to it: it reads the send before each hand-over, so
     // only those already handed to SMTP go out, and it skips the rest once it gave them back
     // (`skipCancelled`, decision 0058). The others, those waiting for a retry (a reply kept)
-    // included, are skipped now.
+    // included, are skipped now — but not a row a worker's statement holds at this moment: that
+    // statement settles it, then moves the send's counters, whose row this transaction holds
+    // (migration 0037); waiting for it would be a deadlock. A row it gives back or leaves for a
+    // retry is the worker's `skipCancelled` to skip once its run stops.
     await tx.query(
       `UPDATE newsletter_recipients SET status = 'skipped', last_error = 'Cancelled by the owner'
-        WHERE send_id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2 OR last_error IS NOT NULL)`,
+        WHERE id IN (SELECT id FROM newsletter_recipients
+                      WHERE send_id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2 OR last_error IS NOT NULL)
+                        FOR UPDATE SKIP LOCKED)`,
       [sendId, deps.now()],
     );
   });
