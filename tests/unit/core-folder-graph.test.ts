@@ -20,6 +20,7 @@ const useCaseEdges: Record<string, string> = {
   "backups -> sequences": "a restore checks each step with the step form's schema",
   "backups -> subscribers": "a restore checks each address with the subscriber schema",
   "backups -> imports": "a restore reads zip entries and records its run as an import does",
+  "backups -> newsletter": "a restore recounts each send's counters from its restored recipients",
   "backups -> publishing": "a restore rebuilds the site",
   "downloads -> publishing": "a resource's change rebuilds the site",
   "downloads -> sequences": "a download request may enrol the person in a sequence",
