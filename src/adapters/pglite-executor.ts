@@ -6,8 +6,26 @@ import type { SqlExecutor, SqlQueryable } from "../core/db/sql-executor.ts";
  * anything that needs a throwaway database. `dataDir` undefined keeps it in memory. An adapter (see
  * blobs-file-store.ts): core code knows only the `SqlExecutor` seam.
  */
-export async function createPgliteExecutor(dataDir?: string): Promise<SqlExecutor> {
-  const db = await PGlite.create(dataDir);
+export async function createPgliteExecutor(dataDir?: string, options: { from?: Blob } = {}): Promise<SqlExecutor> {
+  const db = await PGlite.create(dataDir, options.from ? { loadDataDir: options.from } : {});
+  return executorOf(db);
+}
+
+/**
+ * A database prepared once (migrated, say) as a tarball that `createPgliteExecutor(undefined, { from })`
+ * boots from: the tests' databases start from it instead of running every migration again.
+ */
+export async function pgliteSnapshot(prepare: (db: SqlExecutor) => Promise<void>): Promise<Blob> {
+  const db = await PGlite.create();
+  try {
+    await prepare(executorOf(db));
+    return await db.dumpDataDir("none");
+  } finally {
+    await db.close();
+  }
+}
+
+function executorOf(db: PGlite): SqlExecutor {
   const wrap = (target: Pick<PGlite, "exec" | "query">): SqlQueryable => ({
     async exec(sql) {
       await target.exec(sql);
