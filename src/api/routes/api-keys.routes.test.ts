@@ -66,7 +66,11 @@ describe("/api/keys", () => {
   });
 
   it("refuses a key without a name or a scope, or with an unknown scope", async () => {
-    for (const body of [{ name: "", scopes: ["content:read"] }, { name: "No scope", scopes: [] }, { name: "Odd", scopes: ["admin"] }]) {
+    for (const body of [
+      { name: "", scopes: ["content:read"] },
+      { name: "No scope", scopes: [] },
+      { name: "Odd", scopes: ["admin"] },
+    ]) {
       const response = await app.call("/api/keys", {
         method: "POST",
         headers: { ...admin, "content-type": "application/json" },
@@ -108,7 +112,9 @@ describe("a call with an API key", () => {
           expect([401, 403], label).not.toContain(response.status);
         } else {
           expect(response.status, label).toBe(403);
-          expect(await errorOf(response), label).toBe(route.scope === "none" ? keyRefusedMessage : missingScopeMessage(route.scope ?? "content:read"));
+          expect(await errorOf(response), label).toBe(
+            route.scope === "none" ? keyRefusedMessage : missingScopeMessage(route.scope ?? "content:read"),
+          );
         }
       }
     }
