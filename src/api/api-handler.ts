@@ -78,6 +78,10 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       // A call with a key is the key's alone: a cookie beside it is not read.
       const findOnce = () => (session ??= caller ? Promise.resolve(null) : findSession(deps, readSessionToken(request)));
       const owner = async () => (caller ? hasScope(caller, route) : (await findOnce()) !== null);
+      const requireOwner = async () => {
+        if (caller) requireScope(caller, route.scope);
+        else if (!(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
+      };
       if (route.access === "admin" && !caller && !(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
       const params = parseParams(route, match.params);
       const query = parseQuery(route, url.searchParams);
@@ -93,6 +97,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
           country: client.country,
           session: findOnce,
           owner,
+          requireOwner,
         };
         const result = await route.handle(context);
         if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));

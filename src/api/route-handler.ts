@@ -20,6 +20,8 @@ export interface HandlerContext<Route extends RouteDeclaration> {
    * scope. The question for "drafts too?"; `session` stays for what only a signed-in owner does.
    */
   owner: () => Promise<boolean>;
+  /** Refuses a caller that is not the owner: 401 without a session, 403 naming the scope a key lacks. */
+  requireOwner: () => Promise<void>;
 }
 
 export type RouteHandler<Route extends RouteDeclaration> = (context: HandlerContext<Route>) => Promise<RouteAnswerData<Route> | Response>;

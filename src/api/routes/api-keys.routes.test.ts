@@ -145,6 +145,10 @@ describe("a call with an API key", () => {
     expect(((await drafts.json()) as { id: number }[]).map((listed) => listed.id)).toContain(post.id);
     expect((await app.call(`/api/blog-posts/${String(post.id)}`, { headers: bearer(writer.key) })).status).toBe(200);
     const reader = await createKey("Subscribers only", ["subscribers:read"]);
+    const notOwner = await app.call("/api/blog-posts", { headers: bearer(reader.key) });
+    expect(notOwner.status).toBe(403);
+    expect(await errorOf(notOwner)).toBe(missingScopeMessage("content:read"));
+    expect((await app.call("/api/blog-posts?published=true", { headers: bearer(reader.key) })).status).toBe(200);
     expect((await app.call(`/api/blog-posts/${String(post.id)}`, { headers: bearer(reader.key) })).status).toBe(404);
     expect((await app.call(`/api/blog-posts/${String(post.id)}`)).status).toBe(404);
   });

@@ -1,13 +1,11 @@
-import { UnauthorizedError } from "../../core/errors.ts";
-import { sessionExpiredMessage } from "../../core/messages.ts";
 import { createPost, deletePost, getPost, listPosts, updatePost, uploadPostImage } from "../../core/posts/posts.service.ts";
 import { requestedPage } from "../params.schema.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { blogPostsRoutes } from "./blog-posts.routes.ts";
 
 export const blogPostsHandlers: RouteHandlers<typeof blogPostsRoutes> = {
-  list: async ({ query, deps, owner }) => {
-    if (!query.published && !(await owner())) throw new UnauthorizedError(sessionExpiredMessage);
+  list: async ({ query, deps, requireOwner }) => {
+    if (!query.published) await requireOwner();
     const page = requestedPage(query);
     return listPosts(deps, { publishedOnly: query.published, ...(page && { page }) });
   },
