@@ -25,6 +25,8 @@ const page = `<!doctype html>
         url: "${apiPaths.openApi}",
         withDefaultFonts: false,
         hideClientButton: true,
+        // An API key (Integrations) tries a call from the reference; the session cookie works too.
+        authentication: { preferredSecurityScheme: "apiKey" },
         proxyUrl: "",
       });
     </script>

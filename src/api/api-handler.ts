@@ -1,5 +1,6 @@
 import { ZodError, type z } from "zod";
 import type { AppDeps } from "../app/app-deps.ts";
+import { authenticateApiKey, requireScope, takeApiKeyCall, type ApiKeyCaller } from "../core/api-keys/api-keys.service.ts";
 import { findSession, type Session } from "../core/auth/sessions.ts";
 import {
   AppError,
@@ -12,6 +13,7 @@ import {
 } from "../core/errors.ts";
 import { sessionExpiredMessage } from "../core/messages.ts";
 import { firstAnswerOf, type RouteDeclaration } from "./declare-route.ts";
+import { readBearerKey } from "./bearer-key.ts";
 import { refuseControlCharacters } from "./control-characters.ts";
 import { isFormPost, readForm } from "./forms.ts";
 import { errorResponse, firstIssueMessage, isSameOrigin, json, readJson } from "./http.ts";
@@ -68,11 +70,19 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         startJob: (job: Parameters<typeof processDeps.startJob>[0]) => processDeps.startJob(job, { waitUntil: client.waitUntil }),
         ...(client.waitUntil && { waitUntil: client.waitUntil }),
       };
-      // A token-checked endpoint is called from outside the site on purpose (a mail provider's one-click POST).
-      if (!safeMethods.has(request.method) && route.crossSite !== "token") checkSameOrigin(request, deps.env.SITE_URL);
+      const caller = await apiKeyCaller(deps, request, route);
+      // A token-checked endpoint is called from outside the site on purpose (a mail provider's
+      // one-click POST), and so is a call with an API key (curl, a CRM): the key proves who calls.
+      if (!caller && !safeMethods.has(request.method) && route.crossSite !== "token") checkSameOrigin(request, deps.env.SITE_URL);
       let session: Promise<Session | null> | undefined;
-      const findOnce = () => (session ??= findSession(deps, readSessionToken(request)));
-      if (route.access === "admin" && !(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
+      // A call with a key is the key's alone: a cookie beside it is not read.
+      const findOnce = () => (session ??= caller ? Promise.resolve(null) : findSession(deps, readSessionToken(request)));
+      const owner = async () => (caller ? hasScope(caller, route) : (await findOnce()) !== null);
+      const requireOwner = async () => {
+        if (caller) requireScope(caller, route.scope);
+        else if (!(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
+      };
+      if (route.access === "admin" && !caller && !(await findOnce())) throw new UnauthorizedError(sessionExpiredMessage);
       const params = parseParams(route, match.params);
       const query = parseQuery(route, url.searchParams);
       const answer = async () => {
@@ -86,12 +96,14 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
           clientIp: client.ip,
           country: client.country,
           session: findOnce,
+          owner,
+          requireOwner,
         };
         const result = await route.handle(context);
         if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
         return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
       };
-      if (route.shared && request.method === "GET" && readSessionToken(request) === undefined) {
+      if (route.shared && request.method === "GET" && readSessionToken(request) === undefined && !caller) {
         // Keyed by what the route reads, so a query it ignores makes no new entry.
         return await sharedReads.answer(`${url.pathname}?${JSON.stringify(query ?? {})}`, answer);
       }
@@ -108,6 +120,24 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       return formPost ? seeOther(failurePage(formPost.failure, response.status)) : response;
     }
   };
+}
+
+/**
+ * The key of `Authorization: Bearer`, checked (401 unknown or revoked), counted (429 past its
+ * limit, refused calls included) and held to the route's scope (403 naming it); undefined without one.
+ */
+async function apiKeyCaller(deps: AppDeps, request: Request, route: RouteDeclaration): Promise<ApiKeyCaller | undefined> {
+  const key = readBearerKey(request);
+  if (key === undefined) return undefined;
+  const caller = await authenticateApiKey(deps, key);
+  await takeApiKeyCall(deps, caller);
+  if (route.access === "admin") requireScope(caller, route.scope);
+  return caller;
+}
+
+/** Whether a key reaches the owner's answer of a `session` route (or an `admin` one). */
+function hasScope(caller: ApiKeyCaller, route: RouteDeclaration): boolean {
+  return route.scope !== undefined && route.scope !== "none" && caller.scopes.includes(route.scope);
 }
 
 /**

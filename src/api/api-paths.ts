@@ -72,6 +72,8 @@ export const apiPaths = {
   sequences: "/api/sequences",
   sequence: "/api/sequences/:key",
   sequenceStats: "/api/sequences/:key/stats",
+  apiKeys: "/api/keys",
+  apiKey: "/api/keys/:id",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

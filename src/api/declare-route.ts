@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ApiScope } from "../core/api-keys/api-key.schema.ts";
 
 /**
  * A route's contract — method, path, access, the schemas of what comes in and of every answer —
@@ -27,6 +28,12 @@ export interface RouteDeclaration {
   /** From `apiPaths`, with `:name` segments. */
   path: string;
   access: Access;
+  /**
+   * What an API key (`Authorization: Bearer`) needs to make the call. Every `admin` route states it:
+   * a scope, or `none` for what only the owner's session may do (security, backups, restores, keys,
+   * settings). On a `session` route, a key with the scope gets the owner's answer, as a session does.
+   */
+  scope?: ApiScope | "none";
   /** One line for the API reference. */
   summary: string;
   /** Path parameters; a value that fails its schema is a 404 with the schema's message. */

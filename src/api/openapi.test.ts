@@ -9,6 +9,7 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
   security?: unknown[];
+  "x-scope"?: string;
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
@@ -94,15 +95,24 @@ describe("GET /api/openapi.json", () => {
     }
   });
 
-  it("covers every served route, admin ones marked as needing the session", () => {
+  it("covers every served route, admin ones marked as needing the session or a key with their scope", () => {
     for (const route of apiRoutes) {
       const operation = document.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
       if (route.access === "admin") {
-        expect(operation?.security).toEqual([{ session: [] }]);
+        expect(route.scope, `${route.method} ${route.path} declares its scope`).toBeDefined();
+        const key = route.scope === "none" ? [] : [{ apiKey: [route.scope] }];
+        expect(operation?.security).toEqual([{ session: [] }, ...key]);
+        expect(operation?.["x-scope"]).toBe(route.scope);
         expect(operation?.responses["401"]).toBeDefined();
+        expect(operation?.responses["403"]).toBeDefined();
       }
     }
+  });
+
+  it("offers the bearer scheme an API key is tried with in the reference", () => {
+    const schemes = (document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes;
+    expect(schemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
   });
 });
 

@@ -6,9 +6,9 @@ type JsonSchema = Record<string, unknown>;
 /** What each error status means, for every route that may answer it. */
 const errorMeanings: Record<number, string> = {
   400: "Invalid input: `error` says what to fix",
-  401: "No live admin session (or, for the login, a wrong username or password)",
+  401: "No live admin session, an API key unknown or revoked (or, for the login, a wrong username or password)",
   403:
-    "A cross-site request, a download link that is invalid or expired, a security change without a sign-in in the last 5 minutes " +
+    "A cross-site request, an API key without the operation's scope (`error` names it) or on an operation no key may call, a download link that is invalid or expired, a security change without a sign-in in the last 5 minutes " +
     "(`code: recent_sign_in_required`), or a failed confirmation of it (`code: sign_in_failed`)",
   404: "No such route, or no such item",
   413: "The body is too large",
@@ -50,11 +50,21 @@ export function buildOpenApiDocument(
       version: "1.0.0",
       description:
         "The API behind the No Filter site and its dashboard. JSON in and out except multipart uploads, the CSV export and files. " +
-        "State-changing calls must come from the site's own origin. Admin calls need the session cookie `POST /api/auth/login` sets.",
+        "State-changing calls with the session cookie (`POST /api/auth/login` sets it) must come from the site's own origin. " +
+        "Admin calls need that session, or an API key with the operation's scope (`x-scope`) as `Authorization: Bearer`, from anywhere.",
     },
     paths,
     components: {
-      securitySchemes: { session: { type: "apiKey", in: "cookie", name: sessionCookie } },
+      securitySchemes: {
+        session: { type: "apiKey", in: "cookie", name: sessionCookie },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An API key made in the dashboard (Integrations), sent as `Authorization: Bearer nf_…`. It reaches the operations whose " +
+            "`x-scope` is one of its scopes; 403 names a missing scope; 600 calls a minute, then 429.",
+        },
+      },
       schemas: { Error: errorSchema },
     },
   };
@@ -76,11 +86,20 @@ function operation(tag: string, name: string, route: RouteDeclaration): Record<s
     summary: route.summary,
     ...(parameters.length > 0 && { parameters }),
     ...(route.body && { requestBody: requestBody(route.body) }),
-    // `session`: the answer differs with a session, which is optional.
-    ...(route.access === "admin" && { security: [{ session: [] }] }),
-    ...(route.access === "session" && { security: [{}, { session: [] }] }),
+    ...security(route),
     responses,
   };
+}
+
+/**
+ * Who may call: the session, or an API key with the route's scope (the scope named in the bearer
+ * requirement, and as `x-scope`, `none` when no key may). `session` routes answer anyone, the owner more.
+ */
+function security(route: RouteDeclaration): Record<string, unknown> {
+  if (route.access === "public") return {};
+  const key = route.scope && route.scope !== "none" ? [{ apiKey: [route.scope] }] : [];
+  const requirements = [...(route.access === "session" ? [{}] : []), { session: [] }, ...key];
+  return { security: requirements, "x-scope": route.scope ?? "none" };
 }
 
 /** The error statuses a route's shape implies, plus the ones it declares. */
@@ -88,6 +107,9 @@ function errorStatuses(route: RouteDeclaration): number[] {
   const statuses = new Set<number>(route.errors ?? []);
   if (route.body || route.query) statuses.add(400);
   if (route.access === "admin") statuses.add(401);
+  // An API key: refused for its scope, or over its calls a minute.
+  if (route.access === "admin") statuses.add(403);
+  if (route.scope && route.scope !== "none") statuses.add(429);
   if (route.method !== "GET") statuses.add(403);
   if (route.params) statuses.add(404);
   if (route.body?.type === "multipart") {

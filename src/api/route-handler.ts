@@ -15,6 +15,13 @@ export interface HandlerContext<Route extends RouteDeclaration> {
   country: string | undefined;
   /** The admin session of the request's cookie, looked up once on first ask. */
   session: () => Promise<Session | null>;
+  /**
+   * Whether the caller gets the owner's answer: a live session, or an API key with the route's
+   * scope. The question for "drafts too?"; `session` stays for what only a signed-in owner does.
+   */
+  owner: () => Promise<boolean>;
+  /** Refuses a caller that is not the owner: 401 without a session, 403 naming the scope a key lacks. */
+  requireOwner: () => Promise<void>;
 }
 
 export type RouteHandler<Route extends RouteDeclaration> = (context: HandlerContext<Route>) => Promise<RouteAnswerData<Route> | Response>;

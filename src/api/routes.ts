@@ -1,3 +1,5 @@
+import { apiKeysHandlers } from "./routes/api-keys.handlers.ts";
+import { apiKeysRoutes } from "./routes/api-keys.routes.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import type { ServedRoute } from "./route-handler.ts";
 import { serve } from "./route-handler.ts";
@@ -65,6 +67,7 @@ export const apiContract = {
   uploads: uploadsRoutes,
   stats: statsRoutes,
   sequences: sequencesRoutes,
+  apiKeys: apiKeysRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -99,4 +102,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(uploadsRoutes, uploadsHandlers),
   ...serve(statsRoutes, statsHandlers),
   ...serve(sequencesRoutes, sequencesHandlers),
+  ...serve(apiKeysRoutes, apiKeysHandlers),
 ];

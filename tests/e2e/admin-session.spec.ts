@@ -220,7 +220,7 @@ test("the tabs work from the keyboard, and axe finds no serious problem on any o
 
   await logIn(page);
   await page.getByRole("tab", { name: "Blog Posts" }).focus();
-  for (const name of ["Downloads", "Email Subscribers", "Sequences", "Site Settings", "Security", "Import & Backup", "Stats"]) {
+  for (const name of ["Downloads", "Email Subscribers", "Sequences", "Site Settings", "Security", "Import & Backup", "Stats", "Integrations"]) {
     await page.keyboard.press("ArrowRight");
     const tab = page.getByRole("tab", { name });
     await expect(tab).toBeFocused();

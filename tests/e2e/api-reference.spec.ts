@@ -13,6 +13,8 @@ test("npm start shows a readable reference of the API, from the same OpenAPI doc
   for (const group of ["auth", "blogPosts", "downloads", "files", "siteSettings", "newsletter"]) {
     await expect(page.getByRole("heading", { name: new RegExp(`^${group}\\b`) })).toBeVisible();
   }
+  // An API key is what the reference tries calls with (its bearer scheme is the one chosen).
+  await expect(page.getByText("An API key made in the dashboard (Integrations)").first()).toBeVisible();
 });
 
 test("the API reference is not part of the built site: no built file is it, holds it or links to it", async ({ request }) => {

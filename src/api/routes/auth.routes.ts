@@ -36,6 +36,7 @@ export const authRoutes = {
     method: "POST",
     path: apiPaths.reauthenticate,
     access: "admin",
+    scope: "none",
     summary:
       "Confirms it is the owner (the password, or a passkey's answer to a login challenge): security changes need this or a login from the last 5 minutes",
     body: { type: "json", schema: reauthenticationSchema },
@@ -46,6 +47,7 @@ export const authRoutes = {
     method: "PUT",
     path: apiPaths.password,
     access: "admin",
+    scope: "none",
     summary:
       "Sets the owner's password (the current one, or a sign-in from the last 5 minutes, required); every other session ends. A new ADMIN_PASSWORD_HASH set in the environment later wins over it",
     body: { type: "json", schema: passwordChangeSchema },

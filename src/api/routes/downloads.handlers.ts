@@ -16,7 +16,7 @@ import { countAfterAnswer, formRequestOf } from "../visit.ts";
 import type { downloadsRoutes } from "./downloads.routes.ts";
 
 export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
-  list: async ({ deps, session }) => ((await session()) ? listDownloadsForAdmin(deps) : listDownloads(deps)),
+  list: async ({ deps, owner }) => ((await owner()) ? listDownloadsForAdmin(deps) : listDownloads(deps)),
   create: ({ body, deps }) => createDownload(deps, body),
   update: ({ params, body, deps }) => updateDownload(deps, params.id, body),
   remove: ({ params, deps }) => deleteDownload(deps, params.id),

@@ -8,6 +8,7 @@ export const importsRoutes = {
     method: "POST",
     path: apiPaths.imports,
     access: "admin",
+    scope: "none",
     summary:
       "Starts an import of a Ghost, WordPress, Substack or Medium export: a dry run (the default) reports what would happen; `dryRun=false` imports",
     body: { type: "multipart", schema: importFormSchema },
@@ -17,6 +18,7 @@ export const importsRoutes = {
     method: "GET",
     path: apiPaths.importRun,
     access: "admin",
+    scope: "none",
     summary: "An import run: its status and report (posts new and skipped, images copied and failed, subscribers, redirects, warnings)",
     params: rowIdParams("Import not found"),
     answers: { 200: jsonAnswer(importRunSchema, "The run") },

@@ -28,6 +28,7 @@ export const newsletterSendsRoutes = {
     method: "POST",
     path: apiPaths.newsletterSends,
     access: "admin",
+    scope: "subscribers:write",
     summary:
       "Sends a published post to every active subscriber, once the post's public page answers 200 (`waiting` until then), now or at `sendAt` (`scheduled` until then): the recipients are fixed when it starts (in batches: `preparing` while a large list is fixed, with no `total` until it is) and workers send in the background (400 for a draft, a `sendAt` that has passed, or, sending now, an empty list; 409 when the post was sent already)",
     body: { type: "json", schema: startSendSchema },
@@ -43,6 +44,7 @@ export const newsletterSendsRoutes = {
     method: "GET",
     path: apiPaths.newsletterSends,
     access: "admin",
+    scope: "subscribers:read",
     summary: "Every send newest first, or one post's send history with ?postId=",
     query: z.object({
       postId: rowIdQuery("postId must be a post's id").optional().meta({ description: "Only this post's sends" }),
@@ -54,6 +56,7 @@ export const newsletterSendsRoutes = {
     method: "POST",
     path: apiPaths.newsletterTestSend,
     access: "admin",
+    scope: "subscribers:write",
     summary: "Sends one preview of a published post's newsletter to one address (no send is recorded)",
     body: { type: "json", schema: testSendSchema },
     answers: { 200: jsonAnswer(testSentSchema, "Handed to the SMTP server") },
@@ -62,6 +65,7 @@ export const newsletterSendsRoutes = {
     method: "GET",
     path: apiPaths.newsletterSendPreview,
     access: "admin",
+    scope: "subscribers:read",
     summary: "The newsletter email a published post would be sent as, to show before sending (no email is sent)",
     query: z.object({
       postId: rowIdQuery("postId must be a post's id").meta({ description: "The post to preview" }),
@@ -72,6 +76,7 @@ export const newsletterSendsRoutes = {
     method: "GET",
     path: apiPaths.newsletterSend,
     access: "admin",
+    scope: "subscribers:read",
     summary: "A send and its counts: sent + failed + skipped + pending = total",
     params: sendId,
     answers: { 200: jsonAnswer(newsletterSendSchema.extend(sendClicksSchema.shape), "The send, with its clicks (per link)") },
@@ -80,6 +85,7 @@ export const newsletterSendsRoutes = {
     method: "GET",
     path: apiPaths.newsletterSendFailed,
     access: "admin",
+    scope: "subscribers:read",
     summary: "The addresses of a send the SMTP server refused, with its reply",
     params: sendId,
     answers: { 200: jsonAnswer(z.array(failedRecipientSchema), "The failed recipients") },
@@ -88,6 +94,7 @@ export const newsletterSendsRoutes = {
     method: "POST",
     path: apiPaths.newsletterSendRetry,
     access: "admin",
+    scope: "subscribers:write",
     summary: "Sends the email again to the failed recipients of a send, and to no one else",
     params: sendId,
     answers: { 202: jsonAnswer(newsletterSendSchema, "The send, with its failed rows pending again") },
@@ -96,6 +103,7 @@ export const newsletterSendsRoutes = {
     method: "POST",
     path: apiPaths.newsletterSendResume,
     access: "admin",
+    scope: "subscribers:write",
     summary:
       "Goes on with a send that paused itself (complaints or hard bounces over the thresholds): each pending recipient is sent once, and it does not pause itself again (409 unless paused)",
     params: sendId,
@@ -106,6 +114,7 @@ export const newsletterSendsRoutes = {
     method: "POST",
     path: apiPaths.newsletterSendCancel,
     access: "admin",
+    scope: "subscribers:write",
     summary:
       "Stops a send that has not finished (scheduled, waiting, preparing, queued, sending or paused) for good: its pending recipients get nothing (409 when finished)",
     params: sendId,
@@ -116,6 +125,7 @@ export const newsletterSendsRoutes = {
     method: "GET",
     path: apiPaths.newsletterListHealth,
     access: "admin",
+    scope: "subscribers:read",
     summary:
       "The list's health over 30 days: the spam-complaint rate against Gmail's 0.3 % line, the hard-bounce rate, and who gets nothing because they bounced or complained",
     answers: { 200: jsonAnswer(listHealthSchema, "The last 30 days") },

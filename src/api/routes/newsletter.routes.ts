@@ -34,6 +34,7 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscribers,
     access: "admin",
+    scope: "subscribers:read",
     summary:
       'Every subscriber, newest first (or one page with `limit`; one status with `status`). When more follow, a `Link: <…>; rel="next"` header gives the next page\'s URL, with the same filters',
     query: z.object({
@@ -51,6 +52,7 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscriberCounts,
     access: "admin",
+    scope: "subscribers:read",
     summary: "How many subscribers there are: in all, by status, and from the newsletter form",
     answers: { 200: jsonAnswer(subscriberCountsSchema, "The totals") },
   }),
@@ -58,6 +60,7 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscribersExport,
     access: "admin",
+    scope: "subscribers:read",
     summary: "Every subscriber as CSV (email-subscribers.csv)",
     answers: { 200: fileAnswer("text/csv", "The CSV file, formula-safe") },
   }),
@@ -65,6 +68,7 @@ export const newsletterRoutes = {
     method: "POST",
     path: apiPaths.subscribersImport,
     access: "admin",
+    scope: "subscribers:write",
     summary:
       "Imports a CSV (column `email`; `subscribed_at`, `source` optional) of people the owner confirms agreed to the newsletter: new addresses become active, existing ones are skipped",
     body: { type: "multipart", schema: subscriberImportFormSchema },
@@ -75,6 +79,7 @@ export const newsletterRoutes = {
     method: "GET",
     path: apiPaths.subscriberExport,
     access: "admin",
+    scope: "subscribers:read",
     summary: "Everything held about one subscriber (the row, their consent records, the emails sent to them) as a JSON download",
     params: subscriberId,
     answers: { 200: fileAnswer("application/json", "subscriber-<id>.json, as an attachment") },
@@ -83,6 +88,7 @@ export const newsletterRoutes = {
     method: "DELETE",
     path: apiPaths.subscriber,
     access: "admin",
+    scope: "subscribers:write",
     summary: "Erases a subscriber for good: the row, their consent records and every send record",
     params: subscriberId,
     answers: { 204: emptyAnswer("Erased") },

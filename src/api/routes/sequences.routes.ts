@@ -10,6 +10,7 @@ export const sequencesRoutes = {
     method: "GET",
     path: apiPaths.sequences,
     access: "admin",
+    scope: "subscribers:read",
     summary:
       "The welcome sequence (key `welcome`), then one per resource (`download-{resourceId}`; off with no steps until set up), each with its steps in order",
     answers: { 200: jsonAnswer(z.array(sequenceSchema), "The sequences") },
@@ -18,6 +19,7 @@ export const sequencesRoutes = {
     method: "PUT",
     path: apiPaths.sequence,
     access: "admin",
+    scope: "subscribers:write",
     summary:
       "Saves a sequence whole: a step with an `id` is edited in place, one without is added, one left out is removed; HTML is sanitized as a post's. What was queued already is not changed",
     params: sequenceKey,
@@ -28,6 +30,7 @@ export const sequencesRoutes = {
     method: "GET",
     path: apiPaths.sequenceStats,
     access: "admin",
+    scope: "subscribers:read",
     summary: "Each step's figures: emails sent (accepted by the SMTP server), and people who unsubscribed after that step and before the next",
     params: sequenceKey,
     answers: { 200: jsonAnswer(z.array(sequenceStepStatsSchema), "One row per step, in order") },

@@ -7,6 +7,7 @@ export const siteBuildRoutes = {
     method: "GET",
     path: apiPaths.siteBuild,
     access: "admin",
+    scope: "content:read",
     summary: "Whether the public site has caught up with the content: live, rebuilding, or retrying a failed build hook",
     answers: { 200: jsonAnswer(buildStatusSchema, "Where the site stands, with the last build-hook error while retrying") },
   }),

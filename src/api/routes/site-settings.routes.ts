@@ -16,6 +16,7 @@ export const siteSettingsRoutes = {
     method: "PUT",
     path: apiPaths.siteSetting,
     access: "admin",
+    scope: "none",
     summary: "Changes one setting; an empty value brings the default back",
     // Any key reaches the service, which answers an unknown one with its own 404.
     params: z.object({ key: z.string() }),
@@ -26,6 +27,7 @@ export const siteSettingsRoutes = {
     method: "PUT",
     path: apiPaths.siteSettingHidden,
     access: "admin",
+    scope: "none",
     summary:
       "Turns a social link or a claim off (“Don't show”): the site leaves it out, where an empty value brings the default back. A save of any value shows it again",
     params: z.object({ key: z.string() }),

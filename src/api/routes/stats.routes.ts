@@ -18,6 +18,7 @@ export const statsRoutes = {
     method: "GET",
     path: apiPaths.stats,
     access: "admin",
+    scope: "stats:read",
     summary: "The Stats tab's figures for a range of days (`from`, `to`: YYYY-MM-DD, both included, the site's time zone; default the last 30 days)",
     query: statsQuerySchema,
     answers: { 200: jsonAnswer(statsSchema, "Visitors, page views and what they did, by day, page, source, device and country") },

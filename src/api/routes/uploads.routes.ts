@@ -7,6 +7,7 @@ export const uploadsRoutes = {
     method: "POST",
     path: apiPaths.uploads,
     access: "admin",
+    scope: "content:write",
     summary: "Starts a chunked upload, for an export or a backup archive over 4 MB",
     answers: { 201: jsonAnswer(uploadStartedSchema, "The upload's id") },
   }),
@@ -14,6 +15,7 @@ export const uploadsRoutes = {
     method: "PUT",
     path: apiPaths.uploadPart,
     access: "admin",
+    scope: "content:write",
     summary: "One part of the file, numbered from 1, as the raw request body (application/octet-stream, at most 4 MB)",
     params: uploadPartParams,
     answers: { 204: emptyAnswer("Stored") },
@@ -23,6 +25,7 @@ export const uploadsRoutes = {
     method: "POST",
     path: apiPaths.uploadComplete,
     access: "admin",
+    scope: "content:write",
     summary:
       "Closes the upload (its parts must run from 1 without a gap); its id then stands for the file in `POST /api/imports` and `POST /api/backups/restore`",
     params: uploadParams,

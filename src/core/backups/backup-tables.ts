@@ -2,7 +2,8 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 
 /**
  * Tables a backup leaves out, each for a reason: secrets and sign-in state (session tokens, passkeys,
- * recovery codes, pending logins, challenges: a restored site is signed into afresh), counters and
+ * recovery codes, pending logins, challenges: a restored site is signed into afresh; API keys, though
+ * only hashed: a backup that leaves the site must not carry a way back in, decision 0067), counters and
  * locks that mean nothing elsewhere, mail still queued (a restore must not send it again), the
  * build's state, and the runs of imports and backups themselves. `schema_migrations` goes into the
  * manifest instead. The stats' salts and raw page views stay out too: a salt beside the visitor hashes
@@ -14,6 +15,7 @@ export const excludedTables: ReadonlySet<string> = new Set([
   "admin_passkeys",
   "admin_recovery_codes",
   "admin_security",
+  "api_keys",
   "pending_logins",
   "passkey_challenges",
   "login_attempts",

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import type { RouteAnswer, RouteDeclaration } from "../../api/declare-route.ts";
+import { apiKeysRoutes } from "../../api/routes/api-keys.routes.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
@@ -63,6 +64,7 @@ export const queries = {
   security: routeQuery(passkeysRoutes.security),
   siteBuild: routeQuery(siteBuildRoutes.status),
   setup: routeQuery(setupRoutes.checklist),
+  apiKeys: routeQuery(apiKeysRoutes.list),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
   /** The Stats tab's figures for a range of days. */
   stats: (range: { from: string; to: string }) => ({
