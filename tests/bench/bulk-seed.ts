@@ -3,6 +3,8 @@
  * (`generate_series`), so seeding 5,000 posts or 100,000 subscribers takes seconds, not minutes.
  */
 import pg from "pg";
+import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
 
 /** A post body of about 700 words with the markup the editor produces. */
 const postBody = [
@@ -82,6 +84,34 @@ export async function seedSubscribers(databaseUrl: string, count: number, after 
   );
 }
 
+/**
+ * The database `name` on the server of `adminUrl`, made afresh (dropped first if it is there) with
+ * every migration applied and `subscribers` active subscribers seeded by `seedSubscribers`; answers
+ * its URL and the seed's time. The scale benches (a send's start, provider events) start here.
+ */
+export async function freshSeededDatabase(
+  adminUrl: string,
+  name: string,
+  subscribers: number,
+): Promise<{ databaseUrl: string; seedSeconds: number }> {
+  await withClient(adminUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.href;
+  const db = await connectDatabase(databaseUrl, { timeouts: { statementMs: 0 } });
+  try {
+    await applyMigrations(db, await readMigrations());
+  } finally {
+    await db.close();
+  }
+  const started = performance.now();
+  await seedSubscribers(databaseUrl, subscribers);
+  return { databaseUrl, seedSeconds: (performance.now() - started) / 1000 };
+}
+
 /** What `seedList` wrote, and how long each part took. */
 export interface SeededList {
   subscribers: number;
@@ -157,6 +187,13 @@ export async function withScratchDatabase<T>(adminUrl: string, run: (databaseUrl
   } finally {
     await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
+}
+
+/** Drops the databases `names` on the server of `adminUrl`, those that are there. */
+export async function dropDatabases(adminUrl: string, names: string[]): Promise<void> {
+  await withClient(adminUrl, async (client) => {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
 }
 
 /** True when a Postgres server answers at `url`. */

@@ -3,7 +3,8 @@
  * (docs/decisions/0004-performance-targets-and-benchmark.md) —
  * page weight, Lighthouse, the API under load, the CSV export, publish → live at 1,000 posts and
  * start-up (fresh and warm), a newsletter send to 10,000 recipients (and one killed half-way), signups
- * with a slow SMTP server and the outbox after an outage — then build scaling against a scratch PostgreSQL database. Prints a
+ * with a slow SMTP server and the outbox after an outage — then build scaling against a scratch PostgreSQL database and, there too,
+ * the sizes of issue 39 (the dashboard at 1,000,000 subscribers, a send's start to them, 100,000 provider events). Prints a
  * table and writes tests/bench/results.json. Figures, not pass/fail: the machine is shared and
  * noisy, so compare ratios taken in the same run.
  *
@@ -19,9 +20,11 @@ import { fileURLToPath } from "node:url";
 import { measureApiLatency } from "./api-latency.ts";
 import { measureApiLoad } from "./api-load.ts";
 import { measureBuildScaling } from "./build-scaling.ts";
-import { canConnect, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
+import { canConnect, dropDatabases, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
 import { measureDashboardAtScale } from "./dashboard-scale.ts";
+import { measureSendEvents } from "./send-events.ts";
+import { measureSendPrepare } from "./send-prepare.ts";
 import { measureLighthouse, postWithCover } from "./lighthouse.ts";
 import { measureListPage } from "./list-page-size.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
@@ -156,6 +159,14 @@ try {
     results.csvExportOnPostgres = onPostgres.csv;
     log("the dashboard's calls at 1,000,000 subscribers (seeded by SQL into a scratch database), npm start on PostgreSQL…");
     results.dashboardAt1M = await withScratchDatabase(postgresUrl, (databaseUrl) => measureDashboardAtScale(databaseUrl, siteUrl));
+    log("a send's start at 1,000,000 subscribers, then 100,000 provider events (scratch databases, the API in process)…");
+    const scratch = `nf_bench_${String(process.pid)}`;
+    try {
+      results.sendPrepareAt1M = await measureSendPrepare(postgresUrl, 1_000_000, `${scratch}_prepare`);
+      results.sendEventsAt100k = await measureSendEvents(postgresUrl, 100_000, 16, `${scratch}_events`);
+    } finally {
+      await dropDatabases(postgresUrl, [`${scratch}_prepare`, `${scratch}_events`]);
+    }
   } else {
     results.skipped.builds = `no PostgreSQL at ${postgresUrl} (set BENCH_POSTGRES_URL)`;
     results.skipped.onPostgres = `the API load and CSV export on PostgreSQL: ${results.skipped.builds}`;

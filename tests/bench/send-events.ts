@@ -14,11 +14,10 @@
  *   node tests/bench/send-events.ts [adminDatabaseUrl] [recipients] [concurrency]
  */
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import type { NewsletterSend } from "../../src/core/newsletter/newsletter.schema.ts";
 import { makeProviderKeys, mailgunRequest } from "../support/email-event-signing.ts";
 import { createTestApp } from "../support/test-app.ts";
-import { seedSubscribers } from "./bulk-seed.ts";
+import { freshSeededDatabase } from "./bulk-seed.ts";
 
 export interface SendEventsFigures {
   recipients: number;
@@ -69,16 +68,8 @@ export async function measureSendEvents(
   concurrency: number,
   name = "nf_send_counters_bench",
 ): Promise<SendEventsFigures> {
-  const admin = await connectDatabase(adminUrl, { timeouts: { statementMs: 0 } });
-  await admin.exec(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.exec(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const { databaseUrl } = await freshSeededDatabase(adminUrl, name, count);
   const setup = await connectDatabase(databaseUrl, { timeouts: { statementMs: 0 } });
-  await applyMigrations(setup, await readMigrations());
-  await seedSubscribers(databaseUrl, count);
   const { rows: posts } = await setup.query<{ id: number }>(
     "INSERT INTO posts (title, content, excerpt, published, published_at) VALUES ('Bench', '<p>Hi.</p>', 'Hi', true, now()) RETURNING id",
   );

@@ -14,7 +14,6 @@
  *   node tests/bench/send-prepare.ts [adminDatabaseUrl] [subscribers]
  */
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
-import { applyMigrations, readMigrations } from "../../src/core/db/migrations.ts";
 import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
 import { prepareBatchSize } from "../../src/core/newsletter/newsletter-prepare.ts";
 import { startDueSends } from "../../src/core/newsletter/newsletter-start.ts";
@@ -22,7 +21,7 @@ import type { Post } from "../../src/core/posts/post.schema.ts";
 import type { NewsletterSend } from "../../src/core/newsletter/newsletter.schema.ts";
 import { multipartBody } from "../support/multipart.ts";
 import { createTestApp } from "../support/test-app.ts";
-import { seedSubscribers } from "./bulk-seed.ts";
+import { freshSeededDatabase } from "./bulk-seed.ts";
 
 export interface SendPrepareFigures {
   subscribers: number;
@@ -72,23 +71,15 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 
 export async function measureSendPrepare(adminUrl: string, count: number, name = "nf_send_prepare_bench"): Promise<SendPrepareFigures> {
-  const admin = await connectDatabase(adminUrl, { timeouts: { statementMs: 0 } });
-  await admin.exec(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.exec(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const { databaseUrl, seedSeconds } = await freshSeededDatabase(adminUrl, name, count);
   const setup = await connectDatabase(databaseUrl, { timeouts: { statementMs: 0 } });
-  await applyMigrations(setup, await readMigrations());
-  const [, seedMs] = await timed(() => seedSubscribers(databaseUrl, count));
   await setup.exec("VACUUM ANALYZE subscribers");
-  log(`${count.toLocaleString("en-US")} subscribers seeded in ${(seedMs / 1000).toFixed(1)} s`);
+  log(`${count.toLocaleString("en-US")} subscribers seeded in ${seedSeconds.toFixed(1)} s`);
 
   const times: number[] = [];
   const db = timedTransactions(await connectDatabase(databaseUrl), times);
   const app = await createTestApp({ db });
-  const figures: Partial<SendPrepareFigures> = { subscribers: count, seedSeconds: seedMs / 1000 };
+  const figures: Partial<SendPrepareFigures> = { subscribers: count, seedSeconds };
   const loadBefore = await load();
   try {
     const headers = await app.adminHeaders();

@@ -113,24 +113,24 @@ const byCount =
 /**
  * The newsletters started in the range (days in the site's time zone), newest first. An unsubscribe
  * link names no send, so a send's unsubscribes are its recipients who left after it started and
- * before the next send.
+ * before the next send. Delivered is the send's counter of sent rows (migration 0037); the
+ * unsubscribes start from who left in that window (an index on `unsubscribed_at`, migration 0041)
+ * and probe each one's recipient row: neither reads every recipient row of the send (decision 0070).
  */
 async function newslettersIn(deps: StatsDeps, from: Day, to: Day): Promise<Stats["newsletters"]> {
   const { rows } = await deps.db.query<{ id: number; subject: string; created_at: Date | string; delivered: number; unsubscribes: number }>(
     `WITH sends AS (
-       SELECT s.id, s.subject, s.created_at,
+       SELECT s.id, s.subject, s.created_at, s.count_sent,
               lead(s.created_at) OVER (ORDER BY s.created_at, s.id) AS next_at
          FROM newsletter_sends s
      )
-     SELECT s.id, s.subject, s.created_at,
-            count(*) FILTER (WHERE r.status = 'sent')::int AS delivered,
-            count(*) FILTER (WHERE r.status = 'sent' AND sub.unsubscribed_at >= s.created_at
-                               AND (s.next_at IS NULL OR sub.unsubscribed_at < s.next_at))::int AS unsubscribes
+     SELECT s.id, s.subject, s.created_at, s.count_sent AS delivered,
+            (SELECT count(*) FROM subscribers sub
+               JOIN LATERAL (SELECT 1 FROM newsletter_recipients r
+                              WHERE r.send_id = s.id AND r.subscriber_id = sub.id AND r.status = 'sent' LIMIT 1) r ON true
+              WHERE sub.unsubscribed_at >= s.created_at AND sub.unsubscribed_at < coalesce(s.next_at, 'infinity'))::int AS unsubscribes
        FROM sends s
-       LEFT JOIN newsletter_recipients r ON r.send_id = s.id
-       LEFT JOIN subscribers sub ON sub.id = r.subscriber_id
       WHERE (s.created_at AT TIME ZONE $3)::date BETWEEN $1::date AND $2::date
-      GROUP BY s.id, s.subject, s.created_at
       ORDER BY s.created_at DESC, s.id DESC`,
     [from, to, timeZoneOf(deps)],
   );

@@ -342,10 +342,17 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           {send.pausedUntil && <span className="text-slate"> — trying again at {dateTime.format(new Date(send.pausedUntil))}</span>}
         </p>
       )}
-      {notStarted(send) && (
-        // Not started: what it waits for (the time, the post's page), and the owner may still cancel it.
-        <div className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-waiting>
-          {send.statusReason ? (
+      {(notStarted(send) || send.status === "preparing") && (
+        // Not started (what it waits for: the time, the post's page) or preparing (its recipients are fixed in batches; the
+        // total comes once the last one is): either way nobody has been sent it yet, and the owner may still cancel it.
+        <div
+          className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm"
+          data-waiting={notStarted(send) || undefined}
+          data-preparing={send.status === "preparing" || undefined}
+        >
+          {send.status === "preparing" ? (
+            <p role="status">{preparingText(send.prepared)}</p>
+          ) : send.statusReason ? (
             <p role="alert" className="font-semibold">
               {send.statusReason}
             </p>
@@ -356,23 +363,6 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
                 : "Waiting for the post's page to be live on the site: it starts on its own once the page answers."}
             </p>
           )}
-          <ConfirmButton
-            label="Cancel send"
-            title="Cancel this send?"
-            description="Nobody gets this send, and the post can't be sent again. This can't be undone."
-            confirmLabel="Cancel send"
-            onConfirm={() => cancel.mutate()}
-            disabled={cancel.isPending}
-            triggerClassName="btn btn-light mt-2 py-2 text-sm"
-          >
-            Cancel send
-          </ConfirmButton>
-        </div>
-      )}
-      {send.status === "preparing" && (
-        // Started: its recipients are fixed in batches; the total comes once the last one is, and the owner may still cancel.
-        <div className="mt-2 break-words border-3 border-ink bg-paper p-2 text-sm" data-preparing>
-          <p role="status">{preparingText(send.prepared)}</p>
           <ConfirmButton
             label="Cancel send"
             title="Cancel this send?"
