@@ -24,6 +24,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "admin_recovery_codes",
       "admin_security",
       "admin_sessions",
+      "api_keys",
       "background_run_starts",
       "backup_runs",
       "build_hook_state",
