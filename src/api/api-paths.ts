@@ -72,6 +72,12 @@ export const apiPaths = {
   sequences: "/api/sequences",
   sequence: "/api/sequences/:key",
   sequenceStats: "/api/sequences/:key/stats",
+  webhooks: "/api/webhooks",
+  webhook: "/api/webhooks/:id",
+  webhookTest: "/api/webhooks/:id/test",
+  webhookRotateSecret: "/api/webhooks/:id/rotate-secret",
+  webhookDeliveries: "/api/webhooks/:id/deliveries",
+  webhookRedeliver: "/api/webhooks/:id/deliveries/redeliver",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

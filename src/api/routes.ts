@@ -42,6 +42,8 @@ import { statsHandlers } from "./routes/stats.handlers.ts";
 import { statsRoutes } from "./routes/stats.routes.ts";
 import { sequencesHandlers } from "./routes/sequences.handlers.ts";
 import { sequencesRoutes } from "./routes/sequences.routes.ts";
+import { webhooksHandlers } from "./routes/webhooks.handlers.ts";
+import { webhooksRoutes } from "./routes/webhooks.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -65,6 +67,7 @@ export const apiContract = {
   uploads: uploadsRoutes,
   stats: statsRoutes,
   sequences: sequencesRoutes,
+  webhooks: webhooksRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -99,4 +102,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(uploadsRoutes, uploadsHandlers),
   ...serve(statsRoutes, statsHandlers),
   ...serve(sequencesRoutes, sequencesHandlers),
+  ...serve(webhooksRoutes, webhooksHandlers),
 ];
