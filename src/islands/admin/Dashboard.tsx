@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
+import IntegrationsTab from "./integrations/IntegrationsTab.tsx";
 import MovingTab from "./moving/MovingTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
 import SecurityTab from "./security/SecurityTab.tsx";
@@ -24,6 +25,7 @@ const tabs = [
   { value: "security", label: "Security", Panel: SecurityTab },
   { value: "moving", label: "Import & Backup", Panel: MovingTab },
   { value: "stats", label: "Stats", Panel: StatsTab },
+  { value: "integrations", label: "Integrations", Panel: IntegrationsTab },
 ] as const;
 
 /** The logged-in dashboard: header with View Site and Logout, and the tabs. */

@@ -1,0 +1,10 @@
+import WebhooksSection from "./WebhooksSection.tsx";
+
+/** Integrations: what connects the site to other tools, one section each. */
+export default function IntegrationsTab() {
+  return (
+    <div className="space-y-8">
+      <WebhooksSection />
+    </div>
+  );
+}
