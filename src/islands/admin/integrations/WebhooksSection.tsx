@@ -187,6 +187,8 @@ function DeliveryLog({ endpointId }: { endpointId: number }) {
   const log = useQuery({
     queryKey: [...logKey(endpointId), failedOnly],
     queryFn: () => callApi(webhooksRoutes.deliveries, { params: { id: endpointId }, query: failedOnly ? { status: "failed" } : {} }),
+    // A delivery on its way settles within seconds (or waits for its retry): the log looks again while one is pending.
+    refetchInterval: (query) => (query.state.data?.deliveries.some((delivery) => delivery.status === "pending") ? 2000 : false),
   });
   const redeliver = useMutation({
     mutationFn: (body: { ids: number[] } | { since: string }) => callApi(webhooksRoutes.redeliver, { params: { id: endpointId }, body }),
