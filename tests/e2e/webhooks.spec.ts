@@ -57,6 +57,9 @@ test("the owner adds an endpoint in the dashboard; a signup on the site arrives 
     data: { email, status: "active" },
   });
 
+  await visitor.close();
+  await page.bringToFront();
+
   // The endpoint refuses a test event (a final 4xx); once it is fixed, the owner sends it again from the log.
   receiver.answer = { status: 400, body: "bad request" };
   const endpoint = page.getByRole("listitem", { name: receiver.url });
