@@ -115,7 +115,9 @@ describe("webhooks API", () => {
     expect(await one.json()).toEqual({ queued: 1 });
     await receiver.waitFor(3);
     expect(receiver.received[2]?.headers["webhook-id"]).toBe(oldest.eventId);
-    const since = await json("POST", `/api/webhooks/${String(endpoint.id)}/deliveries/redeliver`, { since: new Date(clock.now().getTime() - 60_000).toISOString() });
+    const since = await json("POST", `/api/webhooks/${String(endpoint.id)}/deliveries/redeliver`, {
+      since: new Date(clock.now().getTime() - 60_000).toISOString(),
+    });
     expect(await since.json()).toEqual({ queued: 1 });
     await receiver.waitFor(4);
     expect(receiver.received[3]?.headers["webhook-id"]).toBe(newest.eventId);
@@ -144,7 +146,8 @@ describe("webhooks API", () => {
   it("a published post arrives as post.published", async () => {
     await create({ events: ["post.published"] });
     const form = new FormData();
-    for (const [key, value] of Object.entries({ title: "Hooked", content: "<p>Body.</p>", excerpt: "Short.", published: "true" })) form.set(key, value);
+    for (const [key, value] of Object.entries({ title: "Hooked", content: "<p>Body.</p>", excerpt: "Short.", published: "true" }))
+      form.set(key, value);
     const response = await app.call("/api/blog-posts", { method: "POST", headers: admin, body: form });
     expect(response.status, await response.clone().text()).toBe(201);
     const [hook] = await receiver.waitFor(1);
