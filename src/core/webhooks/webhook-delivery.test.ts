@@ -6,7 +6,7 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
-import { createWebhookEndpoint, rotateWebhookSecret } from "./webhooks.service.ts";
+import { checkEndpointUrl, createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint } from "./webhooks.service.ts";
 import type { WebhookEventType } from "./webhook.schema.ts";
 
 const minute = 60_000;
@@ -184,6 +184,20 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(owner[0]?.text).toContain(endpoint.url);
     expect(mail).toBeDefined();
     expect(clock.now().getTime()).toBeGreaterThanOrEqual(Date.now() + webhookRetryForMs - 60 * minute);
+    // An event while it is off waits, and goes once the owner switches it on again.
+    receiver.answer = { status: 200 };
+    const { recordWebhookEvent } = await import("./webhook-events.ts");
+    await app.deps.db.query("UPDATE webhook_endpoints SET enabled = true WHERE id = $1", [endpoint.id]);
+    await app.deps.db.transaction((tx) =>
+      recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "w@example.com", status: "pending" }),
+    );
+    await app.deps.db.query("UPDATE webhook_endpoints SET enabled = false WHERE id = $1", [endpoint.id]);
+    const before = receiver.received.length;
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 0 });
+    expect(receiver.received).toHaveLength(before);
+    await updateWebhookEndpoint(app.deps, endpoint.id, { enabled: true });
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 1 });
+    expect((await app.deps.db.query("SELECT failing_since FROM webhook_endpoints")).rows).toEqual([{ failing_since: null }]);
   });
 
   it("one slow endpoint holds one slot: another endpoint's delivery arrives while it hangs", async () => {
@@ -204,5 +218,18 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("an endpoint's address", () => {
+  it("is https; plain http only to this machine and only under npm start; never loopback in production", () => {
+    const local = { webhooksLocal: true };
+    const production = { webhooksLocal: false };
+    expect(checkEndpointUrl(production, "https://crm.example.com/hooks")).toBe("https://crm.example.com/hooks");
+    expect(checkEndpointUrl(local, "http://127.0.0.1:9000/hooks")).toBe("http://127.0.0.1:9000/hooks");
+    expect(checkEndpointUrl(local, "http://localhost:9000/hooks")).toBe("http://localhost:9000/hooks");
+    expect(() => checkEndpointUrl(production, "http://localhost:9000/hooks")).toThrow("url must start with https://");
+    expect(() => checkEndpointUrl(production, "https://localhost/hooks")).toThrow("loopback");
+    expect(() => checkEndpointUrl(local, "http://crm.example.com/hooks")).toThrow("plain http only to localhost");
   });
 });
