@@ -38,6 +38,7 @@ const corePolicy = {
     { pattern: pkg("sharp") }, // image cleaning, buffer to buffer
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
     { pattern: pkg("svix") }, // Resend's webhook signatures (Svix): an HMAC check over the body
+    { pattern: pkg("standardwebhooks") }, // outgoing webhooks signed the Standard Webhooks way: an HMAC over id, time and body
     { pattern: pkg("@sendgrid/eventwebhook") }, // SendGrid's webhook signatures: an ECDSA check over the body
     { pattern: pkg("saxes") }, // WordPress exports (WXR) read as a stream of XML events
     { pattern: pkg("node-html-parser") }, // imported posts: their images, and Substack's and Medium's chrome removed

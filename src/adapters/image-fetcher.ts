@@ -45,7 +45,7 @@ export function isPrivateAddress(address: string): boolean {
 /** A host's addresses, as `dns.lookup(host, { all: true })` gives them; tests inject their own (no real DNS). */
 export type ResolveHost = (host: string) => Promise<{ address: string; family: number }[]>;
 
-const systemResolve: ResolveHost = (host) => lookup(host, { all: true });
+export const systemResolve: ResolveHost = (host) => lookup(host, { all: true });
 
 export interface ImageFetcherOptions {
   /** IMPORT_ALLOW_PRIVATE_HOSTS=1: tests serve images from loopback. */
@@ -58,7 +58,7 @@ export interface ImageFetcherOptions {
 /** Each image: at most 20 MB, within 20 seconds, through at most 3 redirects. Why: docs/decisions/0036-importing-other-blogs.md. */
 export const importImageLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: 20_000, maxRedirects: 3 };
 
-const privateHostMessage = (host: string) => `The host ${host} is a private or loopback address`;
+export const privateHostMessage = (host: string) => `The host ${host} is a private or loopback address`;
 
 /** An address written in the URL itself (no lookup happens for it): checked as it is. */
 function checkUrl(url: URL, allowPrivate: boolean): void {
@@ -72,7 +72,7 @@ function checkUrl(url: URL, allowPrivate: boolean): void {
  * the connection goes to one of those very addresses. Checking first and then connecting by name
  * would resolve twice, and a second answer (DNS rebinding) could point at a private address.
  */
-function checkedLookup(resolve: ResolveHost, allowPrivate: boolean): LookupFunction {
+export function checkedLookup(resolve: ResolveHost, allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     const answer = async () => {
       const found = await resolve(hostname).catch(() => []);

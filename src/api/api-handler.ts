@@ -62,6 +62,8 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
     const formPost = route.body?.form && isFormPost(request) ? route.body.form : undefined;
     try {
       const processDeps = await options.deps();
+      // An event recorded for a webhook during this request is delivered after the answer (its transaction committed by then).
+      let webhooksRecorded = false;
       // A rebuild asked for during this request may outlive the response: tie it to the request.
       const deps = {
         ...processDeps,
@@ -69,6 +71,9 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         kickSends: () => processDeps.kickSends({ waitUntil: client.waitUntil }),
         startJob: (job: Parameters<typeof processDeps.startJob>[0]) => processDeps.startJob(job, { waitUntil: client.waitUntil }),
         ...(client.waitUntil && { waitUntil: client.waitUntil }),
+        webhooksRecorded: () => {
+          webhooksRecorded = true;
+        },
       };
       const caller = await apiKeyCaller(deps, request, route);
       // A token-checked endpoint is called from outside the site on purpose (a mail provider's
@@ -108,6 +113,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
         return await sharedReads.answer(`${url.pathname}?${JSON.stringify(query ?? {})}`, answer);
       }
       const response = await answer();
+      if (webhooksRecorded && client.waitUntil && processDeps.deliverWebhooks) client.waitUntil(processDeps.deliverWebhooks());
       if (!safeMethods.has(request.method) && response.ok) sharedReads.clear();
       // An answer that may hold the owner's data is never kept by a browser or a proxy.
       if (route.access !== "public") response.headers.set("cache-control", "no-store");

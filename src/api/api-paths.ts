@@ -74,6 +74,12 @@ export const apiPaths = {
   sequenceStats: "/api/sequences/:key/stats",
   apiKeys: "/api/keys",
   apiKey: "/api/keys/:id",
+  webhooks: "/api/webhooks",
+  webhook: "/api/webhooks/:id",
+  webhookTest: "/api/webhooks/:id/test",
+  webhookRotateSecret: "/api/webhooks/:id/rotate-secret",
+  webhookDeliveries: "/api/webhooks/:id/deliveries",
+  webhookRedeliver: "/api/webhooks/:id/deliveries/redeliver",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

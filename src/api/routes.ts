@@ -44,6 +44,8 @@ import { statsHandlers } from "./routes/stats.handlers.ts";
 import { statsRoutes } from "./routes/stats.routes.ts";
 import { sequencesHandlers } from "./routes/sequences.handlers.ts";
 import { sequencesRoutes } from "./routes/sequences.routes.ts";
+import { webhooksHandlers } from "./routes/webhooks.handlers.ts";
+import { webhooksRoutes } from "./routes/webhooks.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -68,6 +70,7 @@ export const apiContract = {
   stats: statsRoutes,
   sequences: sequencesRoutes,
   apiKeys: apiKeysRoutes,
+  webhooks: webhooksRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -103,4 +106,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(statsRoutes, statsHandlers),
   ...serve(sequencesRoutes, sequencesHandlers),
   ...serve(apiKeysRoutes, apiKeysHandlers),
+  ...serve(webhooksRoutes, webhooksHandlers),
 ];

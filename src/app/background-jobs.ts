@@ -11,6 +11,7 @@ import type { AppDeps } from "./app-deps.ts";
 import { bootApp } from "./boot-app.ts";
 import type { App } from "./create-app.ts";
 import { runJob } from "./run-job.ts";
+import { deliverWebhooks } from "../core/webhooks/webhook-delivery.ts";
 
 /** What one run of a background job is handed, on Netlify and under `npm start` alike. */
 export interface JobRun {
@@ -73,6 +74,11 @@ export const backgroundJobs = [
       const mail = await deliverQueuedMail(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
       if (mail.sent + mail.failed + mail.retried > 0) {
         log(`[mail] outbox: ${String(mail.sent)} sent, ${String(mail.failed)} failed, ${String(mail.retried)} to retry`);
+      }
+      // Outgoing webhooks: what a request's own run left (a retry due, an endpoint back up).
+      const hooks = await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
+      if (hooks.sent + hooks.failed + hooks.retried > 0) {
+        log(`[webhooks] ${String(hooks.sent)} delivered, ${String(hooks.failed)} failed, ${String(hooks.retried)} to retry`);
       }
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {
         log(

@@ -24,6 +24,8 @@ import type { CheckPage } from "../core/newsletter/newsletter-page-check.ts";
 import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
+import { webhookPoster } from "../adapters/webhook-poster.ts";
+import { deliverWebhooks, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
 export interface AppParts {
@@ -52,6 +54,8 @@ export interface AppParts {
   snsFetch?: SnsFetch;
   /** Whether a post's public page answers 200 (a send starts only then). Default: a GET of the URL; tests pass their own. */
   checkPage?: CheckPage;
+  /** POSTs a webhook delivery. Default: the network with the SSRF rules (src/adapters/webhook-poster.ts). */
+  postWebhook?: PostWebhook;
 }
 
 export interface App {
@@ -82,6 +86,9 @@ export function createApp(parts: AppParts): App {
     snsFetch = fetchFromSns,
     checkPage = pageCheck(),
   } = parts;
+  // `npm start`: not production, and the site's own address is on this machine (docs/webhooks.md).
+  const webhooksLocal =
+    !isProduction(env) && env.SITE_URL !== undefined && ["localhost", "127.0.0.1", "[::1]"].includes(new URL(env.SITE_URL).hostname);
   const deps: AppDeps = {
     db,
     files,
@@ -115,6 +122,14 @@ export function createApp(parts: AppParts): App {
       sesTopicArns: env.SES_SNS_TOPIC_ARNS?.split(",").map((arn) => arn.trim()),
     },
     snsFetch,
+    // Outgoing webhooks: the import's SSRF rules on every delivery; loopback only under `npm start`.
+    webhooksLocal,
+    postWebhook: parts.postWebhook ?? webhookPoster({ allowPrivateHosts: webhooksLocal }),
+    deliverWebhooks: oneRunAtATime(() =>
+      deliverWebhooks(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch((error: unknown) =>
+        console.error("[webhooks] Delivering webhooks failed; the next run retries:", error),
+      ),
+    ),
     snsCertificate: snsCertificates(snsFetch),
     // Newsletter links go through the signed click redirect unless the owner turned it off.
     clickTracking: env.CLICK_TRACKING !== "off",

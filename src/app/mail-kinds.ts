@@ -6,6 +6,7 @@ import type { MailDeps } from "../core/mail/person-mail.ts";
 import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
+import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
 
 /** What the renderers read: the person-mail needs, and whether sequence links go through the click redirect. */
 export type MailKindsDeps = Omit<MailDeps, "mail" | "waitUntil" | "deliverMail"> & { clickTracking?: boolean | undefined };
@@ -35,6 +36,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     download: transactional(downloadEmailRenderer(deps)),
     "newsletter-test": transactional((message) => renderTestEmail(deps, message)),
     sequence: (message) => renderSequenceEmail(deps, message),
+    "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
   };
 }
 

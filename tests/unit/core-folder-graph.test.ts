@@ -25,7 +25,9 @@ const useCaseEdges: Record<string, string> = {
   "downloads -> publishing": "a resource's change rebuilds the site",
   "downloads -> sequences": "a download request may enrol the person in a sequence",
   "downloads -> subscribers": "a download request records who asked as a subscriber",
+  "downloads -> webhooks": "a download request is a webhook event (recorded in its transaction)",
   "email-events -> subscribers": "list health reads the subscriber totals",
+  "email-events -> webhooks": "a bounce or complaint is a webhook event",
   "imports -> posts": "an import writes posts",
   "imports -> publishing": "an import rebuilds the site",
   "imports -> subscribers": "a subscriber import runs as an import run",
@@ -33,13 +35,16 @@ const useCaseEdges: Record<string, string> = {
   "newsletter -> posts": "a newsletter is a post's email",
   "newsletter -> stats": "a newsletter's links go through the click redirect",
   "newsletter -> subscribers": "a newsletter goes to subscribers",
+  "newsletter -> webhooks": "a finished send is a webhook event",
   "posts -> publishing": "a post's change rebuilds the site",
+  "posts -> webhooks": "publishing, updating or unpublishing a post is a webhook event",
   "sequences -> posts": "a step's body is cleaned as a post's is",
   "sequences -> stats": "a step's links go through the click redirect",
   "setup -> downloads": "the checklist counts resources",
   "setup -> posts": "the checklist counts posts",
   "stats -> posts": "a page view counts only for a page that exists: posts, categories and list pages",
   "subscribers -> sequences": "a confirmed subscriber is enrolled in the sequences",
+  "subscribers -> webhooks": "a signup, confirmation or unsubscribe is a webhook event",
 };
 
 interface MadgeGraph {

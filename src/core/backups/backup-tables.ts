@@ -8,7 +8,10 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
  * build's state, and the runs of imports and backups themselves. `schema_migrations` goes into the
  * manifest instead. The stats' salts and raw page views stay out too: a salt beside the visitor hashes
  * it made turns them back into addresses, and the privacy page promises each salt is gone the next day
- * (the daily totals, which hold no visitor, are kept). Every other table is in the archive, whoever added it.
+ * (the daily totals, which hold no visitor, are kept). Outgoing webhooks stay out whole: an endpoint's
+ * signing secret must never sit in an archive in clear, and its queued deliveries must not go again
+ * after a restore (the owner adds the endpoints again; docs/decisions/0068-outgoing-webhooks.md). Every
+ * other table is in the archive, whoever added it.
  */
 export const excludedTables: ReadonlySet<string> = new Set([
   "admin_sessions",
@@ -32,6 +35,10 @@ export const excludedTables: ReadonlySet<string> = new Set([
   "schema_migrations",
   "import_runs",
   "backup_runs",
+  "webhook_endpoints",
+  "webhook_events",
+  "webhook_deliveries",
+  "webhook_attempts",
 ]);
 
 const identifier = /^[a-z_][a-z0-9_]*$/;

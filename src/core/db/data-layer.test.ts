@@ -63,6 +63,10 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "subscriber_consents",
       "subscriber_emails",
       "subscribers",
+      "webhook_attempts",
+      "webhook_deliveries",
+      "webhook_endpoints",
+      "webhook_events",
     ]);
   });
 

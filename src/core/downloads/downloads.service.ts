@@ -18,6 +18,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import { signDownloadLink } from "./download-link.ts";
+import { recordWebhookEvent } from "../webhooks/webhook-events.ts";
 
 /** What resources need: the database, the file store, a rebuild after a change, the clock, links and their signer. */
 export interface DownloadsDeps {
@@ -228,7 +229,8 @@ export async function requestDownload(
     ]);
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
-    const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now);
+    const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now, deps);
+    await recordWebhookEvent(tx, deps, "download.requested", { downloadId: input.id, title: rows[0].title, subscriber: recipient }, recipient.id);
     // No sequence starts here: whoever typed the address may not own it (the emailed link proves it, see `downloadFile`).
     return queueDownloadEmail(tx, deps, recipient, { downloadId: input.id, consentId });
   });

@@ -1,3 +1,4 @@
+import { recordWebhookEvent, type WebhookRecordDeps } from "../webhooks/webhook-events.ts";
 import type { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
@@ -224,13 +225,14 @@ export async function recordEmailEvent(
       [provider, event.eventId, event.type, who.subscriber_id, who.send_id, who.message_ref, reason, event.occurredAt, deps.now()],
     );
     if (rows.length === 0) return undefined;
-    if (who.subscriber_id !== null) await applyToSubscriber(tx, who.subscriber_id, event.type, reason, event.occurredAt, provider);
+    if (who.subscriber_id !== null) await applyToSubscriber(tx, deps, who.subscriber_id, event.type, reason, event.occurredAt, provider);
     return who.send_id ?? undefined;
   });
 }
 
 async function applyToSubscriber(
   db: SqlQueryable,
+  hooks: WebhookRecordDeps,
   subscriberId: number,
   type: EmailEventType,
   reason: string,
@@ -240,14 +242,15 @@ async function applyToSubscriber(
   const why = (what: string) => `${what} (${provider}): ${reason}`.slice(0, 600);
   if (type === "complaint") {
     // Whatever they were: someone who called our mail spam gets none, even after unsubscribing.
-    await db.query(
-      "UPDATE subscribers SET status = 'complained', suppressed_reason = $2, suppressed_at = $3 WHERE id = $1 AND status <> 'complained'",
+    const { rows } = await db.query<{ id: number; email: string; status: "complained" }>(
+      "UPDATE subscribers SET status = 'complained', suppressed_reason = $2, suppressed_at = $3 WHERE id = $1 AND status <> 'complained' RETURNING id, email, status",
       [subscriberId, why("Marked a message as spam"), at],
     );
+    if (rows[0]) await recordWebhookEvent(db, hooks, "subscriber.complained", rows[0], subscriberId);
     return;
   }
   if (type === "hard_bounce") {
-    await suppressBounced(db, subscriberId, why("Hard bounce"), at);
+    await suppressBounced(db, hooks, subscriberId, why("Hard bounce"), at);
     return;
   }
   if (type !== "soft_bounce") return;
@@ -260,16 +263,17 @@ async function applyToSubscriber(
     [subscriberId, new Date(at.getTime() - softBounceWindowMs)],
   );
   if ((rows[0]?.soft ?? 0) >= softBouncesToSuppress) {
-    await suppressBounced(db, subscriberId, why(`${String(softBouncesToSuppress)} soft bounces in a row within 30 days, the last`), at);
+    await suppressBounced(db, hooks, subscriberId, why(`${String(softBouncesToSuppress)} soft bounces in a row within 30 days, the last`), at);
   }
 }
 
 /** Someone receiving mail (or waiting to confirm) whose address bounced: `bounced`; others keep their status. */
-async function suppressBounced(db: SqlQueryable, subscriberId: number, reason: string, at: Date): Promise<void> {
-  await db.query(
-    "UPDATE subscribers SET status = 'bounced', suppressed_reason = $2, suppressed_at = $3 WHERE id = $1 AND status IN ('active', 'pending')",
+async function suppressBounced(db: SqlQueryable, hooks: WebhookRecordDeps, subscriberId: number, reason: string, at: Date): Promise<void> {
+  const { rows } = await db.query<{ id: number; email: string; status: "bounced" }>(
+    "UPDATE subscribers SET status = 'bounced', suppressed_reason = $2, suppressed_at = $3 WHERE id = $1 AND status IN ('active', 'pending') RETURNING id, email, status",
     [subscriberId, reason, at],
   );
+  if (rows[0]) await recordWebhookEvent(db, hooks, "subscriber.bounced", rows[0], subscriberId);
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   newsletterReason,
   renderConfirmationEmail,
   renderDownloadEmail,
+  renderWebhookDisabledEmail,
   renderNewsletterEmail,
   renderWelcomeEmail,
   type EmailContent,
@@ -134,6 +135,21 @@ describe("download email", () => {
     expect(links(email.html).map((link) => link.href)).not.toContain("https://evil.example");
     // The subject is one line: a line break in a title must not reach the header.
     expect(email.subject).toBe(`Your download: Pitch <script>alert("x")</script> & <img src=x onerror=alert(1)> Deck`);
+  });
+});
+
+describe("webhook switched off email", () => {
+  it("names the endpoint and its last failure, links the site, and has no unsubscribe link (it goes to the owner)", async () => {
+    const email = await renderWebhookDisabledEmail({
+      ...site,
+      endpointUrl: "https://crm.example.com/hooks",
+      reason: "Switched off after 3 days of failed deliveries (last: answered 503)",
+      dashboardUrl: "https://nofilter.example",
+    });
+    expect(email.subject).toBe("No Filter: a webhook endpoint was switched off");
+    expect(email.text).toContain("https://crm.example.com/hooks");
+    expect(email.text).toContain("answered 503");
+    expectNoUnsubscribe(email);
   });
 });
 

@@ -100,6 +100,20 @@ export async function renderNewsletterEmail(
   return renderEmail(subject, h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
 }
 
+/** To the owner: an outgoing webhook endpoint failed for 3 days and was switched off (`dashboardUrl` absolute). */
+export async function renderWebhookDisabledEmail(
+  input: SiteIdentity & { endpointUrl: string; reason: string; dashboardUrl: string },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const dashboardUrl = absoluteUrl("dashboardUrl", input.dashboardUrl);
+  const { WebhookDisabledEmail } = await templates();
+  const subject = oneLine(`${site.siteName}: a webhook endpoint was switched off`);
+  return renderEmail(
+    subject,
+    h(WebhookDisabledEmail, { ...site, subject, endpointUrl: oneLine(input.endpointUrl), reason: oneLine(input.reason), dashboardUrl }),
+  );
+}
+
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
   const { renderParts } = await templates();
   return { subject: oneLine(subject), ...(await renderParts(email)) };

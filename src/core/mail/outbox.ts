@@ -16,7 +16,7 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-addr
  * the delivery engine (delivery-engine.ts, decision 0044): claimed under a lease with `FOR UPDATE
  * SKIP LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
-export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence";
+export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled";
 
 /** A message to queue: who it goes to and what it is rendered from at delivery. */
 export interface QueuedMail {
@@ -27,6 +27,8 @@ export interface QueuedMail {
   consentId?: number | null;
   downloadId?: number | null;
   postId?: number | null;
+  /** The owner's email about an outgoing webhook endpoint switched off. */
+  webhookEndpointId?: number | null;
 }
 
 /** A claimed row, handed to the renderer and then to the SMTP server. */
@@ -38,6 +40,7 @@ export interface OutboxMessage extends LeasedRow {
   consentId: number | null;
   downloadId: number | null;
   postId: number | null;
+  webhookEndpointId: number | null;
   messageId: string;
   /** How many times the row was handed over, this time included. */
   attempts: number;
@@ -90,11 +93,21 @@ export async function enqueueMail(
   onlyIf?: EnqueueCondition,
 ): Promise<string | undefined> {
   const messageId = deps.site.messageId(randomBytes(18).toString("base64url"));
-  const values = [mail.kind, mail.subscriberId, mail.to, mail.consentId ?? null, mail.downloadId ?? null, mail.postId ?? null, messageId, deps.now()];
+  const values = [
+    mail.kind,
+    mail.subscriberId,
+    mail.to,
+    mail.consentId ?? null,
+    mail.downloadId ?? null,
+    mail.postId ?? null,
+    messageId,
+    deps.now(),
+    mail.webhookEndpointId ?? null,
+  ];
   const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
   const { rows } = await db.query<{ message_id: string }>(
-    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at)
-     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer
      ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
      RETURNING message_id`,
     [...values, ...(onlyIf?.params ?? [])],
@@ -109,6 +122,7 @@ interface OutboxRow {
   consent_id: number | null;
   download_id: number | null;
   post_id: number | null;
+  webhook_endpoint_id: number | null;
   message_id: string;
   created_at: Date;
   subscriber_status: string | null;
@@ -129,7 +143,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
       pick: ["subscriber_id"],
       join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
       returning:
-        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.message_id, q.created_at, s.status AS subscriber_status",
+        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.message_id, q.created_at, s.status AS subscriber_status",
     },
     size,
     leaseMs,
@@ -142,6 +156,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     consentId: row.consent_id,
     downloadId: row.download_id,
     postId: row.post_id,
+    webhookEndpointId: row.webhook_endpoint_id,
     messageId: row.message_id,
     attempts: row.attempts,
     leaseUntil: row.leaseUntil,

@@ -1,5 +1,6 @@
+import { recordWebhookEvent } from "../webhooks/webhook-events.ts";
 import { groupCommit } from "../db/group-commit.ts";
-import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { claimLeased, leasedRows, type LeasedRow } from "../mail/delivery-engine.ts";
 import { pauseDelayMs } from "../mail/delivery-failure.ts";
 
@@ -139,16 +140,27 @@ export const markRetry = recipients.retry;
  * Ends a send whose rows are all settled (none pending): status "sent", with the time. Returns
  * whether the send is finished (now or before).
  */
-export async function finishIfSettled(deps: { db: SqlQueryable; now: () => Date }, sendId: number): Promise<boolean> {
+export async function finishIfSettled(deps: { db: SqlExecutor; now: () => Date }, sendId: number): Promise<boolean> {
   const { rows } = await deps.db.query<{ pending: boolean }>(
     "SELECT EXISTS (SELECT 1 FROM newsletter_recipients WHERE send_id = $1 AND status = 'pending') AS pending",
     [sendId],
   );
   if (rows[0]?.pending) return false;
-  await deps.db.query("UPDATE newsletter_sends SET status = 'sent', finished_at = $2 WHERE id = $1 AND status IN ('queued', 'sending')", [
-    sendId,
-    deps.now(),
-  ]);
+  await deps.db.transaction(async (tx) => {
+    const { rows: done } = await tx.query<{ id: number; post_id: number | null; subject: string; sent: number; failed: number }>(
+      "UPDATE newsletter_sends SET status = 'sent', finished_at = $2 WHERE id = $1 AND status IN ('queued', 'sending') RETURNING id, post_id, subject, count_sent AS sent, count_failed AS failed",
+      [sendId, deps.now()],
+    );
+    const send = done[0];
+    if (send)
+      await recordWebhookEvent(tx, deps, "newsletter.sent", {
+        sendId: send.id,
+        postId: send.post_id,
+        subject: send.subject,
+        sent: send.sent,
+        failed: send.failed,
+      });
+  });
   return true;
 }
 

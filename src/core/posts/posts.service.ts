@@ -1,3 +1,4 @@
+import { recordWebhookEvent } from "../webhooks/webhook-events.ts";
 import { isRowId } from "../db/row-id.ts";
 import { altToStore } from "../shared/image-alt.schema.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
@@ -47,6 +48,11 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
     sendAsNewsletter: row.send_as_newsletter,
   };
+}
+
+/** A post as its webhook events carry it (src/core/webhooks/webhook.schema.ts). */
+function postEventData(row: { id: number; title: string; slug: string; published: boolean }) {
+  return { id: row.id, title: row.title, slug: row.slug, path: row.published ? postPath(row.slug) : null };
 }
 
 /**
@@ -113,7 +119,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
     deps.db
       .transaction(async (tx) => {
         const slug = await slugToSave(tx, { id: null, title: form.title, wanted: form.slug, current: null });
-        return insertPostRow(tx, {
+        const row = await insertPostRow(tx, {
           title: form.title,
           content,
           excerpt: form.excerpt,
@@ -129,6 +135,8 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           sendAsNewsletter: form.sendAsNewsletter ?? false,
           emailSubject: form.emailSubject ?? null,
         });
+        if (row.published) await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+        return row;
       })
       .catch((error: unknown) => {
         throw asSlugConflict(error);
@@ -187,6 +195,9 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);
+        const saved = rows[0] as PostRow;
+        const change = saved.published ? (current.published ? "post.updated" : "post.published") : current.published ? "post.unpublished" : null;
+        if (change) await recordWebhookEvent(tx, deps, change, postEventData(saved));
         return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
       })
       .catch((error: unknown) => {
@@ -201,8 +212,14 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
 /** Deletes a post, then its featured image. */
 export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
   if (!isRowId(id)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<{ featured_image_key: string | null }>("DELETE FROM posts WHERE id = $1 RETURNING featured_image_key", [id]);
-  const deleted = rows[0];
+  const deleted = await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ featured_image_key: string | null; id: number; title: string; slug: string; published: boolean }>(
+      "DELETE FROM posts WHERE id = $1 RETURNING featured_image_key, id, title, slug, published",
+      [id],
+    );
+    if (rows[0]?.published) await recordWebhookEvent(tx, deps, "post.unpublished", postEventData({ ...rows[0], published: false }));
+    return rows[0];
+  });
   if (!deleted) throw new NotFoundError("Post not found");
   await deleteFilesQuietly(deps.files, [deleted.featured_image_key]);
   deps.rebuild();
@@ -229,12 +246,16 @@ export async function publishDuePosts(
   rebuildOptions?: Parameters<PostsDeps["rebuild"]>[0],
 ): Promise<PostGoneLive[]> {
   const now = deps.now();
-  const { rows } = await deps.db.query<{ id: number; title: string; slug: string }>(
-    `UPDATE posts SET published = true, published_at = publish_at, publish_at = NULL, updated_at = $1
-     WHERE publish_at <= $1 AND NOT published
-     RETURNING id, title, slug`,
-    [now],
-  );
+  const rows = await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number; title: string; slug: string; published: boolean }>(
+      `UPDATE posts SET published = true, published_at = publish_at, publish_at = NULL, updated_at = $1
+       WHERE publish_at <= $1 AND NOT published
+       RETURNING id, title, slug, published`,
+      [now],
+    );
+    for (const row of rows) await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+    return rows;
+  });
   if (rows.length > 0) deps.rebuild(rebuildOptions);
   return rows.map((row) => ({ id: row.id, title: row.title, url: postPath(row.slug) })).sort((a, b) => a.id - b.id);
 }

@@ -6,6 +6,7 @@ import { startDelivery } from "../mail/outbox.ts";
 import type { MailDeps, Recipient } from "../mail/person-mail.ts";
 import { queueConfirmationEmail } from "./subscription-emails.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
+import { recordWebhookEvent, type WebhookRecordDeps } from "../webhooks/webhook-events.ts";
 
 interface SubscriberRow {
   id: number;
@@ -20,6 +21,8 @@ interface LifecycleRow {
   id: number;
   email: string;
   status: SubscriberStatus;
+  /** Whether this statement made the row (a new address). */
+  inserted: boolean;
 }
 
 /**
@@ -33,7 +36,7 @@ async function recordAddress(db: SqlQueryable, email: string, source: ConsentSou
     `INSERT INTO subscribers (email, source, subscribed_at, status) VALUES ($1, $2, $3, 'pending')
      ON CONFLICT ((lower(email))) DO UPDATE
        SET status = CASE WHEN $4 AND subscribers.status IN ('unsubscribed', 'bounced', 'complained') THEN 'pending' ELSE subscribers.status END
-     RETURNING id, email, status`,
+     RETURNING id, email, status, (xmax = 0) AS inserted`,
     [email, source, now, reopen],
   );
   return rows[0] as LifecycleRow;
@@ -98,6 +101,7 @@ export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: Ra
   // time does not tell them apart.
   const { queued, consentId } = await deps.db.transaction(async (tx) => {
     const subscriber = await recordAddress(tx, input.email, "newsletter", now, true);
+    if (subscriber.inserted) await recordWebhookEvent(tx, deps, "subscriber.created", subscriber, subscriber.id);
     const asking = subscriber.status !== "active";
     const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
     return { queued: await queueConfirmationEmail(tx, deps, subscriber, consentId, asking), consentId };
@@ -117,8 +121,10 @@ export async function recordDownloadRequester(
   db: SqlQueryable,
   email: string,
   now: Date,
+  hooks: WebhookRecordDeps = { now: () => now },
 ): Promise<{ recipient: Recipient; consentId: number | null }> {
   const subscriber = await recordAddress(db, email, "download", now, false);
+  if (subscriber.inserted) await recordWebhookEvent(db, hooks, "subscriber.created", subscriber, subscriber.id);
   const recipient = { id: subscriber.id, email: subscriber.email };
   if (subscriber.status === "active") return { recipient, consentId: null };
   return { recipient, consentId: (await recordConsentAsk(db, subscriber.id, "download", downloadInvitationWording, now)) ?? null };

@@ -4,6 +4,7 @@ import { startDelivery } from "../mail/outbox.ts";
 import { enrollConfirmed } from "../sequences/sequences.service.ts";
 import type { MailDeps } from "../mail/person-mail.ts";
 import { verifyConfirmToken, verifyUnsubscribeToken } from "../mail/subscription-tokens.ts";
+import { recordWebhookEvent } from "../webhooks/webhook-events.ts";
 
 /**
  * Where a confirmation link stands. `ready`: pressing the button will confirm. `confirmed`: it just
@@ -66,7 +67,11 @@ export async function confirmSubscription(deps: MailDeps, rawToken: string | und
     const current = confirmStateOf(row);
     if (current !== "ready" || !row) return current;
     await tx.query("UPDATE subscriber_consents SET confirmed_at = $2 WHERE id = $1", [consentId, now]);
-    await tx.query("UPDATE subscribers SET status = 'active', confirmed_at = $2 WHERE id = $1", [subscriberId, now]);
+    const { rows } = await tx.query<{ id: number; email: string; status: "active" }>(
+      "UPDATE subscribers SET status = 'active', confirmed_at = $2 WHERE id = $1 RETURNING id, email, status",
+      [subscriberId, now],
+    );
+    if (rows[0]) await recordWebhookEvent(tx, deps, "subscriber.confirmed", rows[0], subscriberId);
     await enrollConfirmed(tx, deps, row.id);
     return "confirmed";
   });
@@ -92,10 +97,14 @@ export async function checkUnsubscribe(deps: Pick<LifecycleDeps, "db" | "signer"
 export async function unsubscribe(deps: LifecycleDeps, rawToken: string | undefined): Promise<UnsubscribeState> {
   const check = verifyUnsubscribeToken(deps.signer, rawToken);
   if (!check.ok) return "invalid";
-  const { rows } = await deps.db.query(
-    "UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = $2 WHERE id = $1 AND status <> 'unsubscribed' RETURNING id",
-    [check.token.subscriberId, deps.now()],
-  );
-  if (rows.length > 0) return "unsubscribed";
+  const done = await deps.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number; email: string; status: "unsubscribed" }>(
+      "UPDATE subscribers SET status = 'unsubscribed', unsubscribed_at = $2 WHERE id = $1 AND status <> 'unsubscribed' RETURNING id, email, status",
+      [check.token.subscriberId, deps.now()],
+    );
+    if (rows[0]) await recordWebhookEvent(tx, deps, "subscriber.unsubscribed", rows[0], rows[0].id);
+    return rows.length > 0;
+  });
+  if (done) return "unsubscribed";
   return (await findStatus(deps.db, check.token.subscriberId)) ? "already" : "unknown";
 }

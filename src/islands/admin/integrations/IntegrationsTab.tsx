@@ -1,10 +1,12 @@
 import { ApiKeysSection } from "./ApiKeysSection.tsx";
+import WebhooksSection from "./WebhooksSection.tsx";
 
-/** The Integrations tab: what connects the site to other tools. */
+/** Integrations: what connects the site to other tools, one section each. */
 export default function IntegrationsTab() {
   return (
-    <div className="grid items-start gap-8 lg:grid-cols-2">
+    <div className="space-y-8">
       <ApiKeysSection />
+      <WebhooksSection />
     </div>
   );
 }

@@ -1,0 +1,235 @@
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { webhookPoster } from "../../adapters/webhook-poster.ts";
+import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
+import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
+import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
+import { checkEndpointUrl, createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint } from "./webhooks.service.ts";
+import type { WebhookEventType } from "./webhook.schema.ts";
+
+const minute = 60_000;
+
+describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
+  let testDb: TestDatabase;
+  let app: TestApp;
+  let clock: FakeClock;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    testDb = await target.createMigrated();
+    // Near the real time: Webhook.verify refuses a timestamp 5 minutes away from its own clock.
+    clock = createFakeClock(new Date());
+    app = await createTestApp({ db: testDb.db, clock });
+  });
+  afterAll(async () => {
+    await app.close();
+    await testDb.drop();
+  });
+  beforeEach(async () => {
+    receiver = await startWebhookReceiver();
+    await app.deps.db.query("DELETE FROM webhook_endpoints");
+    await app.deps.db.query("DELETE FROM webhook_events");
+    await app.deps.db.query("DELETE FROM outbox");
+    await app.deps.db.query("DELETE FROM subscribers");
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  const addEndpoint = (events: WebhookEventType[] = ["subscriber.created", "subscriber.confirmed"], url = receiver.url) =>
+    createWebhookEndpoint(app.deps, { url, description: "", events });
+  const signup = (email: string) =>
+    app.call("/api/newsletter/subscribe", {
+      method: "POST",
+      headers: { origin: testOrigin, "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
+  const deliveries = async () =>
+    (
+      await app.deps.db.query<{ id: number; status: string; attempts: number; lease_until: Date | null }>(
+        "SELECT id, status, attempts, lease_until FROM webhook_deliveries ORDER BY id",
+      )
+    ).rows;
+  const headersOf = (index: number) => receiver.received[index]?.headers as Record<string, string>;
+
+  it("a signup arrives within the request's own run, signed the Standard Webhooks way (verified with the standardwebhooks library)", async () => {
+    const endpoint = await addEndpoint();
+    expect((await signup("ada@example.com")).status).toBe(200);
+    const [hook] = await receiver.waitFor(1);
+    const event = new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0)) as { type: string; data: { email: string; status: string } };
+    expect(event).toMatchObject({ type: "subscriber.created", data: { email: "ada@example.com", status: "pending" } });
+    expect(headersOf(0)["webhook-id"]).toMatch(/^msg_/);
+    expect((await deliveries()).map((row) => row.status)).toEqual(["sent"]);
+  });
+
+  // Before any test moves the clock: the library checks the timestamp against the real time.
+  it("signs with both secrets for 24 hours after a rotation", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    const rotated = await rotateWebhookSecret(app.deps, endpoint.id);
+    await signup("rotate@example.com");
+    const [hook] = await receiver.waitFor(1);
+    expect(headersOf(0)["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
+    expect(new Webhook(rotated.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
+  });
+
+  it("records nothing when no endpoint wants the event, and only for the endpoints that chose it", async () => {
+    expect((await signup("nobody@example.com")).status).toBe(200);
+    expect((await app.deps.db.query("SELECT 1 FROM webhook_events")).rows).toHaveLength(0);
+    await addEndpoint(["post.published"]);
+    expect((await signup("nobody2@example.com")).status).toBe(200);
+    expect((await app.deps.db.query("SELECT 1 FROM webhook_events")).rows).toHaveLength(0);
+  });
+
+  it("retries a 5xx within a minute with the same webhook-id, then it is sent", async () => {
+    await addEndpoint();
+    receiver.answer = { status: 503, body: "down for a moment" };
+    await signup("retry@example.com");
+    await receiver.waitFor(1);
+    const [pending] = await deliveries();
+    expect(pending).toMatchObject({ status: "pending", attempts: 1 });
+    expect(new Date(pending?.lease_until ?? 0).getTime() - clock.now().getTime()).toBeLessThanOrEqual(minute);
+    receiver.answer = { status: 204 };
+    // Not due yet: a run now sends nothing.
+    await deliverWebhooks(app.deps);
+    expect(receiver.received).toHaveLength(1);
+    clock.advance(30_000);
+    await deliverWebhooks(app.deps);
+    await receiver.waitFor(2);
+    expect(headersOf(1)["webhook-id"]).toBe(headersOf(0)["webhook-id"]);
+    expect((await deliveries())[0]?.status).toBe("sent");
+    const log = await app.deps.db.query<{ status_code: number; response_body: string }>(
+      "SELECT status_code, response_body FROM webhook_attempts ORDER BY id",
+    );
+    expect(log.rows).toEqual([
+      { status_code: 503, response_body: "down for a moment" },
+      { status_code: 204, response_body: "" },
+    ]);
+  });
+
+  it("a 4xx other than 429 is final; a 429 is retried", async () => {
+    await addEndpoint();
+    receiver.answer = { status: 410, body: "gone" };
+    await signup("final@example.com");
+    expect((await deliveries())[0]?.status).toBe("failed");
+    receiver.answer = { status: 429 };
+    await signup("later@example.com");
+    expect((await deliveries())[1]?.status).toBe("pending");
+    clock.advance(10 * minute);
+    receiver.answer = { status: 200 };
+    await deliverWebhooks(app.deps);
+    expect((await deliveries()).map((row) => row.status)).toEqual(["failed", "sent"]);
+  });
+
+  it("keeps one event id through a crash of the deliverer: the event is delivered again with the same webhook-id", async () => {
+    await addEndpoint(["subscriber.created"]);
+    const real = app.deps.postWebhook;
+    // Delivered, then the process dies before the sent mark (no clock: nothing renews its lease).
+    const dying: PostWebhook = async (request) => {
+      await real(request);
+      return new Promise(() => undefined);
+    };
+    const recorded = await app.deps.db.transaction(async (tx) => {
+      const { recordWebhookEvent } = await import("./webhook-events.ts");
+      await recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "crash@example.com", status: "pending" });
+    });
+    expect(recorded).toBeUndefined();
+    void deliverWebhooks({ ...app.deps, clock: undefined, postWebhook: dying });
+    await receiver.waitFor(1);
+    clock.advance(3 * minute);
+    await deliverWebhooks(app.deps);
+    await receiver.waitFor(2);
+    expect(headersOf(1)["webhook-id"]).toBe(headersOf(0)["webhook-id"]);
+    expect(receiver.received[1]?.body).toBe(receiver.received[0]?.body);
+    expect((await app.deps.db.query("SELECT 1 FROM webhook_events")).rows).toHaveLength(1);
+    expect((await deliveries()).map((row) => row.status)).toEqual(["sent"]);
+  });
+
+  it("never calls a loopback or private address in production mode: the delivery fails at once, nothing arrives", async () => {
+    await addEndpoint(["subscriber.created"]);
+    const production = { ...app.deps, postWebhook: webhookPoster({ allowPrivateHosts: false }) };
+    const { recordWebhookEvent } = await import("./webhook-events.ts");
+    await app.deps.db.transaction((tx) =>
+      recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "x@example.com", status: "pending" }),
+    );
+    await deliverWebhooks(production);
+    expect(receiver.received).toHaveLength(0);
+    expect((await deliveries())[0]?.status).toBe("failed");
+    const log = await app.deps.db.query<{ status_code: number | null; error: string }>("SELECT status_code, error FROM webhook_attempts");
+    expect(log.rows).toEqual([{ status_code: null, error: "The host 127.0.0.1 is a private or loopback address" }]);
+  });
+
+  it("switches an endpoint failing for 3 days off and emails the owner; its deliveries wait until it is switched on", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    receiver.answer = { status: 500 };
+    await signup("outage@example.com");
+    let tries = 1;
+    for (let hours = 0; hours < 80 && (await deliveries())[0]?.status === "pending"; hours++) {
+      clock.advance(60 * minute);
+      const run = await deliverWebhooks(app.deps);
+      tries += run.retried + run.failed;
+    }
+    // 30 s, 5 min, 30 min, 2 h, 5 h, then every 10 h until 3 days: about a dozen tries.
+    expect(tries).toBeGreaterThanOrEqual(10);
+    expect(tries).toBeLessThanOrEqual(14);
+    const { rows } = await app.deps.db.query<{ enabled: boolean; disabled_reason: string }>("SELECT enabled, disabled_reason FROM webhook_endpoints");
+    expect(rows[0]).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("3 days") as string });
+    await app.deliverMail();
+    const [mail] = await app.mail.waitFor(2);
+    const owner = app.mail.to("hello@example.com");
+    expect(owner).toHaveLength(1);
+    expect(owner[0]?.subject).toContain("webhook endpoint was switched off");
+    expect(owner[0]?.text).toContain(endpoint.url);
+    expect(mail).toBeDefined();
+    expect(clock.now().getTime()).toBeGreaterThanOrEqual(Date.now() + webhookRetryForMs - 60 * minute);
+    // An event while it is off waits, and goes once the owner switches it on again.
+    receiver.answer = { status: 200 };
+    const { recordWebhookEvent } = await import("./webhook-events.ts");
+    await app.deps.db.query("UPDATE webhook_endpoints SET enabled = true WHERE id = $1", [endpoint.id]);
+    await app.deps.db.transaction((tx) =>
+      recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "w@example.com", status: "pending" }),
+    );
+    await app.deps.db.query("UPDATE webhook_endpoints SET enabled = false WHERE id = $1", [endpoint.id]);
+    const before = receiver.received.length;
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 0 });
+    expect(receiver.received).toHaveLength(before);
+    await updateWebhookEndpoint(app.deps, endpoint.id, { enabled: true });
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 1 });
+    expect((await app.deps.db.query("SELECT failing_since FROM webhook_endpoints")).rows).toEqual([{ failing_since: null }]);
+  });
+
+  it("one slow endpoint holds one slot: another endpoint's delivery arrives while it hangs", async () => {
+    const slow = await startWebhookReceiver();
+    slow.answer = { status: 200, hang: true };
+    try {
+      await addEndpoint(["subscriber.created"], slow.url);
+      await addEndpoint(["subscriber.created"]);
+      const { recordWebhookEvent } = await import("./webhook-events.ts");
+      await app.deps.db.transaction((tx) =>
+        recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "s@example.com", status: "pending" }),
+      );
+      const started = performance.now();
+      const run = deliverWebhooks({ ...app.deps, postWebhook: webhookPoster({ allowPrivateHosts: true, timeoutMs: 1000 }) });
+      await receiver.waitFor(1);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(await run).toMatchObject({ sent: 1, retried: 1 });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("an endpoint's address", () => {
+  it("is https; plain http only to this machine and only under npm start; never loopback in production", () => {
+    const local = { webhooksLocal: true };
+    const production = { webhooksLocal: false };
+    expect(checkEndpointUrl(production, "https://crm.example.com/hooks")).toBe("https://crm.example.com/hooks");
+    expect(checkEndpointUrl(local, "http://127.0.0.1:9000/hooks")).toBe("http://127.0.0.1:9000/hooks");
+    expect(checkEndpointUrl(local, "http://localhost:9000/hooks")).toBe("http://localhost:9000/hooks");
+    expect(() => checkEndpointUrl(production, "http://localhost:9000/hooks")).toThrow("url must start with https://");
+    expect(() => checkEndpointUrl(production, "https://localhost/hooks")).toThrow("loopback");
+    expect(() => checkEndpointUrl(local, "http://crm.example.com/hooks")).toThrow("plain http only to localhost");
+  });
+});

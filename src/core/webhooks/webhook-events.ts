@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { Clock } from "../shared/clock.ts";
+import { webhookEventData, type WebhookEventDataOf, type WebhookEventType } from "./webhook.schema.ts";
+
+/**
+ * What recording an event needs: the clock, and the request's hook that starts a delivery run once
+ * the answer is sent (`webhooksRecorded`, set per request by the API handler: the run goes through
+ * `waitUntil`, after the transaction committed). Without it the watchdog delivers within its minute.
+ */
+export interface WebhookRecordDeps {
+  now: Clock["now"];
+  webhooksRecorded?: (() => void) | undefined;
+}
+
+/** A `webhook-id`: random and opaque, fixed when the event is recorded, the same for every try. */
+export function newWebhookEventId(): string {
+  return `msg_${randomBytes(18).toString("base64url")}`;
+}
+
+/**
+ * Records one event in the caller's transaction (`tx`), with one delivery row per enabled endpoint
+ * that chose its type, in one statement: the event and its deliveries commit or roll back with the
+ * action that caused them, so none is lost and none is sent for an action that did not happen. No
+ * endpoint wants it: nothing is written. The `data` is checked against its declared schema.
+ */
+export async function recordWebhookEvent<Type extends WebhookEventType>(
+  tx: SqlQueryable,
+  deps: WebhookRecordDeps,
+  type: Type,
+  data: WebhookEventDataOf<Type>,
+  subscriberId: number | null = null,
+): Promise<void> {
+  const checked: unknown = webhookEventData[type].parse(data);
+  const now = deps.now();
+  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: checked });
+  const { rows } = await tx.query<{ deliveries: number }>(
+    `WITH wanted AS (SELECT id FROM webhook_endpoints WHERE enabled AND $2 = ANY(events)),
+     event AS (
+       INSERT INTO webhook_events (event_id, type, payload, subscriber_id, created_at)
+       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM wanted)
+       RETURNING id
+     ),
+     queued AS (
+       INSERT INTO webhook_deliveries (event_id, endpoint_id, created_at)
+       SELECT event.id, wanted.id, $5 FROM event CROSS JOIN wanted
+       RETURNING id
+     )
+     SELECT count(*)::int AS deliveries FROM queued`,
+    [newWebhookEventId(), type, body, subscriberId, now],
+  );
+  if ((rows[0]?.deliveries ?? 0) > 0) deps.webhooksRecorded?.();
+}
