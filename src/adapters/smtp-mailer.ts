@@ -33,14 +33,7 @@ const dkimSignedHeaders =
 export function smtpMailer(url: string, from: string, options: SmtpMailerOptions = {}): Mailer {
   const rate = options.ratePerSecond ? { rateDelta: 1000, rateLimit: options.ratePerSecond } : {};
   const dkim = options.dkim ? { dkim: { ...options.dkim, headerFieldNames: dkimSignedHeaders } } : {};
-  // One requeue, not nodemailer's five (50 ms doubling to 800 ms): a pooled connection the server
-  // dropped while idle gets a fresh one, and a server that refuses every connection is reported
-  // within a moment, not after 2.3 s a message; the delivery engine owns retries and the provider
-  // pause (src/core/mail/README.md).
-  const transport = nodemailer.createTransport(
-    { url, pool: true, maxConnections: options.maxConnections ?? 5, maxRequeues: 1, ...rate, ...dkim } as never,
-    { from },
-  );
+  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: options.maxConnections ?? 5, ...rate, ...dkim } as never, { from });
   return {
     async send(message) {
       const info = (await transport.sendMail({
