@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import type { SqlExecutor } from "../../src/core/db/sql-executor.ts";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { publishDuePosts } from "../../src/core/posts/posts.service.ts";
 import { adminLogin, eventually, logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
@@ -165,15 +165,15 @@ test.describe("a scheduled post, set in the owner's own time zone", () => {
 
     // The due-posts check that npm start runs on a timer (and Netlify every minute), run here with
     // the clock set a minute before the time, then at it.
-    const db = new pg.Client({ connectionString: info.databaseUrl });
-    await db.connect();
+    // The app's own executor (transactions included: going live records its events in one).
+    const db = await connectDatabase(info.databaseUrl, { driver: "pg", maxConnections: 1 });
     try {
       const rebuild = () => void request.post(info.buildHookUrl);
-      const at = (time: number) => ({ db: db as unknown as SqlExecutor, rebuild, now: () => new Date(time) });
+      const at = (time: number) => ({ db, rebuild, now: () => new Date(time) });
       expect(await publishDuePosts(at(goesLive.getTime() - 60_000))).toEqual([]);
       expect(await publishDuePosts(at(goesLive.getTime()))).toMatchObject([{ id: post.id, title: post.title, url: post.url }]);
     } finally {
-      await db.end();
+      await db.close();
     }
     await eventually(request, post.url, (text, status) => status === 200 && text.includes(title));
     await eventually(request, "/blog", (text) => text.includes(title));
