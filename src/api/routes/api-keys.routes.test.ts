@@ -153,7 +153,7 @@ describe("a call with an API key", () => {
     expect((await app.call(`/api/blog-posts/${String(post.id)}`)).status).toBe(404);
   });
 
-  it("is refused with 401 for a key that is not one, or another scheme; a cookie beside a key is not read", async () => {
+  it("is refused with 401 for a key that is not one, or without a session in another scheme; a cookie beside a key is not read", async () => {
     for (const authorization of ["Bearer nf_made-up", "Bearer", "Basic YWRtaW46YWRtaW4="]) {
       const response = await app.call("/api/newsletter/subscribers", { headers: { authorization } });
       expect(response.status, authorization).toBe(401);
