@@ -14,6 +14,7 @@ import { publishStateAfterSave } from "./post-schedule.ts";
 import { postPath } from "./post-slug-rules.ts";
 import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
 import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
+import { postTagSlugs, setPostTags } from "../tags/post-tags.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 /** What posts need: the database, the file store, the clock, a rebuild after a change, and image links. */
@@ -27,7 +28,7 @@ export interface PostsDeps {
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
+function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[]): Post {
   return {
     id: row.id,
     title: row.title,
@@ -45,8 +46,18 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     slug: row.slug,
     url: postPath(row.slug),
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
+    tags,
     sendAsNewsletter: row.send_as_newsletter,
   };
+}
+
+/** The posts of these rows, each with its tags (one query for all of them). */
+async function withTags(db: SqlQueryable, rows: PostRow[], fileUrl: ApiUrls["file"]): Promise<Post[]> {
+  const tags = await postTagSlugs(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPost(row, fileUrl, tags.get(row.id) ?? []));
 }
 
 /**
@@ -61,14 +72,14 @@ export async function listPosts(
   const { rows } = page
     ? await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order} LIMIT $1 OFFSET $2`, limitOffset(page))
     : await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order}`);
-  return rows.map((row) => toPost(row, deps.urls.file));
+  return withTags(deps.db, rows, deps.urls.file);
 }
 
 /** One post; a draft is only found for the admin (`includeDrafts`), else it does not exist. */
 export async function getPost(deps: Pick<PostsDeps, "db" | "urls">, id: number, { includeDrafts }: { includeDrafts: boolean }): Promise<Post> {
   const row = await findPostRow(deps.db, id);
   if (!row || (!row.published && !includeDrafts)) throw new NotFoundError("Post not found");
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
@@ -128,6 +139,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           slug,
           sendAsNewsletter: form.sendAsNewsletter ?? false,
           emailSubject: form.emailSubject ?? null,
+          tags: form.tags ?? [],
         });
       })
       .catch((error: unknown) => {
@@ -135,7 +147,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
       }),
   );
   deps.rebuild();
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 /**
@@ -187,6 +199,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);
+        if (form.tags !== undefined) await setPostTags(tx, id, form.tags);
         return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
       })
       .catch((error: unknown) => {
@@ -195,7 +208,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
   );
   await deleteFilesQuietly(deps.files, [replacedKey]);
   deps.rebuild();
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 /** Deletes a post, then its featured image. */
