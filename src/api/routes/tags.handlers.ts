@@ -1,4 +1,4 @@
-import { createTag, deleteTag, listTags, updateTag } from "../../core/tags/tags.service.ts";
+import { createTag, deleteTag, listTags, updateTag } from "../../core/posts/tags.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { tagsRoutes } from "./tags.routes.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tagFormSchema, tagSchema, tagSlugParams } from "../../core/tags/tag.schema.ts";
+import { tagFormSchema, tagSchema, tagSlugParams } from "../../core/posts/tag.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, jsonAnswer } from "../declare-route.ts";
 

@@ -1,6 +1,6 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { PostCategory } from "./post.schema.ts";
-import { setPostTags } from "../tags/post-tags.ts";
+import { setPostTags } from "./post-tags.ts";
 import { recordSlugChange } from "./post-slug-store.ts";
 
 /** A post as its table holds it. */

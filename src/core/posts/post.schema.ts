@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
-import { postTagsField } from "../tags/tag.schema.ts";
+import { postTagsField } from "./tag.schema.ts";
 import { slugSchema } from "./post-slug-rules.ts";
 
 /** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */

@@ -14,7 +14,7 @@ import { publishStateAfterSave } from "./post-schedule.ts";
 import { postPath } from "./post-slug-rules.ts";
 import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
 import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
-import { postTagSlugs, setPostTags } from "../tags/post-tags.ts";
+import { postTagSlugs, setPostTags } from "./post-tags.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 /** What posts need: the database, the file store, the clock, a rebuild after a change, and image links. */

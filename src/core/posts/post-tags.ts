@@ -1,5 +1,5 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
-import { firstFreeSlug, slugFromTitle } from "../posts/post-slug-rules.ts";
+import { firstFreeSlug, slugFromTitle } from "./post-slug-rules.ts";
 
 /** The slugs among `candidates` that a tag (not `exceptId`) holds now. */
 export async function takenTagSlugs(db: SqlQueryable, candidates: string[], exceptId: number | null = null): Promise<Set<string>> {

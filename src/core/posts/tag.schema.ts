@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slugSchema } from "../posts/post-slug-rules.ts";
+import { slugSchema } from "./post-slug-rules.ts";
 
 /** The longest tag name: a chip on a card, a heading on its list page. */
 export const maxTagName = 60;

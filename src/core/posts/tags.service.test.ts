@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
-import { postFormSchema, type PostFormInput } from "../posts/post.schema.ts";
-import { createPost, deletePost, getPost, listPosts, updatePost } from "../posts/posts.service.ts";
+import { postFormSchema, type PostFormInput } from "./post.schema.ts";
+import { createPost, deletePost, getPost, listPosts, updatePost } from "./posts.service.ts";
 import { tagFormSchema, type TagFormInput } from "./tag.schema.ts";
 import { createTag, deleteTag, listTags, tagRedirects, updateTag } from "./tags.service.ts";
 
