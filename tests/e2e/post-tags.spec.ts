@@ -23,8 +23,8 @@ test("the owner tags a post (an existing tag suggested, a new one made); the tag
   const title = unique("Tagged truth");
   await form(page).getByLabel("Title").fill(title);
   const tags = form(page).getByRole("combobox", { name: "Tags" });
-  // Typing part of a tag's name suggests it; choosing it adds it to the post.
-  await tags.fill(`bootstr`);
+  // Typing part of a tag's name suggests it (this run's: reruns leave others); choosing it adds it to the post.
+  await tags.fill(`strapping ${runId}`);
   const suggestion = form(page).getByRole("listbox", { name: "Tag suggestions" }).getByRole("option", { name: existing });
   await expect(suggestion).toBeVisible();
   await tags.press("ArrowDown");
@@ -62,6 +62,10 @@ test("the owner tags a post (an existing tag suggested, a new one made); the tag
   const feed = await request.get(`/blog/tag/${freshSlug}/rss.xml`);
   expect(feed.status()).toBe(200);
   expect(await feed.text()).toContain(title);
+  const index = await (await request.get("/sitemap-index.xml")).text();
+  const sitemap = await (await request.get(new URL(/<loc>([^<]+)<\/loc>/.exec(index)?.[1] ?? "").pathname)).text();
+  expect(sitemap).toMatch(new RegExp(`<loc>[^<]*/blog/tag/${freshSlug}/?</loc>`));
+  expect(sitemap).toMatch(/<loc>[^<]*\/blog\/tags\/?<\/loc>/);
   await page.goto("/blog/tags");
   await expect(page.getByRole("link", { name: fresh })).toHaveAttribute("href", `/blog/tag/${freshSlug}`);
 
