@@ -45,7 +45,12 @@ export type TagForm = z.output<typeof tagFormSchema>;
 export type TagFormInput = z.input<typeof tagFormSchema>;
 
 /** `/api/tags/{slug}`: a value that is no slug names no tag. */
-export const tagSlugParams = z.object({ slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Tag not found").max(80, "Tag not found") });
+export const tagSlugParams = z.object({
+  slug: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Tag not found")
+    .max(80, "Tag not found"),
+});
 
 /** A tag as the API answers it and the pages list it. */
 export const tagSchema = z.object({
