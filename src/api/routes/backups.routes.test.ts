@@ -235,6 +235,12 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       ...linesOf("tables/post_slug_redirects.jsonl"),
       JSON.stringify({ old_slug: "older", post_id: 9002 }),
     ]);
+    const tagModel = JSON.parse(linesOf("tables/tags.jsonl")[0] ?? "{}") as Record<string, unknown>;
+    reseal("tables/tags.jsonl", [
+      ...linesOf("tables/tags.jsonl"),
+      JSON.stringify({ ...tagModel, id: 9101, slug: "Bad Slug", name: "Bad" }),
+      JSON.stringify({ ...tagModel, id: 9102, slug: "long-name", name: "x".repeat(61) }),
+    ]);
     const setting = JSON.parse(linesOf("tables/site_settings.jsonl")[0] ?? "{}") as Record<string, unknown>;
     reseal("tables/site_settings.jsonl", [
       ...linesOf("tables/site_settings.jsonl"),
@@ -247,13 +253,15 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     entries.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
 
     const restored = await restore(second.app, await zipOf(entries), true);
-    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 5 } });
+    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 7 } });
     expect(restored.run?.report?.skipped).toEqual(
       expect.arrayContaining([
         { entry: "files/images/evil_8x4.png", reason: expect.any(String) as string },
         { entry: "tables/posts.jsonl", row: "id=9002", reason: "title: Title must be 200 characters or less" },
         { entry: "tables/posts.jsonl", row: "id=9003", reason: "email_subject: Email subject must be 200 characters or less" },
         { entry: "tables/post_slug_redirects.jsonl", row: "old_slug=older", reason: "belongs to a posts row left out" },
+        { entry: "tables/tags.jsonl", row: "id=9101", reason: "slug: Slug may contain only lowercase letters, numbers and single hyphens" },
+        { entry: "tables/tags.jsonl", row: "id=9102", reason: "name: Name must be 60 characters or less" },
         { entry: "tables/site_settings.jsonl", row: "key=youtube_url", reason: "youtube_url: Please enter a full http:// or https:// URL." },
       ]),
     );
