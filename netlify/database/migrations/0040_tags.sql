@@ -32,3 +32,8 @@ CREATE TABLE tag_slug_redirects (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX tag_slug_redirects_tag_idx ON tag_slug_redirects (tag_id);
+
+-- `/blog/tags` (the index) and `/blog/tag/…` (the lists) are pages now, so no post may hold those
+-- slugs (src/core/posts/post-slug-rules.ts reserves them); a post that had one moves aside, as 0012
+-- did for the reserved slugs of its day.
+UPDATE posts SET slug = 'post-' || slug || '-' || id WHERE slug IN ('tag', 'tags');

@@ -42,6 +42,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "passkey_challenges",
       "pending_logins",
       "post_slug_redirects",
+      "post_tags",
       "posts",
       "preview_links",
       "rate_limit_counters",
@@ -62,6 +63,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "subscriber_consents",
       "subscriber_emails",
       "subscribers",
+      "tag_slug_redirects",
+      "tags",
     ]);
   });
 
