@@ -1,11 +1,12 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { webhookPoster } from "../../adapters/webhook-poster.ts";
+import { webhookHostCheck, webhookPoster } from "../../adapters/webhook-poster.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
+import { ValidationError } from "../errors.ts";
 import { checkEndpointUrl, createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint } from "./webhooks.service.ts";
 import type { WebhookEventType } from "./webhook.schema.ts";
 
@@ -159,6 +160,45 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect((await deliveries())[0]?.status).toBe("failed");
     const log = await app.deps.db.query<{ status_code: number | null; error: string }>("SELECT status_code, error FROM webhook_attempts");
     expect(log.rows).toEqual([{ status_code: null, error: "The host 127.0.0.1 is a private or loopback address" }]);
+  });
+
+  it("refuses to save, in production, an endpoint whose host is or resolves to a private or loopback address (400)", async () => {
+    const dns: Record<string, string[]> = {
+      "crm.example.com": ["93.184.216.34", "2606:2800:220:1::1"],
+      "intranet.example.com": ["10.0.0.7"],
+      "mixed.example.com": ["93.184.216.34", "192.168.1.5"],
+      "v6.example.com": ["fd00::5"],
+    };
+    const resolve = (host: string) => Promise.resolve((dns[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+    const production = { ...app.deps, webhooksLocal: false, checkWebhookHost: webhookHostCheck({ allowPrivateHosts: false, resolve }) };
+    const saved = await createWebhookEndpoint(production, { url: "https://crm.example.com/hooks", description: "", events: ["subscriber.created"] });
+    // Not found (yet): let through; every delivery checks the address it connects to.
+    await createWebhookEndpoint(production, { url: "https://not-yet.example.com/hooks", description: "", events: ["subscriber.created"] });
+    for (const url of [
+      "https://intranet.example.com/hooks",
+      "https://mixed.example.com/hooks",
+      "https://v6.example.com/hooks",
+      "https://10.1.2.3/hooks",
+      "https://169.254.169.254/latest",
+      "https://[fd00::1]/hooks",
+      "https://[::ffff:127.0.0.1]/hooks",
+    ]) {
+      await expect(createWebhookEndpoint(production, { url, description: "", events: ["subscriber.created"] }), url).rejects.toThrow(
+        new ValidationError(
+          `url must not point at a private or loopback address: The host ${new URL(url).hostname.replace(/^\[|\]$/g, "")} is a private or loopback address`,
+        ),
+      );
+      await expect(updateWebhookEndpoint(production, saved.id, { url }), url).rejects.toThrow(ValidationError);
+    }
+    expect((await app.deps.db.query("SELECT url FROM webhook_endpoints ORDER BY id")).rows).toEqual([
+      { url: "https://crm.example.com/hooks" },
+      { url: "https://not-yet.example.com/hooks" },
+    ]);
+    // Under `npm start` (private hosts allowed) the same address is saved.
+    const local = { ...production, checkWebhookHost: webhookHostCheck({ allowPrivateHosts: true, resolve }) };
+    expect((await updateWebhookEndpoint(local, saved.id, { url: "https://intranet.example.com/hooks" })).url).toBe(
+      "https://intranet.example.com/hooks",
+    );
   });
 
   it("switches an endpoint failing for 3 days off and emails the owner; its deliveries wait until it is switched on", async () => {

@@ -27,6 +27,13 @@ export interface WebhookAnswer {
  */
 export type PostWebhook = (request: { url: string; headers: Record<string, string>; body: string }) => Promise<WebhookAnswer>;
 
+/**
+ * Why an endpoint's host is refused (production: it is, or resolves to, a private or loopback
+ * address; src/adapters/webhook-poster.ts), or undefined. The rule each delivery applies again on
+ * the address it connects to; a host not found (yet) is left to the deliveries.
+ */
+export type CheckWebhookHost = (url: URL) => Promise<string | undefined>;
+
 /** No answer: a network error, the time limit, or an address refused (`refused`: private or loopback, never retried). */
 export class WebhookPostFailure extends Error {
   readonly durationMs: number;

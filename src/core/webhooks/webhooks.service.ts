@@ -7,7 +7,7 @@ import { siteIdentity } from "../mail/person-mail.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
 import { newWebhookEventId, type WebhookRecordDeps } from "./webhook-events.ts";
-import type { PostWebhook } from "./webhook-delivery.ts";
+import type { CheckWebhookHost, PostWebhook } from "./webhook-delivery.ts";
 import type {
   WebhookDelivery,
   WebhookEndpoint,
@@ -31,6 +31,8 @@ export interface WebhooksDeps extends WebhookRecordDeps {
    * host, and deliveries may reach it. Everywhere else only https, and never a private address.
    */
   webhooksLocal: boolean;
+  /** Refuses an endpoint whose host is or resolves to a private address (production), as the deliveries would. */
+  checkWebhookHost: CheckWebhookHost;
   /** Starts a bounded delivery run now (kept alive by `waitUntil` after an answer); never throws. */
   deliverWebhooks?: (() => Promise<unknown>) | undefined;
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
@@ -63,6 +65,14 @@ export function checkEndpointUrl(deps: Pick<WebhooksDeps, "webhooksLocal">, valu
   }
   if (loopback && !deps.webhooksLocal) throw new ValidationError("url must not point at this machine (loopback)");
   return url.toString();
+}
+
+/** `checkEndpointUrl`, then the host's addresses: a private or loopback one is refused in production. */
+async function checkEndpointAddress(deps: Pick<WebhooksDeps, "webhooksLocal" | "checkWebhookHost">, value: string): Promise<string> {
+  const url = checkEndpointUrl(deps, value);
+  const refused = await deps.checkWebhookHost(new URL(url));
+  if (refused !== undefined) throw new ValidationError(`url must not point at a private or loopback address: ${refused}`);
+  return url;
 }
 
 interface EndpointRow {
@@ -109,10 +119,10 @@ export async function listWebhookEndpoints(deps: Pick<WebhooksDeps, "db">): Prom
 
 /** Adds an endpoint; its secret is in this answer only (and in a rotation's). */
 export async function createWebhookEndpoint(
-  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal">,
+  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal" | "checkWebhookHost">,
   input: z.output<typeof webhookEndpointInputSchema>,
 ): Promise<WebhookEndpoint & { secret: string }> {
-  const url = checkEndpointUrl(deps, input.url);
+  const url = await checkEndpointAddress(deps, input.url);
   const now = deps.now();
   const { rows } = await deps.db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (url, description, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${endpointColumns}`,
@@ -124,11 +134,11 @@ export async function createWebhookEndpoint(
 
 /** Changes an endpoint; switching it on again clears its failure streak, and its waiting deliveries go. */
 export async function updateWebhookEndpoint(
-  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal">,
+  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal" | "checkWebhookHost">,
   id: number,
   input: z.output<typeof webhookEndpointUpdateSchema>,
 ): Promise<WebhookEndpoint> {
-  const url = input.url === undefined ? null : checkEndpointUrl(deps, input.url);
+  const url = input.url === undefined ? null : await checkEndpointAddress(deps, input.url);
   const { rows } = await deps.db.query<EndpointRow>(
     `UPDATE webhook_endpoints SET url = coalesce($2, url), description = coalesce($3, description), events = coalesce($4, events),
             enabled = coalesce($5, enabled),
