@@ -126,6 +126,7 @@ export function createApp(parts: AppParts): App {
     webhooksLocal,
     postWebhook: parts.postWebhook ?? webhookPoster({ allowPrivateHosts: webhooksLocal }),
     checkWebhookHost: webhookHostCheck({ allowPrivateHosts: webhooksLocal }),
+    adminPath: env.ADMIN_PATH,
     deliverWebhooks: oneRunAtATime(() =>
       deliverWebhooks(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch((error: unknown) =>
         console.error("[webhooks] Delivering webhooks failed; the next run retries:", error),

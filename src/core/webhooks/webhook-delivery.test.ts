@@ -22,7 +22,7 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     testDb = await target.createMigrated();
     // Near the real time: Webhook.verify refuses a timestamp 5 minutes away from its own clock.
     clock = createFakeClock(new Date());
-    app = await createTestApp({ db: testDb.db, clock });
+    app = await createTestApp({ db: testDb.db, clock, env: { ADMIN_PATH: "owner-desk-2026" } });
   });
   afterAll(async () => {
     await app.close();
@@ -222,6 +222,8 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(owner).toHaveLength(1);
     expect(owner[0]?.subject).toContain("webhook endpoint was switched off");
     expect(owner[0]?.text).toContain(endpoint.url);
+    // Its link opens the dashboard's Integrations tab, where the endpoint is switched on again.
+    expect(owner[0]?.text).toContain(`${testOrigin}/owner-desk-2026#integrations`);
     expect(mail).toBeDefined();
     expect(clock.now().getTime()).toBeGreaterThanOrEqual(Date.now() + webhookRetryForMs - 60 * minute);
     // An event while it is off waits, and goes once the owner switches it on again.

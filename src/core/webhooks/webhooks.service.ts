@@ -31,6 +31,8 @@ export interface WebhooksDeps extends WebhookRecordDeps {
    * host, and deliveries may reach it. Everywhere else only https, and never a private address.
    */
   webhooksLocal: boolean;
+  /** The dashboard's hidden path (ADMIN_PATH), for the owner's email's link; without it the link is the site's root. */
+  adminPath?: string | undefined;
   /** Refuses an endpoint whose host is or resolves to a private address (production), as the deliveries would. */
   checkWebhookHost: CheckWebhookHost;
   /** Starts a bounded delivery run now (kept alive by `waitUntil` after an answer); never throws. */
@@ -283,7 +285,7 @@ export async function redeliverWebhooks(
 }
 
 /** The owner's email when an endpoint was switched off, rendered at delivery. */
-export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "site">, message: OutboxMessage): Promise<RenderedMail> {
+export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "site" | "adminPath">, message: OutboxMessage): Promise<RenderedMail> {
   const { rows } = await deps.db.query<{ url: string; disabled_reason: string | null }>(
     "SELECT url, disabled_reason FROM webhook_endpoints WHERE id = $1",
     [message.webhookEndpointId],
@@ -294,6 +296,7 @@ export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "sit
     ...(await siteIdentity(deps)),
     endpointUrl: endpoint.url,
     reason: endpoint.disabled_reason ?? "",
-    dashboardUrl: deps.site.url,
+    // The dashboard opens its Integrations tab at `#integrations`, where the endpoint is switched on again.
+    dashboardUrl: deps.adminPath ? deps.site.absolute(`/${deps.adminPath}#integrations`) : deps.site.url,
   });
 }
