@@ -7,7 +7,14 @@ import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/
 import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
 import { ValidationError } from "../errors.ts";
-import { checkEndpointUrl, createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint } from "./webhooks.service.ts";
+import {
+  checkEndpointUrl,
+  createWebhookEndpoint,
+  listWebhookDeliveries,
+  redeliverWebhooks,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from "./webhooks.service.ts";
 import type { WebhookEventType } from "./webhook.schema.ts";
 
 const minute = 60_000;
@@ -260,6 +267,34 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     } finally {
       await slow.close();
     }
+  });
+
+  it("sends a failed delivery again with the event's own time kept in the log, and 3 fresh days of retries from the resend", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    receiver.answer = { status: 410 };
+    const happened = clock.now();
+    const { recordWebhookEvent } = await import("./webhook-events.ts");
+    await app.deps.db.transaction((tx) =>
+      recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "r@example.com", status: "pending" }),
+    );
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ failed: 1 });
+    clock.advance(4 * 24 * 60 * minute);
+    // Another delivery of the endpoint went through meanwhile: it is not failing for days.
+    await app.deps.db.query("UPDATE webhook_endpoints SET failing_since = NULL");
+    const resent = clock.now();
+    expect(await redeliverWebhooks(app.deps, endpoint.id, { ids: [(await deliveries())[0]?.id ?? 0] })).toEqual({ queued: 1 });
+    receiver.answer = { status: 503 };
+    // 4 days after the event, but just sent again: a 503 is retried, not given up.
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ retried: 1 });
+    const [logged] = (await listWebhookDeliveries(app.deps, endpoint.id, {})).deliveries;
+    expect(logged).toMatchObject({ status: "pending", createdAt: happened.toISOString(), resentAt: resent.toISOString() });
+    for (let hours = 0; hours < 80 && (await deliveries())[0]?.status === "pending"; hours++) {
+      clock.advance(60 * minute);
+      await deliverWebhooks(app.deps);
+    }
+    expect((await deliveries())[0]?.status).toBe("failed");
+    expect(clock.now().getTime() - resent.getTime()).toBeGreaterThanOrEqual(webhookRetryForMs);
+    expect(clock.now().getTime() - resent.getTime()).toBeLessThan(webhookRetryForMs + 11 * 60 * minute);
   });
 });
 

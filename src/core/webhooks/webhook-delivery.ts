@@ -84,7 +84,8 @@ interface WebhookRow extends LeasedRow {
   previousSecretUntil: Date | null;
   eventId: string;
   payload: string;
-  createdAt: Date;
+  /** Since when it is tried: the event's time, or when the owner last sent it again. */
+  retryFrom: Date;
 }
 
 /** The `webhook-signature` header: `v1,…` with the secret, and with the previous one while it is still valid after a rotation. */
@@ -160,7 +161,7 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         previous_secret_until: Date | null;
         event_ref: string;
         payload: string;
-        created_at: Date;
+        retry_from: Date;
       }>(
         deps,
         {
@@ -169,7 +170,8 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
           due: "EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = q.endpoint_id AND e.enabled)",
           pick: ["endpoint_id", "event_id"],
           join: "JOIN webhook_endpoints e ON e.id = picked.endpoint_id JOIN webhook_events v ON v.id = picked.event_id",
-          returning: "q.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_until, v.event_id AS event_ref, v.payload, q.created_at",
+          returning:
+            "q.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_until, v.event_id AS event_ref, v.payload, coalesce(q.retry_from, q.created_at) AS retry_from",
         },
         size,
         leaseMs,
@@ -185,7 +187,7 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         previousSecretUntil: row.previous_secret_until === null ? null : new Date(row.previous_secret_until),
         eventId: row.event_ref,
         payload: row.payload,
-        createdAt: new Date(row.created_at),
+        retryFrom: new Date(row.retry_from),
       }));
     },
     deliver: async (row) => {
@@ -233,7 +235,7 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         [row.id, deps.now()],
       );
     },
-    retry: { lastTry: (row, now) => now.getTime() - row.createdAt.getTime() >= webhookRetryForMs, delayMs: webhookRetryDelayMs },
+    retry: { lastTry: (row, now) => now.getTime() - row.retryFrom.getTime() >= webhookRetryForMs, delayMs: webhookRetryDelayMs },
     // Never alike across endpoints (each reason names its endpoint): no run of refusals reads as a provider outage.
     address: (row) => `endpoint-${String(row.endpointId)}`,
     pause: { now: () => Promise.resolve(null), start: () => Promise.resolve(), end: () => Promise.resolve() },

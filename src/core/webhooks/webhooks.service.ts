@@ -208,6 +208,7 @@ interface DeliveryRow {
   last_error: string | null;
   lease_until: Date | null;
   created_at: Date;
+  retry_from: Date | null;
   attempts: { at: string; status: number | null; durationMs: number; response: string; error: string | null }[] | null;
 }
 
@@ -224,7 +225,7 @@ async function deliveryPage(
   const { rows: counted } = await deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM webhook_deliveries d WHERE ${where}`, params);
   const total = counted[0]?.total ?? 0;
   const { rows } = await deps.db.query<DeliveryRow>(
-    `SELECT d.id, v.event_id AS event_ref, v.type, d.status, d.last_error, d.lease_until, d.created_at,
+    `SELECT d.id, v.event_id AS event_ref, v.type, d.status, d.last_error, d.lease_until, d.created_at, d.retry_from,
             (SELECT json_agg(json_build_object('at', a.attempted_at, 'status', a.status_code, 'durationMs', a.duration_ms, 'response', a.response_body, 'error', a.error) ORDER BY a.id)
                FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
@@ -244,6 +245,7 @@ async function deliveryPage(
         nextTryAt:
           row.status === "pending" ? (row.lease_until && new Date(row.lease_until) > now ? new Date(row.lease_until) : now).toISOString() : null,
         createdAt: new Date(row.created_at).toISOString(),
+        resentAt: row.retry_from === null ? null : new Date(row.retry_from).toISOString(),
       }))
       .map((delivery) => ({ ...delivery, attempts: delivery.attempts.map((attempt) => ({ ...attempt, at: new Date(attempt.at).toISOString() })) })),
     page,
@@ -265,7 +267,8 @@ export async function listWebhookDeliveries(
 /**
  * "Send again": the named failed deliveries, or every failed one since a time, go back to pending
  * with the same event (the same `webhook-id`, so a receiver that got it already drops it) and a
- * fresh 3 days of retries. Answers how many were queued.
+ * fresh 3 days of retries counted from now (`retry_from`); the log keeps the event's own time
+ * (`created_at`), and `since` reads that time. Answers how many were queued.
  */
 export async function redeliverWebhooks(
   deps: WebhooksDeps,
@@ -274,7 +277,7 @@ export async function redeliverWebhooks(
 ): Promise<{ queued: number }> {
   await findEndpoint(deps, endpointId);
   const { rows } = await deps.db.query<{ id: number }>(
-    `UPDATE webhook_deliveries SET status = 'pending', lease_until = NULL, attempts = 0, created_at = $4
+    `UPDATE webhook_deliveries SET status = 'pending', lease_until = NULL, attempts = 0, retry_from = $4
       WHERE endpoint_id = $1 AND status = 'failed'
         AND (($2::bigint[] IS NOT NULL AND id = ANY($2::bigint[])) OR ($3::timestamptz IS NOT NULL AND created_at >= $3))
       RETURNING id`,
