@@ -53,12 +53,16 @@ export const backgroundJobs = [
     localEveryMs: 30_000,
     budgetMs: 20_000,
     runAtStart: true,
-    run: async ({ deps, log, waitUntil }) => {
+    run: async ({ deps, deadline, leaseMs, log, waitUntil }) => {
       const published = await publishDuePosts(deps, { waitUntil });
       // Named by title and address: a bare id ("went live: 12") read like a count of posts.
       const named = published.map((post) => `“${post.title}” (${post.url})`).join(", ");
-      if (published.length > 0) log(`[publish] went live: ${named}; build hook called`);
-      else if (await retryUnbuiltChanges(deps, { waitUntil })) log("[publish] the site is behind its content: build hook called again");
+      if (published.length > 0) {
+        log(`[publish] went live: ${named}; build hook called`);
+        // Their `post.published` now, in this run: waiting for the watchdog's next minute could take
+        // the event past 60 seconds after the post went live (issue 46 point 4).
+        await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
+      } else if (await retryUnbuiltChanges(deps, { waitUntil })) log("[publish] the site is behind its content: build hook called again");
     },
   },
   {

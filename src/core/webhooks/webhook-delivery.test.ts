@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookHostCheck, webhookPoster } from "../../adapters/webhook-poster.ts";
+import { backgroundJobs, runBackgroundJob } from "../../app/background-jobs.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
@@ -267,6 +268,21 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     } finally {
       await slow.close();
     }
+  });
+
+  it("a scheduled post's post.published goes out in the run that publishes it, not a watchdog minute later", async () => {
+    await addEndpoint(["post.published"]);
+    await app.deps.db.query("INSERT INTO posts (title, content, slug, published, publish_at) VALUES ('Timed', '<p>x</p>', 'timed', false, $1)", [
+      new Date(clock.now().getTime() - 1000),
+    ]);
+    const publish = backgroundJobs.find((job) => job.name === "publish-due-posts");
+    if (!publish) throw new Error("no publish-due-posts job");
+    const lines: string[] = [];
+    await runBackgroundJob(app, publish, { log: (line) => lines.push(line) });
+    expect(lines[0]).toContain("went live");
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? "{}")).toMatchObject({ type: "post.published", data: { slug: "timed", path: "/blog/timed" } });
+    expect((await deliveries()).map((row) => row.status)).toEqual(["sent"]);
   });
 
   it("sends a failed delivery again with the event's own time kept in the log, and 3 fresh days of retries from the resend", async () => {
