@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { webhookHostCheck, webhookPoster } from "../../adapters/webhook-poster.ts";
 import { backgroundJobs, runBackgroundJob } from "../../app/background-jobs.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
@@ -82,6 +82,25 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(headersOf(0)["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
     expect(new Webhook(rotated.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
+  });
+
+  it("an endpoint that is down gets the event once it is back, with the same webhook-id, and it verifies", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    const port = Number(new URL(receiver.url).port);
+    await receiver.close();
+    // The signup's answer does not wait for the dead endpoint; its try fails (no answer) and is kept for a retry.
+    expect((await signup("outage-back@example.com")).status).toBe(200);
+    await vi.waitFor(async () => expect((await deliveries())[0]).toMatchObject({ status: "pending", attempts: 1 }));
+    receiver = await startWebhookReceiver(port);
+    clock.advance(30_000);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 1 });
+    const [hook] = await receiver.waitFor(1);
+    expect(new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0))).toMatchObject({
+      type: "subscriber.created",
+      data: { email: "outage-back@example.com" },
+    });
+    const log = await app.deps.db.query<{ status_code: number | null }>("SELECT status_code FROM webhook_attempts ORDER BY id");
+    expect(log.rows).toEqual([{ status_code: null }, { status_code: 200 }]);
   });
 
   it("records nothing when no endpoint wants the event, and only for the endpoints that chose it", async () => {
