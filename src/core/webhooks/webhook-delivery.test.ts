@@ -289,6 +289,43 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     }
   });
 
+  it("a burst for one endpoint goes in one run, in order, one try each; a failing endpoint's burst waits untried", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    const { recordWebhookEvents } = await import("./webhook-events.ts");
+    const burst = (from: number) =>
+      app.deps.db.transaction((tx) =>
+        recordWebhookEvents(
+          tx,
+          app.deps,
+          "subscriber.created",
+          Array.from({ length: 25 }, (_, i) => ({
+            data: { id: from + i, email: `b${String(from + i)}@example.com`, status: "active" as const },
+            subscriberId: null,
+          })),
+        ),
+      );
+    await burst(1);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 25, retried: 0 });
+    expect(receiver.received.map((hook) => (JSON.parse(hook.body) as { data: { id: number } }).data.id)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    expect((await deliveries()).every((row) => row.attempts === 1)).toBe(true);
+
+    await app.deps.db.query("DELETE FROM webhook_events");
+    receiver.answer = { status: 503 };
+    await burst(100);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 0, failed: 0 });
+    expect(receiver.received).toHaveLength(26);
+    const rows = await deliveries();
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual([["pending", 1], ...Array.from({ length: 24 }, () => ["pending", 0])]);
+    expect((await app.deps.db.query("SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id")).rows).toHaveLength(1);
+    // Back up: the next runs deliver the lot.
+    receiver.answer = { status: 200 };
+    clock.advance(60_000);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 25 });
+    expect(endpoint.id).toBeGreaterThan(0);
+  });
+
   it("a scheduled post's post.published goes out in the run that publishes it, not a watchdog minute later", async () => {
     await addEndpoint(["post.published"]);
     await app.deps.db.query("INSERT INTO posts (title, content, slug, published, publish_at) VALUES ('Timed', '<p>x</p>', 'timed', false, $1)", [
