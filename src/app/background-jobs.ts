@@ -84,11 +84,15 @@ export const backgroundJobs = [
       if (hooks.sent + hooks.failed + hooks.retried > 0) {
         log(`[webhooks] ${String(hooks.sent)} delivered, ${String(hooks.failed)} failed, ${String(hooks.retried)} to retry`);
       }
+      let finished = false;
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {
+        finished ||= run.finished;
         log(
           `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}${run.stopped ? `, stopped: ${run.stopped}` : ""}`,
         );
       }
+      // A send finished in this round: its `newsletter.sent` now, not a minute later (issue 46 point 4).
+      if (finished) await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
     },
   },
   {
@@ -148,6 +152,9 @@ export async function runScheduledFunction(name: BackgroundJobName): Promise<voi
   }
 }
 
+/** How long a Background Function claims webhook deliveries after its work (a request's run gets as long after its answer). */
+const webhookRunBudgetMs = 10_000;
+
 /** A newsletter Background Function runs for at most 15 minutes: stop claiming after 12, so the last batches end in time. */
 export const newsletterBackgroundBudgetMs = 12 * 60_000;
 
@@ -176,6 +183,10 @@ const backgroundFunctions = {
         );
       }
       if (continued) console.log("[newsletter] work left after this run's budget: started the next run");
+      // A finished send's `newsletter.sent` goes now, not at the watchdog's next minute (issue 46 point 4).
+      if ([...runs.values()].some((run) => run.finished)) {
+        await deliverWebhooks(app.deps, { stopClaimingAt: new Date(app.deps.now().getTime() + webhookRunBudgetMs) });
+      }
       return true;
     },
   },

@@ -289,6 +289,30 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     }
   });
 
+  it("a newsletter send's newsletter.sent goes out in the watchdog round that finishes the send", async () => {
+    await addEndpoint(["newsletter.sent"]);
+    await app.deps.db.query("INSERT INTO subscribers (email, status, confirmed_at) VALUES ('reader@example.com', 'active', now())");
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, read_time, published, published_at) VALUES ('Sent', '<p>x</p>', 1, true, now()) RETURNING id",
+    );
+    const started = await app.call("/api/newsletter/sends", {
+      method: "POST",
+      headers: { ...(await app.adminHeaders()), "content-type": "application/json" },
+      body: JSON.stringify({ postId: rows[0]?.id }),
+    });
+    expect(started.status).toBe(202);
+    const watchdog = backgroundJobs.find((job) => job.name === "newsletter-watchdog");
+    if (!watchdog) throw new Error("no newsletter-watchdog job");
+    const lines: string[] = [];
+    await runBackgroundJob(app, watchdog, { log: (line) => lines.push(line) });
+    expect(lines.join("\n")).toContain("done");
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? "{}")).toMatchObject({
+      type: "newsletter.sent",
+      data: { postId: rows[0]?.id, sent: 1, failed: 0 },
+    });
+  });
+
   it("a burst for one endpoint goes in one run, in order, one try each; a failing endpoint's burst waits untried", async () => {
     const endpoint = await addEndpoint(["subscriber.created"]);
     const { recordWebhookEvents } = await import("./webhook-events.ts");
