@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
-import { WebhookPostFailure, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
+import { WebhookPostFailure, type CheckWebhookHost, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
 import { checkedLookup, isPrivateAddress, privateHostMessage, systemResolve, type ResolveHost } from "./image-fetcher.ts";
 
 export interface WebhookPosterOptions {
@@ -75,5 +75,22 @@ export function webhookPoster(options: WebhookPosterOptions): PostWebhook {
       });
       request.end(body);
     });
+  };
+}
+
+/**
+ * The delivery's address rule, applied when the owner saves an endpoint: an IP written in the URL
+ * as it is, a name by every address it resolves to; any private or loopback one refuses it (unless
+ * private hosts are allowed: `npm start`). A name not found is let through: the deliveries check
+ * again on every connection, and a DNS record may come after the endpoint.
+ */
+export function webhookHostCheck(options: Pick<WebhookPosterOptions, "allowPrivateHosts" | "resolve">): CheckWebhookHost {
+  const resolveHost = options.resolve ?? systemResolve;
+  return async (url) => {
+    if (options.allowPrivateHosts) return undefined;
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host)) return isPrivateAddress(host) ? privateHostMessage(host) : undefined;
+    const found = await resolveHost(host).catch(() => []);
+    return found.some((entry) => isPrivateAddress(entry.address)) ? privateHostMessage(host) : undefined;
   };
 }

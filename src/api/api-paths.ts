@@ -23,6 +23,8 @@ export const apiPaths = {
   blogPosts: "/api/blog-posts",
   blogPostImage: "/api/blog-posts/upload-image",
   blogPost: "/api/blog-posts/:id",
+  tags: "/api/tags",
+  tag: "/api/tags/:slug",
   downloads: "/api/downloads",
   download: "/api/downloads/:id",
   downloadRequest: "/api/downloads/:id/request",

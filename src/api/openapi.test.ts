@@ -28,6 +28,7 @@ const postFormFields = [
   "publishAt",
   "sendAsNewsletter",
   "emailSubject",
+  "tags",
 ];
 
 /** SPEC §7's calls, each with the fields of its payload. */
@@ -51,8 +52,12 @@ const specCalls: [method: string, path: string, payload: string[]][] = [
   ["post", "/api/auth/login", ["username", "password"]],
 ];
 
-/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase; issue 31: sequences). */
+/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase; issue 31: sequences; issue 42: tags). */
 const dashboardCalls: typeof specCalls = [
+  ["get", "/api/tags", []],
+  ["post", "/api/tags", ["name", "slug", "description", "topic"]],
+  ["put", "/api/tags/{slug}", ["name", "slug", "description", "topic"]],
+  ["delete", "/api/tags/{slug}", []],
   ["post", "/api/newsletter/subscribers/import", ["file", "consent", "welcome"]],
   ["get", "/api/sequences", []],
   ["put", "/api/sequences/{key}", ["enabled", "steps"]],

@@ -8,6 +8,8 @@ import { authHandlers } from "./routes/auth.handlers.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { blogPostsHandlers } from "./routes/blog-posts.handlers.ts";
 import { blogPostsRoutes } from "./routes/blog-posts.routes.ts";
+import { tagsHandlers } from "./routes/tags.handlers.ts";
+import { tagsRoutes } from "./routes/tags.routes.ts";
 import { emailEventsHandlers } from "./routes/email-events.handlers.ts";
 import { emailEventsRoutes } from "./routes/email-events.routes.ts";
 import { downloadsHandlers } from "./routes/downloads.handlers.ts";
@@ -53,6 +55,7 @@ export const apiContract = {
   auth: authRoutes,
   passkeys: passkeysRoutes,
   blogPosts: blogPostsRoutes,
+  tags: tagsRoutes,
   downloads: downloadsRoutes,
   files: filesRoutes,
   siteSettings: siteSettingsRoutes,
@@ -89,6 +92,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(authRoutes, authHandlers),
   ...serve(passkeysRoutes, passkeysHandlers),
   ...serve(blogPostsRoutes, blogPostsHandlers),
+  ...serve(tagsRoutes, tagsHandlers),
   ...serve(downloadsRoutes, downloadsHandlers),
   ...serve(filesRoutes, filesHandlers),
   ...serve(siteSettingsRoutes, siteSettingsHandlers),

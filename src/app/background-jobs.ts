@@ -53,12 +53,16 @@ export const backgroundJobs = [
     localEveryMs: 30_000,
     budgetMs: 20_000,
     runAtStart: true,
-    run: async ({ deps, log, waitUntil }) => {
+    run: async ({ deps, deadline, leaseMs, log, waitUntil }) => {
       const published = await publishDuePosts(deps, { waitUntil });
       // Named by title and address: a bare id ("went live: 12") read like a count of posts.
       const named = published.map((post) => `“${post.title}” (${post.url})`).join(", ");
-      if (published.length > 0) log(`[publish] went live: ${named}; build hook called`);
-      else if (await retryUnbuiltChanges(deps, { waitUntil })) log("[publish] the site is behind its content: build hook called again");
+      if (published.length > 0) {
+        log(`[publish] went live: ${named}; build hook called`);
+        // Their `post.published` now, in this run: waiting for the watchdog's next minute could take
+        // the event past 60 seconds after the post went live (issue 46 point 4).
+        await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
+      } else if (await retryUnbuiltChanges(deps, { waitUntil })) log("[publish] the site is behind its content: build hook called again");
     },
   },
   {
@@ -80,11 +84,15 @@ export const backgroundJobs = [
       if (hooks.sent + hooks.failed + hooks.retried > 0) {
         log(`[webhooks] ${String(hooks.sent)} delivered, ${String(hooks.failed)} failed, ${String(hooks.retried)} to retry`);
       }
+      let finished = false;
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {
+        finished ||= run.finished;
         log(
           `[newsletter] send ${String(sendId)}: ${String(run.sent)} sent, ${String(run.failed)} failed, ${String(run.skipped)} skipped${run.finished ? ", done" : ""}${run.paused ? `, paused: ${run.paused}` : ""}${run.stopped ? `, stopped: ${run.stopped}` : ""}`,
         );
       }
+      // A send finished in this round: its `newsletter.sent` now, not a minute later (issue 46 point 4).
+      if (finished) await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
     },
   },
   {
@@ -144,6 +152,9 @@ export async function runScheduledFunction(name: BackgroundJobName): Promise<voi
   }
 }
 
+/** How long a Background Function claims webhook deliveries after its work (a request's run gets as long after its answer). */
+const webhookRunBudgetMs = 10_000;
+
 /** A newsletter Background Function runs for at most 15 minutes: stop claiming after 12, so the last batches end in time. */
 export const newsletterBackgroundBudgetMs = 12 * 60_000;
 
@@ -172,6 +183,10 @@ const backgroundFunctions = {
         );
       }
       if (continued) console.log("[newsletter] work left after this run's budget: started the next run");
+      // A finished send's `newsletter.sent` goes now, not at the watchdog's next minute (issue 46 point 4).
+      if ([...runs.values()].some((run) => run.finished)) {
+        await deliverWebhooks(app.deps, { stopClaimingAt: new Date(app.deps.now().getTime() + webhookRunBudgetMs) });
+      }
       return true;
     },
   },

@@ -24,7 +24,7 @@ import type { CheckPage } from "../core/newsletter/newsletter-page-check.ts";
 import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
-import { webhookPoster } from "../adapters/webhook-poster.ts";
+import { webhookHostCheck, webhookPoster } from "../adapters/webhook-poster.ts";
 import { deliverWebhooks, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
@@ -125,6 +125,8 @@ export function createApp(parts: AppParts): App {
     // Outgoing webhooks: the import's SSRF rules on every delivery; loopback only under `npm start`.
     webhooksLocal,
     postWebhook: parts.postWebhook ?? webhookPoster({ allowPrivateHosts: webhooksLocal }),
+    checkWebhookHost: webhookHostCheck({ allowPrivateHosts: webhooksLocal }),
+    adminPath: env.ADMIN_PATH,
     deliverWebhooks: oneRunAtATime(() =>
       deliverWebhooks(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch((error: unknown) =>
         console.error("[webhooks] Delivering webhooks failed; the next run retries:", error),

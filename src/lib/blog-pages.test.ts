@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Post } from "../core/posts/post.schema.ts";
-import { blogListPages, categoryPath, listPagePath, postsByCategory, postsPerPage } from "./blog-pages.ts";
+import type { Tag } from "../core/posts/tag.schema.ts";
+import { blogListPages, categoryPath, listPagePath, postTagLinks, postsByCategory, postsByTag, postsPerPage, tagPath } from "./blog-pages.ts";
 
 const posts = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ id: index + 1, category: index % 2 === 0 ? "Cash Flow" : null }) as unknown as Post);
@@ -55,4 +56,30 @@ it("lists every category, with its own posts only", () => {
   const grouped = postsByCategory(posts(5));
   expect(grouped.map((group) => group.category)).toEqual(["Entrepreneurship", "Cash Flow", "Networking", "Mindset", "Funding"]);
   expect(ids(grouped.find((group) => group.category === "Cash Flow")?.posts ?? [])).toEqual([1, 3, 5]);
+});
+
+describe("tags' lists", () => {
+  const tag = (slug: string, name: string): Tag => ({ slug, name, description: null, topic: false, postCount: 0 });
+  const tags = [tag("hiring", "Hiring"), tag("pricing", "Pricing"), tag("unused", "Unused")];
+  const tagged = [
+    { id: 1, tags: ["pricing", "hiring"] },
+    { id: 2, tags: [] },
+    { id: 3, tags: ["pricing"] },
+  ] as unknown as Post[];
+
+  it("gives each tag a published post carries its list, in list order; a tag without one has none", () => {
+    expect(postsByTag(tagged, tags).map(({ tag: { slug }, posts: list }) => [slug, ids(list)])).toEqual([
+      ["hiring", [1]],
+      ["pricing", [1, 3]],
+    ]);
+    expect(tagPath("pricing")).toBe("/blog/tag/pricing");
+    expect(blogListPages(posts(postsPerPage + 1), tagPath("pricing"))[1]?.path).toBe("/blog/tag/pricing/page/2");
+  });
+
+  it("names a post's tags in its order, each linking to its list", () => {
+    expect(postTagLinks({ tags: ["pricing", "hiring", "gone"] }, tags)).toEqual([
+      { name: "Pricing", path: "/blog/tag/pricing" },
+      { name: "Hiring", path: "/blog/tag/hiring" },
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { postCategories, postsPerListPage, type Post, type PostCategory } from "../core/posts/post.schema.ts";
 import { slugFromTitle } from "../core/posts/post-slug-rules.ts";
+import type { Tag } from "../core/posts/tag.schema.ts";
 
 /** Posts on one list page: four rows of three on a wide screen, a short scroll on a phone. */
 export const postsPerPage = postsPerListPage;
@@ -47,4 +48,24 @@ export const categoryPath = (category: PostCategory): string => `/blog/category/
 /** Every category with its posts (in list order), empty ones included: each has its page. */
 export function postsByCategory(posts: readonly Post[]): { category: PostCategory; posts: Post[] }[] {
   return postCategories.map((category) => ({ category, posts: posts.filter((post) => post.category === category) }));
+}
+
+/** The path of a tag's list. */
+export const tagPath = (slug: string): string => `/blog/tag/${slug}`;
+
+/**
+ * Every tag a published post carries, with its posts (in list order): each has its pages. A tag no
+ * published post carries has no page yet (nothing to list, nothing for the sitemap).
+ */
+export function postsByTag(posts: readonly Post[], tags: readonly Tag[]): { tag: Tag; posts: Post[] }[] {
+  return tags.map((tag) => ({ tag, posts: posts.filter((post) => post.tags.includes(tag.slug)) })).filter((entry) => entry.posts.length > 0);
+}
+
+/** A post's tags by name and path, in its order, for its page and card. */
+export function postTagLinks(post: Pick<Post, "tags">, tags: readonly Tag[]): { name: string; path: string }[] {
+  const bySlug = new Map(tags.map((tag) => [tag.slug, tag]));
+  return post.tags.flatMap((slug) => {
+    const tag = bySlug.get(slug);
+    return tag ? [{ name: tag.name, path: tagPath(slug) }] : [];
+  });
 }

@@ -7,6 +7,8 @@ import type { Post } from "../core/posts/post.schema.ts";
 import { listPosts } from "../core/posts/posts.service.ts";
 import { publishedPostRedirects } from "../core/posts/post-slug-store.ts";
 import { publishedImportRedirects } from "../core/imports/import-redirects.ts";
+import type { Tag } from "../core/posts/tag.schema.ts";
+import { listTags, tagRedirects } from "../core/posts/tags.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 
@@ -61,3 +63,9 @@ export const loadPostRedirects = oncePerBuild(async (): Promise<{ from: string; 
 export const loadImportRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> =>
   publishedImportRedirects((await buildDeps()).db),
 );
+
+/** Every tag, by name, with its count of published posts. */
+export const loadTags = oncePerBuild(async (): Promise<Tag[]> => listTags(await buildDeps()));
+
+/** Tags' former slugs and the slug each tag has now. */
+export const loadTagRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> => tagRedirects((await buildDeps()).db));

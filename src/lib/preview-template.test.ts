@@ -20,6 +20,7 @@ const draft: Post = {
   slug: "runway-math",
   url: "/blog/runway-math",
   publishAt: null,
+  tags: [],
   sendAsNewsletter: false,
 };
 

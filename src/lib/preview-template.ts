@@ -67,6 +67,7 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     slug: "preview",
     url: "/preview",
     publishAt: null,
+    tags: [],
     sendAsNewsletter: false,
   };
 }

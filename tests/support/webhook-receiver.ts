@@ -21,8 +21,9 @@ export interface WebhookReceiver {
 /**
  * A local webhook endpoint for tests (node:http on 127.0.0.1): keeps what it receives (at most 1000
  * requests, bodies at most 1 MB) and answers as told. Bounded: `close` ends every open socket.
+ * `port`: listen there (an endpoint coming back up at its address); by default any free port.
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: (() => void)[] = [];
   const receiver = {
@@ -45,7 +46,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       response.writeHead(status, { "content-type": "text/plain" }).end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   receiver.url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/hooks`;
   return {
     ...receiver,

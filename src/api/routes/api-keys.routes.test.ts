@@ -153,7 +153,7 @@ describe("a call with an API key", () => {
     expect((await app.call(`/api/blog-posts/${String(post.id)}`)).status).toBe(404);
   });
 
-  it("is refused with 401 for a key that is not one, or another scheme; a cookie beside a key is not read", async () => {
+  it("is refused with 401 for a key that is not one, or without a session in another scheme; a cookie beside a key is not read", async () => {
     for (const authorization of ["Bearer nf_made-up", "Bearer", "Basic YWRtaW46YWRtaW4="]) {
       const response = await app.call("/api/newsletter/subscribers", { headers: { authorization } });
       expect(response.status, authorization).toBe(401);
@@ -188,9 +188,30 @@ describe("a call with an API key", () => {
     expect((await app.call("/api/stats", { headers: bearer(key.key) })).status).toBe(200);
   });
 
-  it("leaves keys out of a backup", async () => {
-    await createKey("Kept out", ["content:read"]);
+  it("leaves keys and webhook secrets out of a backup and out of every export", async () => {
+    const key = await createKey("Kept out", ["subscribers:read"]);
+    const endpoint = await app.call("/api/webhooks", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", events: ["subscriber.created"] }),
+    });
+    const { secret } = (await endpoint.json()) as { secret: string };
     expect(await backupTables(app.deps.db)).not.toContain("api_keys");
+    expect(await backupTables(app.deps.db)).not.toContain("webhook_endpoints");
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO subscribers (email, source, status) VALUES ('exported@example.com', 'newsletter', 'active') RETURNING id",
+    );
+    // The list with the key itself (the issue's curl), the whole CSV and one person's data.
+    const listed = await app.call("/api/newsletter/subscribers", { headers: bearer(key.key) });
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain("exported@example.com");
+    for (const path of ["/api/newsletter/subscribers/export", `/api/newsletter/subscribers/${String(rows[0]?.id)}/export`]) {
+      const response = await app.call(path, { headers: admin });
+      expect(response.status, path).toBe(200);
+      const text = await response.text();
+      expect(text, path).toContain("exported@example.com");
+      for (const hidden of [key.key, key.key.slice(-12), secret, "whsec_"]) expect(text, path).not.toContain(hidden);
+    }
   });
 });
 

@@ -62,6 +62,10 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
        ('Draft', '<p>Later</p>', 'draft', false, NULL, NULL, NULL)`,
     );
     await db.query("INSERT INTO post_slug_redirects (old_slug, post_id) SELECT 'old-cafe', id FROM posts WHERE slug = 'cafe'");
+    // Tags (migration 0040): the tag, the post's link to it, and its old slug's redirect.
+    await db.query("INSERT INTO tags (slug, name, description, topic) VALUES ('coffee', 'Coffee', 'Brewing a company', true)");
+    await db.query("INSERT INTO post_tags (post_id, tag_id) SELECT p.id, t.id FROM posts p, tags t WHERE p.slug = 'cafe' AND t.slug = 'coffee'");
+    await db.query("INSERT INTO tag_slug_redirects (old_slug, tag_id) SELECT 'espresso', id FROM tags WHERE slug = 'coffee'");
     await db.query(
       "INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key) VALUES ('Guide', 'A guide', 'Guides', 'Guide ü.pdf', 'downloads/guide.pdf', 'application/pdf', 14, 'images/thumb_8x4.png')",
     );
@@ -110,6 +114,9 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
   const contentOf = async (db: TestDatabase) =>
     (await db.db.query("SELECT id, title, content, slug, published_at, email_subject FROM posts ORDER BY id")).rows.concat(
       (await db.db.query("SELECT email, source FROM subscribers ORDER BY id")).rows,
+      (await db.db.query("SELECT id, slug, name, description, topic FROM tags ORDER BY id")).rows,
+      (await db.db.query("SELECT post_id, tag_id, position FROM post_tags ORDER BY post_id, tag_id")).rows,
+      (await db.db.query("SELECT old_slug, tag_id FROM tag_slug_redirects ORDER BY old_slug")).rows,
     );
 
   it("round trip: backup → restore into an empty site → backup gives the same content hashes; secrets stay out", async () => {
@@ -120,6 +127,9 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       expect.arrayContaining([
         "tables/posts.jsonl",
         "tables/subscribers.jsonl",
+        "tables/tags.jsonl",
+        "tables/post_tags.jsonl",
+        "tables/tag_slug_redirects.jsonl",
         "settings.json",
         "files.jsonl",
         "files/images/one_8x4.png",
@@ -225,6 +235,12 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       ...linesOf("tables/post_slug_redirects.jsonl"),
       JSON.stringify({ old_slug: "older", post_id: 9002 }),
     ]);
+    const tagModel = JSON.parse(linesOf("tables/tags.jsonl")[0] ?? "{}") as Record<string, unknown>;
+    reseal("tables/tags.jsonl", [
+      ...linesOf("tables/tags.jsonl"),
+      JSON.stringify({ ...tagModel, id: 9101, slug: "Bad Slug", name: "Bad" }),
+      JSON.stringify({ ...tagModel, id: 9102, slug: "long-name", name: "x".repeat(61) }),
+    ]);
     const setting = JSON.parse(linesOf("tables/site_settings.jsonl")[0] ?? "{}") as Record<string, unknown>;
     reseal("tables/site_settings.jsonl", [
       ...linesOf("tables/site_settings.jsonl"),
@@ -237,13 +253,15 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
     entries.set("manifest.json", new TextEncoder().encode(JSON.stringify(manifest)));
 
     const restored = await restore(second.app, await zipOf(entries), true);
-    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 5 } });
+    expect(restored.run).toMatchObject({ status: "done", error: null, report: { skippedCount: 7 } });
     expect(restored.run?.report?.skipped).toEqual(
       expect.arrayContaining([
         { entry: "files/images/evil_8x4.png", reason: expect.any(String) as string },
         { entry: "tables/posts.jsonl", row: "id=9002", reason: "title: Title must be 200 characters or less" },
         { entry: "tables/posts.jsonl", row: "id=9003", reason: "email_subject: Email subject must be 200 characters or less" },
         { entry: "tables/post_slug_redirects.jsonl", row: "old_slug=older", reason: "belongs to a posts row left out" },
+        { entry: "tables/tags.jsonl", row: "id=9101", reason: "slug: Slug may contain only lowercase letters, numbers and single hyphens" },
+        { entry: "tables/tags.jsonl", row: "id=9102", reason: "name: Name must be 60 characters or less" },
         { entry: "tables/site_settings.jsonl", row: "key=youtube_url", reason: "youtube_url: Please enter a full http:// or https:// URL." },
       ]),
     );

@@ -7,6 +7,7 @@ import { startImageServer } from "../../../tests/support/image-server.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { postTagSlugs } from "../../core/posts/post-tags.ts";
 import { redirectsFile } from "../../lib/post-redirects.ts";
 import type { ImportRun } from "../../core/imports/import.schema.ts";
 import { publishedPostRedirects } from "../../core/posts/post-slug-store.ts";
@@ -57,6 +58,12 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     expect(run.status).toBe(200);
     return (await run.json()) as ImportRun;
   }
+
+  const tagsOfPost = async (slug: string) => {
+    const { rows } = await testDb.db.query<{ id: number }>("SELECT id FROM posts WHERE slug = $1", [slug]);
+    const id = rows[0]?.id ?? 0;
+    return (await postTagSlugs(testDb.db, [id])).get(id);
+  };
 
   const postCount = async () => Number((await testDb.db.query<{ n: string }>("SELECT count(*) AS n FROM posts")).rows[0]?.n);
 
@@ -117,6 +124,9 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     expect(bySlug.get("coming-soon")).toMatchObject({ published: false, publish_at: new Date("2027-01-01T09:00:00.000Z") });
     expect(bySlug.get("hello-world-2")).toMatchObject({ title: "Hello world", published: true });
     expect(bySlug.get("about")).toBeUndefined();
+    // Ghost's tags (tags + posts_tags) become the post's tags, in Ghost's order.
+    expect(await tagsOfPost("cash-flow-before-growth")).toEqual(["growth", "cash-flow"]);
+    expect(await tagsOfPost("cafe-creme")).toEqual([]);
     const redirects = redirectsFile(await publishedPostRedirects(testDb.db), await publishedImportRedirects(testDb.db));
     expect(redirects).toContain("/cash-flow-before-growth /blog/cash-flow-before-growth 301\n");
     expect(redirects).toContain("/hello-world /blog/hello-world-2 301\n");
@@ -152,6 +162,8 @@ describe.each(databaseTargets)("imports on $name", (target) => {
     );
     const [seed, block, future, privateNotes] = rows;
     expect(seed).toMatchObject({ slug: "raising-a-seed-round", published: true, category: "Funding" });
+    // WordPress's tags (`<category domain="post_tag">`) become the post's tags; its categories do not.
+    expect(await tagsOfPost("raising-a-seed-round")).toEqual(["seed"]);
     expect(seed?.content).toContain("<p>First line of the first paragraph<br />\nsecond line of it.</p>");
     expect(seed?.content).toContain("<ul>");
     expect(seed?.content).toContain("<em>The round, in a chart</em>");

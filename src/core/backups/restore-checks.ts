@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { downloadFormSchema } from "../downloads/download.schema.ts";
 import { postFormSchema } from "../posts/post.schema.ts";
 import { slugSchema } from "../posts/post-slug-rules.ts";
+import { tagFormSchema } from "../posts/tag.schema.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "../posts/sanitize-post-html.ts";
 import { sequenceStepInputSchema } from "../sequences/sequence.schema.ts";
 import { settingKeySchema, settingValueSchema } from "../settings/settings.schema.ts";
@@ -46,6 +47,7 @@ function key(value: unknown, name: string, folder: "images" | "downloads", nulla
 const post = postFormSchema.shape;
 const download = downloadFormSchema.shape;
 const step = sequenceStepInputSchema.shape;
+const tag = tagFormSchema.shape;
 
 /** Each table whose rows reach a page or an email, with its check (the other tables hold ids, counts and dates). */
 export const rowChecks: Readonly<Record<string, RowCheck>> = {
@@ -57,6 +59,13 @@ export const rowChecks: Readonly<Record<string, RowCheck>> = {
     ...("email_subject" in row && { email_subject: field(post.emailSubject, row.email_subject, "email_subject", true) }),
     ...("slug" in row && { slug: field(slugSchema, row.slug, "slug", true) }),
     featured_image_key: key(row.featured_image_key, "featured_image_key", "images", true),
+  }),
+  // A tag's name, slug and description show on every page that lists it.
+  tags: (row) => ({
+    ...row,
+    name: field(tag.name, row.name, "name"),
+    slug: field(slugSchema, row.slug, "slug"),
+    description: field(tag.description, row.description, "description", true),
   }),
   downloads: (row) => ({
     ...row,

@@ -51,3 +51,24 @@ describe("readGhostExport: the email subject", () => {
     expect(items.map((post) => ("emailSubject" in post ? post.emailSubject : undefined))).toEqual(["How many months are left?", null, null]);
   });
 });
+
+describe("readGhostExport: tags", () => {
+  it("brings each post's tags in Ghost's order, leaving out Ghost's internal #tags", () => {
+    const { items } = readGhostExport(
+      exportOf({
+        posts: [{ id: "1", title: "Runway", html: "<p>a</p>", status: "published" }],
+        tags: [
+          { id: "t1", name: "Funding" },
+          { id: "t2", name: "#hidden" },
+          { id: "t3", name: "Seed rounds" },
+        ],
+        posts_tags: [
+          { post_id: "1", tag_id: "t3", sort_order: 1 },
+          { post_id: "1", tag_id: "t2", sort_order: 2 },
+          { post_id: "1", tag_id: "t1", sort_order: 0 },
+        ],
+      }),
+    );
+    expect(items.map((post) => ("postTags" in post ? post.postTags : undefined))).toEqual([["Funding", "Seed rounds"]]);
+  });
+});

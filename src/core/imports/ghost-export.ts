@@ -142,6 +142,11 @@ export function readGhostExport(bytes: Uint8Array): { items: SourceItem[]; subsc
       createdAt: exportDate(post.created_at),
       excerpt: text(post.custom_excerpt).trim() || null,
       tags: (tagsOf.get(text(post.id)) ?? []).sort((a, b) => a.order - b.order).map((tag) => tag.name),
+      // Ghost's internal tags (`#name`) steer its themes, not readers: they are not brought.
+      postTags: (tagsOf.get(text(post.id)) ?? [])
+        .sort((a, b) => a.order - b.order)
+        .map((tag) => tag.name)
+        .filter((name) => !name.startsWith("#")),
       featureImage: text(post.feature_image) || null,
       featureImageAlt: altOf.get(text(post.id)) || text(post.feature_image_alt).trim() || null,
       emailSubject: subjectOf.get(text(post.id)) || null,

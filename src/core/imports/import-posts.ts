@@ -4,6 +4,7 @@ import { cleanImage, newImageKey } from "../files/image-cleaning.ts";
 import { maxAltLength } from "../shared/image-alt.schema.ts";
 import { checkImage } from "../files/upload-rules.ts";
 import { postCategories, maxEmailSubject, maxReadTime, minReadTime, type PostCategory } from "../posts/post.schema.ts";
+import { maxTagName, maxTagsPerPost } from "../posts/tag.schema.ts";
 import { insertPostRow } from "../posts/post-rows.ts";
 import { firstFreeSlug, slugFromTitle, slugSchema } from "../posts/post-slug-rules.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "../posts/sanitize-post-html.ts";
@@ -60,6 +61,23 @@ function categoryOf(tags: string[]): PostCategory | null {
     if (match) return match;
   }
   return null;
+}
+
+/**
+ * A source's tag names as tags here: one line, no comma (the post form separates tags with commas),
+ * at most the name's length, each once whatever its case, at most a post's number of tags.
+ */
+function tagNamesOf(post: ImportedPost): string[] {
+  const names = new Map<string, string>();
+  for (const name of post.postTags ?? []) {
+    const clean = name
+      .replace(/[,\s]+/g, " ")
+      .trim()
+      .slice(0, maxTagName)
+      .trim();
+    if (clean && !names.has(clean.toLowerCase())) names.set(clean.toLowerCase(), clean);
+  }
+  return [...names.values()].slice(0, maxTagsPerPost);
 }
 
 /** Copies one image into the store (checked and cleaned as an upload is); returns its key. */
@@ -223,6 +241,7 @@ async function writePost(
         createdAt: post.createdAt ?? state.publishedAt ?? deps.now(),
         updatedAt: deps.now(),
         slug: plan.slug,
+        tags: tagNamesOf(post),
       });
       await tx.query("INSERT INTO imported_posts (source, source_id, post_id) VALUES ($1, $2, $3)", [context.source, post.sourceId, id]);
       if (plan.redirect) await recordImportRedirect(tx, plan.redirect, id);

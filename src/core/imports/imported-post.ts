@@ -16,6 +16,8 @@ export interface ImportedPost {
   excerpt: string | null;
   /** Tag or category names, the first that matches one of ours becomes the category. */
   tags: string[];
+  /** The free-form tags the source gave the post (Ghost's tags, WordPress's `post_tag`), in order: they become its tags here. */
+  postTags?: string[];
   featureImage: string | null;
   /** The feature image's alt text in the source; none: stored as not described yet (null), never refused. */
   featureImageAlt?: string | null;

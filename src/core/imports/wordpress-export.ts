@@ -105,6 +105,7 @@ function toPost(item: WxrItem, attachments: Map<string, Attachment>): ImportedPo
     createdAt: date,
     excerpt: fields.get("excerpt:encoded")?.trim() || null,
     tags: item.categories.filter((category) => category.domain === "category").map((category) => category.name),
+    postTags: item.categories.filter((category) => category.domain === "post_tag").map((category) => category.name),
     featureImage: featured?.url ?? null,
     featureImageAlt: featured?.alt ?? null,
     oldUrl: status === "publish" ? fields.get("link")?.trim() || null : null,

@@ -1,5 +1,6 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import type { PostCategory } from "./post.schema.ts";
+import { setPostTags } from "./post-tags.ts";
 import { recordSlugChange } from "./post-slug-store.ts";
 
 /** A post as its table holds it. */
@@ -46,14 +47,16 @@ export interface NewPostRow {
   sendAsNewsletter?: boolean;
   /** The newsletter's subject line; null or left out: the title. */
   emailSubject?: string | null;
+  /** Its tags by slug or name, in order; a name no tag has makes a new tag. */
+  tags?: readonly string[];
   /** Demo content (the one-click demo): removed together when the owner clears it. */
   demo?: boolean;
 }
 
 /**
- * The one place a post row is inserted (the editor's save, an import, the demo seed): the row, and
- * its slug taking over from any old address that redirected under it (a live post wins over a
- * redirect). Run it inside the caller's transaction.
+ * The one place a post row is inserted (the editor's save, an import, the demo seed): the row, its
+ * tags, and its slug taking over from any old address that redirected under it (a live post wins
+ * over a redirect). Run it inside the caller's transaction.
  */
 export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise<PostRow> {
   const { rows } = await db.query<PostRow>(
@@ -81,5 +84,6 @@ export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise
   );
   const created = rows[0] as PostRow;
   await recordSlugChange(db, created.id, null, post.slug);
+  if (post.tags && post.tags.length > 0) await setPostTags(db, created.id, post.tags);
   return created;
 }

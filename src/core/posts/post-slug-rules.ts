@@ -8,7 +8,7 @@ export const maxSlugLength = 80;
  * Single path segments under /blog that name pages, not posts: a post may not take them. (Page
  * and category lists live one level deeper, but their first segment must still stay free.)
  */
-export const reservedSlugs: readonly string[] = ["page", "category", "post-not-found"];
+export const reservedSlugs: readonly string[] = ["page", "category", "post-not-found", "tag", "tags"];
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 // All digits would read as a post id, which answers a redirect (`/blog/{id}`), never a post.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
+import { postTagsField } from "./tag.schema.ts";
 import { slugSchema } from "./post-slug-rules.ts";
 
 /** The blog categories the form offers (SPEC §3); the database holds the same list in a CHECK. */
@@ -84,6 +85,9 @@ export const postFormSchema = z
       .optional()
       .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
       .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
+    // Free-form tags (issue 42): comma-separated slugs or names; a new name makes a new tag. Absent:
+    // none for a new post, unchanged for an edit.
+    tags: postTagsField,
     // An instant (the browser turns the owner's local date and time into one); empty: not scheduled.
     // Only read when `published` is false: publishing now wins.
     publishAt: z
@@ -126,6 +130,7 @@ export const postSchema = z.object({
   slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
   url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
   publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),
+  tags: z.array(z.string()).meta({ description: "The post's tags by slug, in the owner's order; each lists it at `/blog/tag/{slug}`" }),
   sendAsNewsletter: z.boolean().meta({
     description:
       "Email to subscribers when published: once the post is published (now or at its `publishAt`) it is sent as the newsletter, when its page is live (at most once)",

@@ -15,6 +15,7 @@ import { publishStateAfterSave } from "./post-schedule.ts";
 import { postPath } from "./post-slug-rules.ts";
 import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
 import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
+import { postTagSlugs, setPostTags } from "./post-tags.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 /** What posts need: the database, the file store, the clock, a rebuild after a change, and image links. */
@@ -28,7 +29,7 @@ export interface PostsDeps {
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
+function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[]): Post {
   return {
     id: row.id,
     title: row.title,
@@ -46,6 +47,7 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
     slug: row.slug,
     url: postPath(row.slug),
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
+    tags,
     sendAsNewsletter: row.send_as_newsletter,
   };
 }
@@ -53,6 +55,15 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"]): Post {
 /** A post as its webhook events carry it (src/core/webhooks/webhook.schema.ts). */
 function postEventData(row: { id: number; title: string; slug: string; published: boolean }) {
   return { id: row.id, title: row.title, slug: row.slug, path: row.published ? postPath(row.slug) : null };
+}
+
+/** The posts of these rows, each with its tags (one query for all of them). */
+async function withTags(db: SqlQueryable, rows: PostRow[], fileUrl: ApiUrls["file"]): Promise<Post[]> {
+  const tags = await postTagSlugs(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPost(row, fileUrl, tags.get(row.id) ?? []));
 }
 
 /**
@@ -67,14 +78,14 @@ export async function listPosts(
   const { rows } = page
     ? await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order} LIMIT $1 OFFSET $2`, limitOffset(page))
     : await deps.db.query<PostRow>(`SELECT ${postColumns} FROM posts ${order}`);
-  return rows.map((row) => toPost(row, deps.urls.file));
+  return withTags(deps.db, rows, deps.urls.file);
 }
 
 /** One post; a draft is only found for the admin (`includeDrafts`), else it does not exist. */
 export async function getPost(deps: Pick<PostsDeps, "db" | "urls">, id: number, { includeDrafts }: { includeDrafts: boolean }): Promise<Post> {
   const row = await findPostRow(deps.db, id);
   if (!row || (!row.published && !includeDrafts)) throw new NotFoundError("Post not found");
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 async function findPostRow(db: SqlQueryable, id: number, forUpdate = false): Promise<PostRow | undefined> {
@@ -134,6 +145,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           slug,
           sendAsNewsletter: form.sendAsNewsletter ?? false,
           emailSubject: form.emailSubject ?? null,
+          tags: form.tags ?? [],
         });
         if (row.published) await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
         return row;
@@ -143,7 +155,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
       }),
   );
   deps.rebuild();
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 /**
@@ -198,6 +210,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
         const saved = rows[0] as PostRow;
         const change = saved.published ? (current.published ? "post.updated" : "post.published") : current.published ? "post.unpublished" : null;
         if (change) await recordWebhookEvent(tx, deps, change, postEventData(saved));
+        if (form.tags !== undefined) await setPostTags(tx, id, form.tags);
         return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
       })
       .catch((error: unknown) => {
@@ -206,7 +219,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
   );
   await deleteFilesQuietly(deps.files, [replacedKey]);
   deps.rebuild();
-  return toPost(row, deps.urls.file);
+  return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
 /** Deletes a post, then its featured image. */

@@ -96,6 +96,53 @@ describe.each(databaseTargets)("subscriber import on $name", (target) => {
     await expect(importSubscribers({ db: testDb.db, now: () => now }, { file: tooLarge, wording: "x" })).rejects.toThrow(PayloadTooLargeError);
   });
 
+  it("records one subscriber.created per new person, in the import's transaction, only when an endpoint wants it", async () => {
+    const events = async () =>
+      (
+        await testDb.db.query<{ payload: string; subscriber_id: number; deliveries: number }>(
+          `SELECT v.payload, v.subscriber_id, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = v.id) AS deliveries
+             FROM webhook_events v WHERE v.type = 'subscriber.created' ORDER BY v.id`,
+        )
+      ).rows;
+    // No endpoint wants the type: nothing written.
+    await testDb.db.query(
+      "INSERT INTO webhook_endpoints (url, events, secret, created_at, updated_at) VALUES ('https://crm.example/hook', '{post.published}', 'whsec_x', now(), now())",
+    );
+    await importCsv("email\nhook-none@example.com\n");
+    expect(await events()).toEqual([]);
+
+    await testDb.db.query(
+      "INSERT INTO webhook_endpoints (url, events, secret, created_at, updated_at) VALUES ('https://crm.example/a', '{subscriber.created}', 'whsec_a', now(), now()), ('https://crm.example/b', '{subscriber.created,subscriber.confirmed}', 'whsec_b', now(), now())",
+    );
+    let recorded = 0;
+    const deps = { db: testDb.db, now: () => now, webhooksRecorded: () => recorded++ };
+    const result = await importSubscribers(deps, {
+      file: new Blob(["email\nhook-none@example.com\nHook-A@example.com\nhook-b@example.com\nhook-a@example.com\nbad\n"]),
+      wording: importConsentWording,
+    });
+    expect(result.imported).toBe(2);
+    const recordedEvents = await events();
+    expect(recordedEvents.map((event) => ({ ...event, payload: JSON.parse(event.payload) as unknown }))).toEqual(
+      ["hook-a@example.com", "hook-b@example.com"].map((email, index) => ({
+        payload: {
+          type: "subscriber.created",
+          timestamp: now.toISOString(),
+          data: { id: recordedEvents[index]?.subscriber_id, email, status: "active" },
+        },
+        subscriber_id: recordedEvents[index]?.subscriber_id,
+        deliveries: 2,
+      })),
+    );
+    expect(recorded).toBe(1);
+
+    // An import that fails leaves no event behind: they commit with the people or not at all.
+    await testDb.db.query("ALTER TABLE subscriber_consents ADD CONSTRAINT wording_given CHECK (wording <> '') NOT VALID");
+    await expect(importSubscribers(deps, { file: new Blob(["email\nhook-c@example.com\n"]), wording: "" })).rejects.toThrow();
+    await testDb.db.query("ALTER TABLE subscriber_consents DROP CONSTRAINT wording_given");
+    expect(await events()).toHaveLength(2);
+    await testDb.db.query("DELETE FROM webhook_endpoints");
+  });
+
   it("imports 10,000 rows in one go", async () => {
     const lines = ["email,subscribed_at"];
     for (let i = 0; i < 10_000; i++) lines.push(`bulk${String(i)}@example.com,2025-01-01T00:00:00Z`);

@@ -3,6 +3,7 @@ import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
 import { fileTooLargeMessage } from "../messages.ts";
 import { enrollImported } from "../sequences/sequences.service.ts";
+import { recordWebhookEvents, type WebhookRecordDeps } from "../webhooks/webhook-events.ts";
 import { readCsvRecords, type CsvRecord } from "./csv-records.ts";
 import { listedInvalidRows, type SubscriberImportResult } from "./subscriber-import.schema.ts";
 import { emailSchema } from "./subscriber.schema.ts";
@@ -26,7 +27,7 @@ interface Row {
  * All or nothing: one transaction.
  */
 export async function importSubscribers(
-  deps: { db: SqlExecutor; now: () => Date },
+  deps: ImportDeps,
   input: { file: Blob; wording: string; welcome?: boolean },
 ): Promise<SubscriberImportResult> {
   const outcome = await importSubscriberList(deps, input);
@@ -37,6 +38,9 @@ export async function importSubscribers(
     invalidCount: outcome.invalidCount,
   };
 }
+
+/** The database and clock; `webhooksRecorded` (a request's) starts a webhook delivery run after the answer. */
+export type ImportDeps = { db: SqlExecutor } & WebhookRecordDeps;
 
 /** What importing a list does, or (a dry run) would do: every row is in exactly one count. */
 export interface SubscriberListOutcome extends Pick<SubscriberImportResult, "invalid" | "invalidCount"> {
@@ -57,7 +61,7 @@ export interface SubscriberListOutcome extends Pick<SubscriberImportResult, "inv
  * it lists and the addresses seen (for repeats), never the file's rows (decision 0062).
  */
 export async function importSubscriberList(
-  deps: { db: SqlExecutor; now: () => Date },
+  deps: ImportDeps,
   input: { file: Blob; wording: string; welcome?: boolean; dryRun?: boolean },
 ): Promise<SubscriberListOutcome> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
@@ -87,8 +91,20 @@ export async function importSubscriberList(
           return;
         }
         const inserted = await insertBatch(tx, batch, input.wording, now);
+        // One `subscriber.created` per new person, committed with them (nothing written when no endpoint wants it).
+        await recordWebhookEvents(
+          tx,
+          deps,
+          "subscriber.created",
+          inserted.map((subscriber) => ({ data: { ...subscriber, status: "active" as const }, subscriberId: subscriber.id })),
+        );
         // The welcome sequence only when the owner ticked it: these people confirmed elsewhere, maybe long ago.
-        if (input.welcome) await enrollImported(tx, deps, inserted);
+        if (input.welcome)
+          await enrollImported(
+            tx,
+            deps,
+            inserted.map((subscriber) => subscriber.id),
+          );
         added += inserted.length;
       };
       let batch: Row[] = [];
@@ -166,24 +182,24 @@ const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...`
 
 /**
  * One statement per batch: the new rows and their consent records together, addresses already
- * present left alone by `ON CONFLICT DO NOTHING`. Answers the new subscribers' ids.
+ * present left alone by `ON CONFLICT DO NOTHING`. Answers the new subscribers.
  */
-async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: Date): Promise<number[]> {
-  const { rows: added } = await db.query<{ id: number }>(
+async function insertBatch(db: SqlQueryable, rows: Row[], wording: string, now: Date): Promise<{ id: number; email: string }[]> {
+  const { rows: added } = await db.query<{ id: number; email: string }>(
     `WITH input AS (
        SELECT email, subscribed_at FROM unnest($1::text[], $2::timestamptz[]) AS row (email, subscribed_at)
      ), added AS (
        INSERT INTO subscribers (email, source, subscribed_at, status, confirmed_at)
        SELECT email, 'import', coalesce(subscribed_at, $3), 'active', $3 FROM input
        ON CONFLICT ((lower(email))) DO NOTHING
-       RETURNING id, subscribed_at
+       RETURNING id, email, subscribed_at
      ), consents AS (
        INSERT INTO subscriber_consents (subscriber_id, source, wording, asked_at, confirmed_at)
        SELECT id, 'import', $4, subscribed_at, $3 FROM added
        RETURNING subscriber_id
      )
-     SELECT subscriber_id AS id FROM consents`,
+     SELECT added.id, added.email FROM added JOIN consents ON consents.subscriber_id = added.id`,
     [rows.map((row) => row.email), rows.map((row) => row.subscribedAt), now, wording],
   );
-  return added.map((row) => row.id);
+  return added.map((row) => ({ id: Number(row.id), email: row.email }));
 }

@@ -1,12 +1,21 @@
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { webhookPoster } from "../../adapters/webhook-poster.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { webhookHostCheck, webhookPoster } from "../../adapters/webhook-poster.ts";
+import { backgroundJobs, runBackgroundJob } from "../../app/background-jobs.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
-import { checkEndpointUrl, createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint } from "./webhooks.service.ts";
+import { ValidationError } from "../errors.ts";
+import {
+  checkEndpointUrl,
+  createWebhookEndpoint,
+  listWebhookDeliveries,
+  redeliverWebhooks,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from "./webhooks.service.ts";
 import type { WebhookEventType } from "./webhook.schema.ts";
 
 const minute = 60_000;
@@ -21,7 +30,7 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     testDb = await target.createMigrated();
     // Near the real time: Webhook.verify refuses a timestamp 5 minutes away from its own clock.
     clock = createFakeClock(new Date());
-    app = await createTestApp({ db: testDb.db, clock });
+    app = await createTestApp({ db: testDb.db, clock, env: { ADMIN_PATH: "owner-desk-2026" } });
   });
   afterAll(async () => {
     await app.close();
@@ -73,6 +82,25 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(headersOf(0)["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
     expect(new Webhook(rotated.secret).verify(hook?.body ?? "", headersOf(0))).toBeTruthy();
+  });
+
+  it("an endpoint that is down gets the event once it is back, with the same webhook-id, and it verifies", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    const port = Number(new URL(receiver.url).port);
+    await receiver.close();
+    // The signup's answer does not wait for the dead endpoint; its try fails (no answer) and is kept for a retry.
+    expect((await signup("outage-back@example.com")).status).toBe(200);
+    await vi.waitFor(async () => expect((await deliveries())[0]).toMatchObject({ status: "pending", attempts: 1 }));
+    receiver = await startWebhookReceiver(port);
+    clock.advance(30_000);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 1 });
+    const [hook] = await receiver.waitFor(1);
+    expect(new Webhook(endpoint.secret).verify(hook?.body ?? "", headersOf(0))).toMatchObject({
+      type: "subscriber.created",
+      data: { email: "outage-back@example.com" },
+    });
+    const log = await app.deps.db.query<{ status_code: number | null }>("SELECT status_code FROM webhook_attempts ORDER BY id");
+    expect(log.rows).toEqual([{ status_code: null }, { status_code: 200 }]);
   });
 
   it("records nothing when no endpoint wants the event, and only for the endpoints that chose it", async () => {
@@ -161,6 +189,45 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(log.rows).toEqual([{ status_code: null, error: "The host 127.0.0.1 is a private or loopback address" }]);
   });
 
+  it("refuses to save, in production, an endpoint whose host is or resolves to a private or loopback address (400)", async () => {
+    const dns: Record<string, string[]> = {
+      "crm.example.com": ["93.184.216.34", "2606:2800:220:1::1"],
+      "intranet.example.com": ["10.0.0.7"],
+      "mixed.example.com": ["93.184.216.34", "192.168.1.5"],
+      "v6.example.com": ["fd00::5"],
+    };
+    const resolve = (host: string) => Promise.resolve((dns[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 })));
+    const production = { ...app.deps, webhooksLocal: false, checkWebhookHost: webhookHostCheck({ allowPrivateHosts: false, resolve }) };
+    const saved = await createWebhookEndpoint(production, { url: "https://crm.example.com/hooks", description: "", events: ["subscriber.created"] });
+    // Not found (yet): let through; every delivery checks the address it connects to.
+    await createWebhookEndpoint(production, { url: "https://not-yet.example.com/hooks", description: "", events: ["subscriber.created"] });
+    for (const url of [
+      "https://intranet.example.com/hooks",
+      "https://mixed.example.com/hooks",
+      "https://v6.example.com/hooks",
+      "https://10.1.2.3/hooks",
+      "https://169.254.169.254/latest",
+      "https://[fd00::1]/hooks",
+      "https://[::ffff:127.0.0.1]/hooks",
+    ]) {
+      await expect(createWebhookEndpoint(production, { url, description: "", events: ["subscriber.created"] }), url).rejects.toThrow(
+        new ValidationError(
+          `url must not point at a private or loopback address: The host ${new URL(url).hostname.replace(/^\[|\]$/g, "")} is a private or loopback address`,
+        ),
+      );
+      await expect(updateWebhookEndpoint(production, saved.id, { url }), url).rejects.toThrow(ValidationError);
+    }
+    expect((await app.deps.db.query("SELECT url FROM webhook_endpoints ORDER BY id")).rows).toEqual([
+      { url: "https://crm.example.com/hooks" },
+      { url: "https://not-yet.example.com/hooks" },
+    ]);
+    // Under `npm start` (private hosts allowed) the same address is saved.
+    const local = { ...production, checkWebhookHost: webhookHostCheck({ allowPrivateHosts: true, resolve }) };
+    expect((await updateWebhookEndpoint(local, saved.id, { url: "https://intranet.example.com/hooks" })).url).toBe(
+      "https://intranet.example.com/hooks",
+    );
+  });
+
   it("switches an endpoint failing for 3 days off and emails the owner; its deliveries wait until it is switched on", async () => {
     const endpoint = await addEndpoint(["subscriber.created"]);
     receiver.answer = { status: 500 };
@@ -182,6 +249,8 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     expect(owner).toHaveLength(1);
     expect(owner[0]?.subject).toContain("webhook endpoint was switched off");
     expect(owner[0]?.text).toContain(endpoint.url);
+    // Its link opens the dashboard's Integrations tab, where the endpoint is switched on again.
+    expect(owner[0]?.text).toContain(`${testOrigin}/owner-desk-2026#integrations`);
     expect(mail).toBeDefined();
     expect(clock.now().getTime()).toBeGreaterThanOrEqual(Date.now() + webhookRetryForMs - 60 * minute);
     // An event while it is off waits, and goes once the owner switches it on again.
@@ -218,6 +287,110 @@ describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
     } finally {
       await slow.close();
     }
+  });
+
+  it("a newsletter send's newsletter.sent goes out in the watchdog round that finishes the send", async () => {
+    await addEndpoint(["newsletter.sent"]);
+    await app.deps.db.query("INSERT INTO subscribers (email, status, confirmed_at) VALUES ('reader@example.com', 'active', now())");
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO posts (title, content, read_time, published, published_at) VALUES ('Sent', '<p>x</p>', 1, true, now()) RETURNING id",
+    );
+    const started = await app.call("/api/newsletter/sends", {
+      method: "POST",
+      headers: { ...(await app.adminHeaders()), "content-type": "application/json" },
+      body: JSON.stringify({ postId: rows[0]?.id }),
+    });
+    expect(started.status).toBe(202);
+    const watchdog = backgroundJobs.find((job) => job.name === "newsletter-watchdog");
+    if (!watchdog) throw new Error("no newsletter-watchdog job");
+    const lines: string[] = [];
+    await runBackgroundJob(app, watchdog, { log: (line) => lines.push(line) });
+    expect(lines.join("\n")).toContain("done");
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? "{}")).toMatchObject({
+      type: "newsletter.sent",
+      data: { postId: rows[0]?.id, sent: 1, failed: 0 },
+    });
+  });
+
+  it("a burst for one endpoint goes in one run, in order, one try each; a failing endpoint's burst waits untried", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    const { recordWebhookEvents } = await import("./webhook-events.ts");
+    const burst = (from: number) =>
+      app.deps.db.transaction((tx) =>
+        recordWebhookEvents(
+          tx,
+          app.deps,
+          "subscriber.created",
+          Array.from({ length: 25 }, (_, i) => ({
+            data: { id: from + i, email: `b${String(from + i)}@example.com`, status: "active" as const },
+            subscriberId: null,
+          })),
+        ),
+      );
+    await burst(1);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 25, retried: 0 });
+    expect(receiver.received.map((hook) => (JSON.parse(hook.body) as { data: { id: number } }).data.id)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    expect((await deliveries()).every((row) => row.attempts === 1)).toBe(true);
+
+    await app.deps.db.query("DELETE FROM webhook_events");
+    receiver.answer = { status: 503 };
+    await burst(100);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 0, failed: 0 });
+    expect(receiver.received).toHaveLength(26);
+    const rows = await deliveries();
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual([["pending", 1], ...Array.from({ length: 24 }, () => ["pending", 0])]);
+    expect((await app.deps.db.query("SELECT 1 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id")).rows).toHaveLength(1);
+    // Back up: the next runs deliver the lot.
+    receiver.answer = { status: 200 };
+    clock.advance(60_000);
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ sent: 25 });
+    expect(endpoint.id).toBeGreaterThan(0);
+  });
+
+  it("a scheduled post's post.published goes out in the run that publishes it, not a watchdog minute later", async () => {
+    await addEndpoint(["post.published"]);
+    await app.deps.db.query("INSERT INTO posts (title, content, slug, published, publish_at) VALUES ('Timed', '<p>x</p>', 'timed', false, $1)", [
+      new Date(clock.now().getTime() - 1000),
+    ]);
+    const publish = backgroundJobs.find((job) => job.name === "publish-due-posts");
+    if (!publish) throw new Error("no publish-due-posts job");
+    const lines: string[] = [];
+    await runBackgroundJob(app, publish, { log: (line) => lines.push(line) });
+    expect(lines[0]).toContain("went live");
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]?.body ?? "{}")).toMatchObject({ type: "post.published", data: { slug: "timed", path: "/blog/timed" } });
+    expect((await deliveries()).map((row) => row.status)).toEqual(["sent"]);
+  });
+
+  it("sends a failed delivery again with the event's own time kept in the log, and 3 fresh days of retries from the resend", async () => {
+    const endpoint = await addEndpoint(["subscriber.created"]);
+    receiver.answer = { status: 410 };
+    const happened = clock.now();
+    const { recordWebhookEvent } = await import("./webhook-events.ts");
+    await app.deps.db.transaction((tx) =>
+      recordWebhookEvent(tx, app.deps, "subscriber.created", { id: 1, email: "r@example.com", status: "pending" }),
+    );
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ failed: 1 });
+    clock.advance(4 * 24 * 60 * minute);
+    // Another delivery of the endpoint went through meanwhile: it is not failing for days.
+    await app.deps.db.query("UPDATE webhook_endpoints SET failing_since = NULL");
+    const resent = clock.now();
+    expect(await redeliverWebhooks(app.deps, endpoint.id, { ids: [(await deliveries())[0]?.id ?? 0] })).toEqual({ queued: 1 });
+    receiver.answer = { status: 503 };
+    // 4 days after the event, but just sent again: a 503 is retried, not given up.
+    expect(await deliverWebhooks(app.deps)).toMatchObject({ retried: 1 });
+    const [logged] = (await listWebhookDeliveries(app.deps, endpoint.id, {})).deliveries;
+    expect(logged).toMatchObject({ status: "pending", createdAt: happened.toISOString(), resentAt: resent.toISOString() });
+    for (let hours = 0; hours < 80 && (await deliveries())[0]?.status === "pending"; hours++) {
+      clock.advance(60 * minute);
+      await deliverWebhooks(app.deps);
+    }
+    expect((await deliveries())[0]?.status).toBe("failed");
+    expect(clock.now().getTime() - resent.getTime()).toBeGreaterThanOrEqual(webhookRetryForMs);
+    expect(clock.now().getTime() - resent.getTime()).toBeLessThan(webhookRetryForMs + 11 * 60 * minute);
   });
 });
 

@@ -27,6 +27,13 @@ export interface WebhookAnswer {
  */
 export type PostWebhook = (request: { url: string; headers: Record<string, string>; body: string }) => Promise<WebhookAnswer>;
 
+/**
+ * Why an endpoint's host is refused (production: it is, or resolves to, a private or loopback
+ * address; src/adapters/webhook-poster.ts), or undefined. The rule each delivery applies again on
+ * the address it connects to; a host not found (yet) is left to the deliveries.
+ */
+export type CheckWebhookHost = (url: URL) => Promise<string | undefined>;
+
 /** No answer: a network error, the time limit, or an address refused (`refused`: private or loopback, never retried). */
 export class WebhookPostFailure extends Error {
   readonly durationMs: number;
@@ -77,7 +84,10 @@ interface WebhookRow extends LeasedRow {
   previousSecretUntil: Date | null;
   eventId: string;
   payload: string;
-  createdAt: Date;
+  /** Since when it is tried: the event's time, or when the owner last sent it again. */
+  retryFrom: Date;
+  /** Put back untried in this run (its endpoint was busy): not an attempt, never its last. */
+  deferred?: boolean;
 }
 
 /** The `webhook-signature` header: `v1,…` with the secret, and with the previous one while it is still valid after a rotation. */
@@ -138,10 +148,52 @@ export function classifyWebhookFailure(error: unknown): DeliveryFailure {
   return { kind: "transient", reason: error instanceof Error ? error.message : String(error) };
 }
 
-/** The webhook kind for one run: `busy` holds back a slot's row while its endpoint already has one on its way, or failed in this run. */
+/**
+ * The webhook kind for one run: an endpoint's rows go one after another (a row waits for the one on
+ * its way), and once one failed in this run its others are put back untried for a later run.
+ */
 function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> {
-  const inFlight = new Map<number, number>();
+  // Each endpoint's lane: the delivery on its way, which the next of its rows waits for.
+  const lanes = new Map<number, Promise<void>>();
   const failedThisRun = new Set<number>();
+
+  /** One delivery, its endpoint's lane free: put back untried when the endpoint failed in this run, else POSTed and logged. */
+  const deliverInLane = async (row: WebhookRow): Promise<null> => {
+    if (failedThisRun.has(row.endpointId)) {
+      // Not a try (the claim counted it): a burst for one endpoint must not use up its tries, or its 3 days, waiting.
+      await deps.db.query("UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0) WHERE id = $1", [row.id]);
+      row.attempts = Math.max(row.attempts - 1, 0);
+      row.deferred = true;
+      throw new Error(`endpoint ${String(row.endpointId)}: waiting for its earlier delivery`);
+    }
+    const at = deps.now();
+    const secrets = [row.secret, ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > at ? [row.previousSecret] : [])];
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "NoFilter-Webhooks/1",
+      "webhook-id": row.eventId,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": signWebhook(secrets, row.eventId, at, row.payload),
+    };
+    let answer: WebhookAnswer;
+    try {
+      answer = await deps.postWebhook({ url: row.url, headers, body: row.payload });
+    } catch (error) {
+      const failure = error instanceof WebhookPostFailure ? error : new WebhookPostFailure(String(error), { durationMs: 0, cause: error });
+      const reason = `endpoint ${String(row.endpointId)}: ${failure.message}`;
+      await recordAttempt(deps, row, at, { status: null, durationMs: failure.durationMs, body: "", error: failure.message });
+      failedThisRun.add(row.endpointId);
+      await endpointFailed(deps, row.endpointId, failure.message);
+      throw new WebhookPostFailure(reason, { durationMs: failure.durationMs, refused: failure.refused });
+    }
+    await recordAttempt(deps, row, at, { status: answer.status, durationMs: answer.durationMs, body: answer.body, error: null });
+    if (answer.status >= 200 && answer.status < 300) return null;
+    const message = `endpoint ${String(row.endpointId)}: answered ${String(answer.status)}${answer.status >= 300 && answer.status < 400 ? " (redirects are not followed)" : ""}`;
+    failedThisRun.add(row.endpointId);
+    await endpointFailed(deps, row.endpointId, `answered ${String(answer.status)}`);
+    throw new WebhookRefusal(answer.status, message);
+  };
+
   return {
     table: "webhook_deliveries",
     claim: async (size, leaseMs) => {
@@ -153,16 +205,24 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         previous_secret_until: Date | null;
         event_ref: string;
         payload: string;
-        created_at: Date;
+        retry_from: Date;
       }>(
         deps,
         {
           table: "webhook_deliveries",
           // A switched-off endpoint's deliveries wait: they go once the owner switches it on again.
-          due: "EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = q.endpoint_id AND e.enabled)",
+          // Only the oldest due row of each endpoint, and none of one that failed in this run: the
+          // engine holds two claims at most, so a slow endpoint takes two of the slots at most (one on
+          // its way, one waiting for it), and a burst for one endpoint goes in order.
+          due: `EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = q.endpoint_id AND e.enabled)
+                AND NOT (q.endpoint_id = ANY($4::int[]))
+                AND q.id = (SELECT min(o.id) FROM webhook_deliveries o
+                             WHERE o.endpoint_id = q.endpoint_id AND o.status = 'pending' AND (o.lease_until IS NULL OR o.lease_until <= $1))`,
+          params: [[...failedThisRun]],
           pick: ["endpoint_id", "event_id"],
           join: "JOIN webhook_endpoints e ON e.id = picked.endpoint_id JOIN webhook_events v ON v.id = picked.event_id",
-          returning: "q.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_until, v.event_id AS event_ref, v.payload, q.created_at",
+          returning:
+            "q.endpoint_id, e.url, e.secret, e.previous_secret, e.previous_secret_until, v.event_id AS event_ref, v.payload, coalesce(q.retry_from, q.created_at) AS retry_from",
         },
         size,
         leaseMs,
@@ -178,44 +238,22 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         previousSecretUntil: row.previous_secret_until === null ? null : new Date(row.previous_secret_until),
         eventId: row.event_ref,
         payload: row.payload,
-        createdAt: new Date(row.created_at),
+        retryFrom: new Date(row.retry_from),
       }));
     },
     deliver: async (row) => {
-      // One slow or dead endpoint holds at most one slot: its other rows wait for a later run.
-      if ((inFlight.get(row.endpointId) ?? 0) > 0 || failedThisRun.has(row.endpointId)) {
-        throw new Error(`endpoint ${String(row.endpointId)}: waiting for its earlier delivery`);
-      }
-      inFlight.set(row.endpointId, 1);
-      const at = deps.now();
-      const secrets = [row.secret, ...(row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > at ? [row.previousSecret] : [])];
-      const headers = {
-        "content-type": "application/json",
-        "user-agent": "NoFilter-Webhooks/1",
-        "webhook-id": row.eventId,
-        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-        "webhook-signature": signWebhook(secrets, row.eventId, at, row.payload),
-      };
+      const before = lanes.get(row.endpointId);
+      let done = () => {};
+      const mine = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      lanes.set(row.endpointId, mine);
       try {
-        let answer: WebhookAnswer;
-        try {
-          answer = await deps.postWebhook({ url: row.url, headers, body: row.payload });
-        } catch (error) {
-          const failure = error instanceof WebhookPostFailure ? error : new WebhookPostFailure(String(error), { durationMs: 0, cause: error });
-          const reason = `endpoint ${String(row.endpointId)}: ${failure.message}`;
-          await recordAttempt(deps, row, at, { status: null, durationMs: failure.durationMs, body: "", error: failure.message });
-          failedThisRun.add(row.endpointId);
-          await endpointFailed(deps, row.endpointId, failure.message);
-          throw new WebhookPostFailure(reason, { durationMs: failure.durationMs, refused: failure.refused });
-        }
-        await recordAttempt(deps, row, at, { status: answer.status, durationMs: answer.durationMs, body: answer.body, error: null });
-        if (answer.status >= 200 && answer.status < 300) return null;
-        const message = `endpoint ${String(row.endpointId)}: answered ${String(answer.status)}${answer.status >= 300 && answer.status < 400 ? " (redirects are not followed)" : ""}`;
-        failedThisRun.add(row.endpointId);
-        await endpointFailed(deps, row.endpointId, `answered ${String(answer.status)}`);
-        throw new WebhookRefusal(answer.status, message);
+        await before;
+        return await deliverInLane(row);
       } finally {
-        inFlight.delete(row.endpointId);
+        done();
+        if (lanes.get(row.endpointId) === mine) lanes.delete(row.endpointId);
       }
     },
     classify: classifyWebhookFailure,
@@ -226,7 +264,7 @@ function webhookKind(deps: WebhookDeliveryDeps): DeliveryKind<WebhookRow, null> 
         [row.id, deps.now()],
       );
     },
-    retry: { lastTry: (row, now) => now.getTime() - row.createdAt.getTime() >= webhookRetryForMs, delayMs: webhookRetryDelayMs },
+    retry: { lastTry: (row, now) => !row.deferred && now.getTime() - row.retryFrom.getTime() >= webhookRetryForMs, delayMs: webhookRetryDelayMs },
     // Never alike across endpoints (each reason names its endpoint): no run of refusals reads as a provider outage.
     address: (row) => `endpoint-${String(row.endpointId)}`,
     pause: { now: () => Promise.resolve(null), start: () => Promise.resolve(), end: () => Promise.resolve() },

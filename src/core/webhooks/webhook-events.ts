@@ -51,3 +51,42 @@ export async function recordWebhookEvent<Type extends WebhookEventType>(
   );
   if ((rows[0]?.deliveries ?? 0) > 0) deps.webhooksRecorded?.();
 }
+
+/**
+ * `recordWebhookEvent` for many events of one type at once (a subscriber import's batch): one
+ * look at whether any enabled endpoint wants the type — none, and nothing is built or written —
+ * then the events and their deliveries in one statement, in the caller's transaction.
+ */
+export async function recordWebhookEvents<Type extends WebhookEventType>(
+  tx: SqlQueryable,
+  deps: WebhookRecordDeps,
+  type: Type,
+  events: { data: WebhookEventDataOf<Type>; subscriberId: number | null }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const { rows: wanted } = await tx.query<{ wanted: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled AND $1 = ANY(events)) AS wanted",
+    [type],
+  );
+  if (!wanted[0]?.wanted) return;
+  const now = deps.now();
+  const timestamp = now.toISOString();
+  const bodies = events.map(({ data }) => JSON.stringify({ type, timestamp, data: webhookEventData[type].parse(data) as unknown }));
+  const { rows } = await tx.query<{ deliveries: number }>(
+    `WITH wanted AS (SELECT id FROM webhook_endpoints WHERE enabled AND $2 = ANY(events)),
+     event AS (
+       INSERT INTO webhook_events (event_id, type, payload, subscriber_id, created_at)
+       SELECT input.event_id, $2, input.payload, input.subscriber_id, $5
+         FROM unnest($1::text[], $3::text[], $4::int[]) AS input (event_id, payload, subscriber_id)
+       RETURNING id
+     ),
+     queued AS (
+       INSERT INTO webhook_deliveries (event_id, endpoint_id, created_at)
+       SELECT event.id, wanted.id, $5 FROM event CROSS JOIN wanted
+       RETURNING id
+     )
+     SELECT count(*)::int AS deliveries FROM queued`,
+    [events.map(() => newWebhookEventId()), type, bodies, events.map((event) => event.subscriberId), now],
+  );
+  if ((rows[0]?.deliveries ?? 0) > 0) deps.webhooksRecorded?.();
+}

@@ -116,7 +116,8 @@ export const webhookDeliverySchema = z.object({
   attempts: z.array(webhookAttemptSchema),
   lastError: z.string().nullable(),
   nextTryAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
+  createdAt: z.iso.datetime().meta({ description: "When the event happened (kept when it is sent again)" }),
+  resentAt: z.iso.datetime().nullable().meta({ description: "When the owner last sent it again: its 3 days of retries count from then" }),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 

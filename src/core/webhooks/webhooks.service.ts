@@ -7,7 +7,7 @@ import { siteIdentity } from "../mail/person-mail.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Site } from "../shared/site.ts";
 import { newWebhookEventId, type WebhookRecordDeps } from "./webhook-events.ts";
-import type { PostWebhook } from "./webhook-delivery.ts";
+import type { CheckWebhookHost, PostWebhook } from "./webhook-delivery.ts";
 import type {
   WebhookDelivery,
   WebhookEndpoint,
@@ -31,6 +31,10 @@ export interface WebhooksDeps extends WebhookRecordDeps {
    * host, and deliveries may reach it. Everywhere else only https, and never a private address.
    */
   webhooksLocal: boolean;
+  /** The dashboard's hidden path (ADMIN_PATH), for the owner's email's link; without it the link is the site's root. */
+  adminPath?: string | undefined;
+  /** Refuses an endpoint whose host is or resolves to a private address (production), as the deliveries would. */
+  checkWebhookHost: CheckWebhookHost;
   /** Starts a bounded delivery run now (kept alive by `waitUntil` after an answer); never throws. */
   deliverWebhooks?: (() => Promise<unknown>) | undefined;
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
@@ -63,6 +67,14 @@ export function checkEndpointUrl(deps: Pick<WebhooksDeps, "webhooksLocal">, valu
   }
   if (loopback && !deps.webhooksLocal) throw new ValidationError("url must not point at this machine (loopback)");
   return url.toString();
+}
+
+/** `checkEndpointUrl`, then the host's addresses: a private or loopback one is refused in production. */
+async function checkEndpointAddress(deps: Pick<WebhooksDeps, "webhooksLocal" | "checkWebhookHost">, value: string): Promise<string> {
+  const url = checkEndpointUrl(deps, value);
+  const refused = await deps.checkWebhookHost(new URL(url));
+  if (refused !== undefined) throw new ValidationError(`url must not point at a private or loopback address: ${refused}`);
+  return url;
 }
 
 interface EndpointRow {
@@ -109,10 +121,10 @@ export async function listWebhookEndpoints(deps: Pick<WebhooksDeps, "db">): Prom
 
 /** Adds an endpoint; its secret is in this answer only (and in a rotation's). */
 export async function createWebhookEndpoint(
-  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal">,
+  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal" | "checkWebhookHost">,
   input: z.output<typeof webhookEndpointInputSchema>,
 ): Promise<WebhookEndpoint & { secret: string }> {
-  const url = checkEndpointUrl(deps, input.url);
+  const url = await checkEndpointAddress(deps, input.url);
   const now = deps.now();
   const { rows } = await deps.db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (url, description, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${endpointColumns}`,
@@ -124,11 +136,11 @@ export async function createWebhookEndpoint(
 
 /** Changes an endpoint; switching it on again clears its failure streak, and its waiting deliveries go. */
 export async function updateWebhookEndpoint(
-  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal">,
+  deps: Pick<WebhooksDeps, "db" | "now" | "webhooksLocal" | "checkWebhookHost">,
   id: number,
   input: z.output<typeof webhookEndpointUpdateSchema>,
 ): Promise<WebhookEndpoint> {
-  const url = input.url === undefined ? null : checkEndpointUrl(deps, input.url);
+  const url = input.url === undefined ? null : await checkEndpointAddress(deps, input.url);
   const { rows } = await deps.db.query<EndpointRow>(
     `UPDATE webhook_endpoints SET url = coalesce($2, url), description = coalesce($3, description), events = coalesce($4, events),
             enabled = coalesce($5, enabled),
@@ -196,6 +208,7 @@ interface DeliveryRow {
   last_error: string | null;
   lease_until: Date | null;
   created_at: Date;
+  retry_from: Date | null;
   attempts: { at: string; status: number | null; durationMs: number; response: string; error: string | null }[] | null;
 }
 
@@ -212,7 +225,7 @@ async function deliveryPage(
   const { rows: counted } = await deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM webhook_deliveries d WHERE ${where}`, params);
   const total = counted[0]?.total ?? 0;
   const { rows } = await deps.db.query<DeliveryRow>(
-    `SELECT d.id, v.event_id AS event_ref, v.type, d.status, d.last_error, d.lease_until, d.created_at,
+    `SELECT d.id, v.event_id AS event_ref, v.type, d.status, d.last_error, d.lease_until, d.created_at, d.retry_from,
             (SELECT json_agg(json_build_object('at', a.attempted_at, 'status', a.status_code, 'durationMs', a.duration_ms, 'response', a.response_body, 'error', a.error) ORDER BY a.id)
                FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
@@ -232,6 +245,7 @@ async function deliveryPage(
         nextTryAt:
           row.status === "pending" ? (row.lease_until && new Date(row.lease_until) > now ? new Date(row.lease_until) : now).toISOString() : null,
         createdAt: new Date(row.created_at).toISOString(),
+        resentAt: row.retry_from === null ? null : new Date(row.retry_from).toISOString(),
       }))
       .map((delivery) => ({ ...delivery, attempts: delivery.attempts.map((attempt) => ({ ...attempt, at: new Date(attempt.at).toISOString() })) })),
     page,
@@ -253,7 +267,8 @@ export async function listWebhookDeliveries(
 /**
  * "Send again": the named failed deliveries, or every failed one since a time, go back to pending
  * with the same event (the same `webhook-id`, so a receiver that got it already drops it) and a
- * fresh 3 days of retries. Answers how many were queued.
+ * fresh 3 days of retries counted from now (`retry_from`); the log keeps the event's own time
+ * (`created_at`), and `since` reads that time. Answers how many were queued.
  */
 export async function redeliverWebhooks(
   deps: WebhooksDeps,
@@ -262,7 +277,7 @@ export async function redeliverWebhooks(
 ): Promise<{ queued: number }> {
   await findEndpoint(deps, endpointId);
   const { rows } = await deps.db.query<{ id: number }>(
-    `UPDATE webhook_deliveries SET status = 'pending', lease_until = NULL, attempts = 0, created_at = $4
+    `UPDATE webhook_deliveries SET status = 'pending', lease_until = NULL, attempts = 0, retry_from = $4
       WHERE endpoint_id = $1 AND status = 'failed'
         AND (($2::bigint[] IS NOT NULL AND id = ANY($2::bigint[])) OR ($3::timestamptz IS NOT NULL AND created_at >= $3))
       RETURNING id`,
@@ -273,7 +288,7 @@ export async function redeliverWebhooks(
 }
 
 /** The owner's email when an endpoint was switched off, rendered at delivery. */
-export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "site">, message: OutboxMessage): Promise<RenderedMail> {
+export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "site" | "adminPath">, message: OutboxMessage): Promise<RenderedMail> {
   const { rows } = await deps.db.query<{ url: string; disabled_reason: string | null }>(
     "SELECT url, disabled_reason FROM webhook_endpoints WHERE id = $1",
     [message.webhookEndpointId],
@@ -284,6 +299,7 @@ export async function renderWebhookDisabled(deps: Pick<WebhooksDeps, "db" | "sit
     ...(await siteIdentity(deps)),
     endpointUrl: endpoint.url,
     reason: endpoint.disabled_reason ?? "",
-    dashboardUrl: deps.site.url,
+    // The dashboard opens its Integrations tab at `#integrations`, where the endpoint is switched on again.
+    dashboardUrl: deps.adminPath ? deps.site.absolute(`/${deps.adminPath}#integrations`) : deps.site.url,
   });
 }

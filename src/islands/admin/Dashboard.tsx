@@ -49,10 +49,12 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
     };
     requestAnimationFrame(focus);
   };
-  // A link to `#stats…` (a post's figures, from Recent Posts) opens the Stats tab.
+  // A link to `#stats…` (a post's figures, from Recent Posts) opens the Stats tab; `#integrations`
+  // (the owner's email about a switched-off webhook endpoint) the Integrations tab.
   useEffect(() => {
     const follow = () => {
       if (location.hash.startsWith("#stats")) open("stats");
+      if (location.hash.startsWith("#integrations")) open("integrations");
     };
     follow();
     addEventListener("hashchange", follow);

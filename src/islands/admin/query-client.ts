@@ -10,6 +10,7 @@ import { setupRoutes } from "../../api/routes/setup.routes.ts";
 import { siteBuildRoutes } from "../../api/routes/site-build.routes.ts";
 import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import { statsRoutes } from "../../api/routes/stats.routes.ts";
+import { tagsRoutes } from "../../api/routes/tags.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
 import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
 import { ApiError, callApi, callApiPage } from "./api-client.ts";
@@ -60,6 +61,8 @@ export const queries = {
         getNextPageParam: (last: { rows: Subscriber[]; next: string | undefined }) => last.next,
       }),
   },
+  /** The site's tags, for the post form's suggestions. */
+  tags: routeQuery(tagsRoutes.list),
   settings: routeQuery(siteSettingsRoutes.list),
   security: routeQuery(passkeysRoutes.security),
   siteBuild: routeQuery(siteBuildRoutes.status),

@@ -236,6 +236,7 @@ function DeliveryItem({ delivery, onAgain, busy }: { delivery: WebhookDelivery; 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span>
           <code>{delivery.type}</code> · <strong>{delivery.status}</strong> · {when(delivery.createdAt)}
+          {delivery.resentAt && ` · sent again ${when(delivery.resentAt)}`}
           {delivery.nextTryAt && ` · next try ${when(delivery.nextTryAt)}`}
         </span>
         {delivery.status === "failed" && (

@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import {
   defaultReadTime,
@@ -16,6 +16,8 @@ import RichEditor from "../editor/RichEditor.tsx";
 import { altValues, ImageAltFields } from "../editor/ImageAltFields.tsx";
 import { undescribedImages, undescribedImagesMessage } from "../editor/image-alt.ts";
 import { foreignImageSources } from "./foreign-images.ts";
+import { TagsField } from "./TagsField.tsx";
+import { queries } from "../query-client.ts";
 import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
 import { focusFirstInvalid, formText, recheckField, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
@@ -38,6 +40,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [publishNow, setPublishNow] = useState(editing?.published ?? false);
+  const queryClient = useQueryClient();
 
   // A chosen file previews from memory; the object URL is released when it is replaced.
   useEffect(() => {
@@ -51,6 +54,8 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     mutationFn: (body: PostFormInput) =>
       editing ? callApi(blogPostsRoutes.update, { params: { id: editing.id }, body }) : callApi(blogPostsRoutes.create, { body }),
     onSuccess: () => {
+      // A new name typed in the tags field is a tag now: the next post's suggestions offer it.
+      void queryClient.invalidateQueries({ queryKey: queries.tags.queryKey });
       showToast(editing ? toastTexts.postUpdated : toastTexts.postCreated);
       onDone();
     },
@@ -74,6 +79,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       readTime: formText(data, "readTime"),
       published: data.get("published") === "on",
       slug: formText(data, "slug"),
+      tags: formText(data, "tags"),
       publishAt: fromLocalInput(formText(data, "publishAt")),
       sendAsNewsletter: data.get("sendAsNewsletter") === "on",
       content: withContent,
@@ -160,6 +166,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
             />
           )}
         </Field>
+        <TagsField initial={editing?.tags ?? []} error={errors.tags} />
         <Field label="Excerpt" name="excerpt" error={errors.excerpt}>
           {(props) => <textarea {...props} rows={2} defaultValue={editing?.excerpt ?? ""} className="admin-input" />}
         </Field>

@@ -8,10 +8,11 @@ import { ListAndForm } from "../ui/ListAndForm.tsx";
 import NewsletterPanel, { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
 import PostForm from "./PostForm.tsx";
 import RecentPosts from "./RecentPosts.tsx";
+import TagsPanel from "./TagsPanel.tsx";
 
 /**
  * Blog Posts: the form (create, or edit the chosen post) beside the Recent Posts list; under them,
- * "Send as newsletter" for the published post chosen in the list.
+ * "Send as newsletter" for the published post chosen in the list; then the site's tags.
  */
 export default function PostsTab() {
   const [newsletterPost, setNewsletterPost] = useState<Post | null>(null);
@@ -27,6 +28,7 @@ export default function PostsTab() {
         List={RecentPosts}
       />
       {newsletterPost && <NewsletterPanel key={newsletterPost.id} post={newsletterPost} onClose={() => setNewsletterPost(null)} />}
+      <TagsPanel />
     </SendAsNewsletterContext.Provider>
   );
 }
