@@ -53,7 +53,9 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                 </div>
               </div>
               <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                <span className={post.published ? "admin-badge admin-badge-on" : "admin-badge"}>{post.published ? "Published" : "Draft"}</span>
+                <span className={post.published ? "admin-badge admin-badge-on" : "admin-badge"}>
+                  {post.published ? "Published" : post.publishAt ? "Scheduled" : "Draft"}
+                </span>
                 {post.featuredImage && post.featuredImageAlt === null && <span className="admin-badge">No alt text yet</span>}
                 <span>
                   {post.publishedAt
@@ -74,6 +76,11 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                   >
                     Share preview
                   </button>
+                )}
+                {post.published && (
+                  <a href={post.url} target="_blank" rel="noopener" className="font-semibold underline" aria-label={`View ${post.title}`}>
+                    View post
+                  </a>
                 )}
                 {post.published && (
                   <a href={postStatsHash(post.slug)} className="font-semibold underline" aria-label={`Stats for ${post.title}`}>
