@@ -13,7 +13,7 @@ interface Operation {
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
-/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), and the email subject (issue 40). */
+/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), the email subject (issue 40), and the cover's focal point (issue 41). */
 const postFormFields = [
   "title",
   "content",
@@ -24,6 +24,7 @@ const postFormFields = [
   "featuredImage",
   "featuredImageAlt",
   "featuredImageDecorative",
+  "featuredImageFocus",
   "slug",
   "publishAt",
   "sendAsNewsletter",

@@ -17,6 +17,7 @@ const draft: Post = {
   updatedAt: "2026-11-20T10:00:00.000Z",
   featuredImage: "/api/files/images/cover-1600x900.png",
   featuredImageAlt: "A runway chart running out in March",
+  featuredImageFocus: null,
   slug: "runway-math",
   url: "/blog/runway-math",
   publishAt: null,

@@ -64,6 +64,8 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     updatedAt: previewTokens.date,
     featuredImage: cover ? previewTokens.image : null,
     featuredImageAlt: null,
+    // The preview shows the cover whole (the post's header), so no crop needs the point.
+    featuredImageFocus: null,
     slug: "preview",
     url: "/preview",
     publishAt: null,

@@ -86,3 +86,60 @@ test("an image over 25 MB is refused before anything is sent", async ({ page }) 
     .setInputFiles({ name: "huge.jpg", mimeType: "image/jpeg", buffer: Buffer.alloc(25 * 1024 * 1024 + 1) });
   await expect(form(page).getByText("The image is too large (the limit is 25 MB)")).toBeVisible();
 });
+
+test("a click on the cover's preview sets the focal point the home card crops around, never letterboxed", async ({ page }) => {
+  test.setTimeout(120_000);
+  // A tall picture: a 1200×630 crop shows a third of it, so where the crop sits is plain to see.
+  const tall = await sharp({ create: { width: 600, height: 900, channels: 3, background: "#1e3a8a" } })
+    .composite([
+      {
+        input: await sharp({ create: { width: 600, height: 200, channels: 3, background: "#f97316" } })
+          .png()
+          .toBuffer(),
+        top: 680,
+        left: 0,
+      },
+    ])
+    .png()
+    .toBuffer();
+  const title = unique("The subject sits low");
+  await logIn(page);
+  await form(page).getByLabel("Featured Image").setInputFiles({ name: "tall.png", mimeType: "image/png", buffer: tall });
+  const picker = form(page).getByRole("button", { name: /^Focal point:/ });
+  await expect(picker).toHaveAccessibleName("Focal point: 50% across, 50% down");
+  const box = await picker.locator("img").boundingBox();
+  expect(box).not.toBeNull();
+  const { x, y, width, height } = box as { x: number; y: number; width: number; height: number };
+  await page.mouse.click(x + width * 0.5, y + height * 0.86);
+  await expect(picker).toHaveAccessibleName(/^Focal point: 5\d% across, 8\d% down$/);
+  // The arrow keys move it too, and the crop beside it follows.
+  await picker.press("ArrowDown");
+  const label = (await picker.getAttribute("aria-label")) ?? "";
+  const [, across, down] = /(\d+)% across, (\d+)% down/.exec(label) ?? [];
+  await expect(form(page).locator("[data-crop-preview]")).toHaveCSS("object-position", `${String(across)}% ${String(down)}%`);
+
+  await form(page).getByLabel("Title").fill(title);
+  await form(page).getByLabel("Cover Alt Text").fill("An orange band at the foot of a blue wall");
+  await form(page).getByRole("textbox", { name: "Content" }).fill("Where the eye should land.");
+  await form(page).getByLabel("Publish immediately").check();
+  await form(page).getByRole("button", { name: "Create Post" }).click();
+  await expect(toast(page, "Post Created")).toBeVisible();
+
+  await eventually(page.request, "/", (text, status) => status === 200 && text.includes(title));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/");
+  const card = page.locator("article", { hasText: title }).first();
+  const cover = card.locator("picture img");
+  await expect(cover).toHaveCSS("object-position", `${String(across)}% ${String(down)}%`);
+  // The files keep the picture's own shape (the page crops it), so the low subject is still in them.
+  const source = new URL((await cover.getAttribute("src")) ?? "", "http://site");
+  expect(source.searchParams.get("h")).toBeNull();
+  await expect(cover).toHaveJSProperty("complete", true);
+  // No letterbox: the picture fills the box it sits in, top to bottom.
+  const sizes = await cover.evaluate((image: HTMLImageElement) => ({
+    // Inside the frame's borders.
+    frame: image.closest("picture")?.parentElement?.clientHeight ?? 0,
+    image: image.getBoundingClientRect().height,
+  }));
+  expect(Math.abs(sizes.frame - sizes.image)).toBeLessThan(2);
+});

@@ -5,6 +5,7 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { getStats } from "../stats/stats.service.ts";
 import { listSends } from "../newsletter/newsletter-sends.ts";
 import { listHealth } from "./send-health.ts";
+import { seededRandom } from "../../../tests/support/seeded-random.ts";
 
 // The dashboard's figures read from tallies and index probes (migration 0041,
 // docs/decisions/0070-dashboard-reads-counters.md) against a recount of every row, the way they
@@ -14,17 +15,6 @@ const clock = createFakeClock(new Date("2026-06-15T12:00:30.250Z"));
 const windowMs = 30 * 24 * 60 * 60 * 1000;
 const minuteMs = 60_000;
 let app: TestApp;
-
-/** A deterministic stream of numbers in [0, 1) (mulberry32): a failure replays the same way. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The messages sent since `since`, counted from every row (list health's count before migration 0041). */
 async function recountSent(since: Date): Promise<number> {
@@ -77,7 +67,7 @@ describe.each(targets)("on $name", (target) => {
 
   it("list health's messages sent equal a recount, at the window's first minute too, through moves, a rollback, an erasure and a restore's truncate", async () => {
     const db = app.deps.db;
-    const next = random(39);
+    const next = seededRandom(39);
     const since = new Date(clock.now().getTime() - windowMs);
     // Times around the window's start (within two minutes either side, the first minute above all) and inside it.
     const someTime = () =>
@@ -160,7 +150,7 @@ describe.each(targets)("on $name", (target) => {
 
   it("a send's unsubscribes in the sends list and in stats equal a recount of its recipients", async () => {
     const db = app.deps.db;
-    const next = random(70);
+    const next = seededRandom(70);
     const day = 24 * 60 * 60 * 1000;
     const start = clock.now().getTime() - 20 * day;
     await db.query(

@@ -89,15 +89,17 @@ export interface ResponsiveSources {
 /**
  * Sources for an image shown `layoutWidth` CSS pixels wide at most. With an `aspect` the image is
  * cropped to it (a cover); without, it keeps its own shape and its stored size gives the height.
- * Widths past the original's are left out: the CDN would only upscale them.
+ * Widths past the original's are left out: the CDN would only upscale them. `cropInPage`: the
+ * files keep the image's own shape and the page crops it to `aspect` (`object-fit: cover`), so a
+ * focal point can place the crop: the image CDN crops only around the middle or an edge.
  */
-export function responsiveSources(src: string, layoutWidth: number, aspect?: ImageSize): ResponsiveSources {
+export function responsiveSources(src: string, layoutWidth: number, aspect?: ImageSize, cropInPage = false): ResponsiveSources {
   const original = imageSizeOf(src);
   const shape = aspect ?? original;
   const heightAt = (width: number) => (shape ? Math.round((width * shape.height) / shape.width) : undefined);
   const widths: number[] = srcsetWidths.filter((width) => !original || width <= original.width);
   if (widths.length === 0) widths.push(original?.width ?? srcsetWidths[0]);
-  const crop = (width: number) => (aspect ? heightAt(width) : undefined);
+  const crop = (width: number) => (aspect && !cropInPage ? heightAt(width) : undefined);
   const srcset = widths.map((width) => `${imageCdnUrl(src, { width, height: crop(width), format: "webp" })} ${String(width)}w`).join(", ");
   const fallbackWidth = Math.min(layoutWidth, original?.width ?? layoutWidth);
   return {

@@ -7,22 +7,12 @@ import type { EmailEventType } from "../email-events/provider-events.ts";
 import { pauseIfOverThresholds } from "../email-events/send-health.ts";
 import { markFailed, markSent, markSkipped } from "./newsletter-queue.ts";
 import { cancelSend, retryFailed, sendStatus } from "./newsletter-sends.ts";
+import { seededRandom } from "../../../tests/support/seeded-random.ts";
 
 // A send's counters (migration 0037, docs/decisions/0066-send-counters.md) against a recount of its
 // rows and events — the way the figures were counted before the counters.
 const clock = createFakeClock();
 let app: TestApp;
-
-/** A deterministic stream of numbers in [0, 1) (mulberry32): a failure replays the same way. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A queued send of `count` fresh active subscribers, its recipients fixed as the preparing does. */
 async function queuedSend(prefix: string, count: number): Promise<number> {
@@ -113,7 +103,7 @@ describe.each(targets)("on $name", (target) => {
   describe("a send's counters", () => {
     it("equal a recount after random marks, events, replays, a retry and a cancel", async () => {
       const sendId = await queuedSend("random", 300);
-      const next = random(39);
+      const next = seededRandom(39);
       const pick = <T>(items: T[]): T | undefined => items[Math.floor(next() * items.length)];
       const heard: { provider: "postmark" | "ses"; eventId: string; type: EmailEventType; messageId: string; email: string }[] = [];
       for (let step = 0; step < 120; step++) {

@@ -1,4 +1,5 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import type { ImageFocus } from "../shared/image-focus.schema.ts";
 import type { PostCategory } from "./post.schema.ts";
 import { setPostTags } from "./post-tags.ts";
 import { recordSlugChange } from "./post-slug-store.ts";
@@ -16,6 +17,8 @@ export interface PostRow {
   published_at: Date | string | null;
   featured_image_key: string | null;
   featured_image_alt: string | null;
+  featured_image_focus_x: number | null;
+  featured_image_focus_y: number | null;
   created_at: Date | string;
   updated_at: Date | string;
   slug: string;
@@ -25,7 +28,7 @@ export interface PostRow {
 
 /** The columns of `PostRow`, for a SELECT or a RETURNING. */
 export const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, created_at, updated_at, slug, publish_at, send_as_newsletter, email_subject";
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, featured_image_focus_x, featured_image_focus_y, created_at, updated_at, slug, publish_at, send_as_newsletter, email_subject";
 
 /** A new post's row, already checked: sanitized content, a free slug, the publish state decided. */
 export interface NewPostRow {
@@ -40,6 +43,8 @@ export interface NewPostRow {
   featuredImageKey: string | null;
   /** Stored only beside an image: without one there is nothing to describe. */
   featuredImageAlt: string | null;
+  /** Its focal point (issue 41 point 5); null or left out: the middle. Stored only beside an image. */
+  featuredImageFocus?: ImageFocus | null;
   createdAt: Date;
   /** Defaults to `createdAt`. */
   updatedAt?: Date;
@@ -59,9 +64,10 @@ export interface NewPostRow {
  * over a redirect). Run it inside the caller's transaction.
  */
 export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise<PostRow> {
+  const focus = post.featuredImageKey ? post.featuredImageFocus : null;
   const { rows } = await db.query<PostRow>(
-    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo, email_subject)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo, email_subject, featured_image_focus_x, featured_image_focus_y)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING ${postColumns}`,
     [
       post.title,
@@ -80,6 +86,8 @@ export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise
       post.featuredImageKey ? post.featuredImageAlt : null,
       post.demo ?? false,
       post.emailSubject ?? null,
+      focus?.x ?? null,
+      focus?.y ?? null,
     ],
   );
   const created = rows[0] as PostRow;

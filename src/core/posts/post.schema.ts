@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
+import { imageFocusField, imageFocusSchema } from "../shared/image-focus.schema.ts";
 import { postTagsField } from "./tag.schema.ts";
 import { slugSchema } from "./post-slug-rules.ts";
 
@@ -73,6 +74,9 @@ export const postFormSchema = z
     // Without a new image: given, they replace the stored alt; left out, it is kept.
     featuredImageAlt: altTextField,
     featuredImageDecorative: decorativeField,
+    // The cover's focal point, "x,y" in percent (issue 41 point 5); "" the middle. Left out: kept,
+    // unless a new image comes without one (a new picture's subject is elsewhere): then the middle.
+    featuredImageFocus: imageFocusField,
     // Empty: a slug from the title (a new post), or the current one (an edit).
     slug: z
       .union([z.literal(""), slugSchema])
@@ -127,6 +131,7 @@ export const postSchema = z.object({
     .string()
     .nullable()
     .meta({ description: 'The featured image\'s alt text; `""` when marked decorative; null when not described yet (or no image)' }),
+  featuredImageFocus: imageFocusSchema,
   slug: z.string().meta({ description: "Unique; the post's page is `/blog/{slug}`" }),
   url: z.string().meta({ description: "The post's page, `/blog/{slug}` (`/blog/{id}` redirects there)" }),
   publishAt: z.iso.datetime().nullable().meta({ description: "When a scheduled draft goes live; null when not scheduled (or already published)" }),

@@ -147,6 +147,27 @@ describe("featured image", () => {
     expect((await createPost(deps, form({ featuredImageAlt: "Ignored" }))).featuredImageAlt).toBeNull();
   });
 
+  it("keeps its focal point: given with the image, kept without a new one, back to the middle with a new image or when cleared", async () => {
+    const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A cover", featuredImageFocus: "30,72" }));
+    expect(post.featuredImageFocus).toEqual({ x: 30, y: 72 });
+    expect((await updatePost(deps, post.id, form({ title: "Same picture" }))).featuredImageFocus).toEqual({ x: 30, y: 72 });
+    expect((await updatePost(deps, post.id, form({ featuredImageFocus: "12.6,0" }))).featuredImageFocus).toEqual({ x: 13, y: 0 });
+    // A new picture's subject is elsewhere: the middle, unless a point comes with it.
+    expect((await updatePost(deps, post.id, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }))).featuredImageFocus).toBeNull();
+    expect((await updatePost(deps, post.id, form({ featuredImageFocus: "100,100" }))).featuredImageFocus).toEqual({ x: 100, y: 100 });
+    expect((await updatePost(deps, post.id, form({ featuredImageFocus: "" }))).featuredImageFocus).toBeNull();
+    // No image, no point.
+    expect((await createPost(deps, form({ featuredImageFocus: "10,10" }))).featuredImageFocus).toBeNull();
+  });
+
+  it("refuses a focal point that is not two percentages", () => {
+    for (const bad of ["50", "101,5", "-1,5", "a,b", "50;50"]) {
+      const result = postFormSchema.safeParse({ title: "T", content: "<p>x</p>", featuredImageFocus: bad });
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/^Focal point must be two percentages/);
+    }
+  });
+
   it("goes with its post", async () => {
     const post = await createPost(deps, form({ featuredImage: pngFile(), featuredImageAlt: "A cover" }));
     await deletePost(deps, post.id);

@@ -44,6 +44,10 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[]): Post {
     updatedAt: isoDate(row.updated_at),
     featuredImage: row.featured_image_key ? fileUrl(row.featured_image_key) : null,
     featuredImageAlt: row.featured_image_key ? row.featured_image_alt : null,
+    featuredImageFocus:
+      row.featured_image_key && row.featured_image_focus_x !== null && row.featured_image_focus_y !== null
+        ? { x: row.featured_image_focus_x, y: row.featured_image_focus_y }
+        : null,
     slug: row.slug,
     url: postPath(row.slug),
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
@@ -141,6 +145,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           publishAt: state.publishAt,
           featuredImageKey: imageKey,
           featuredImageAlt: altToStore(form.featuredImageAlt, form.featuredImageDecorative) ?? null,
+          featuredImageFocus: form.featuredImageFocus ?? null,
           createdAt: now,
           slug,
           sendAsNewsletter: form.sendAsNewsletter ?? false,
@@ -181,7 +186,9 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
              published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12,
              send_as_newsletter = COALESCE($13, send_as_newsletter),
              email_subject = CASE WHEN $16::boolean THEN $17::text ELSE email_subject END,
-             featured_image_alt = CASE WHEN $9::text IS NOT NULL OR $14::boolean THEN $15::text ELSE featured_image_alt END
+             featured_image_alt = CASE WHEN $9::text IS NOT NULL OR $14::boolean THEN $15::text ELSE featured_image_alt END,
+             featured_image_focus_x = CASE WHEN $9::text IS NOT NULL OR $18::boolean THEN $19::smallint ELSE featured_image_focus_x END,
+             featured_image_focus_y = CASE WHEN $9::text IS NOT NULL OR $18::boolean THEN $20::smallint ELSE featured_image_focus_y END
            WHERE id = $1
            RETURNING ${postColumns}`,
           [
@@ -204,6 +211,10 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
             // Left out (a client that does not know it): the stored subject is kept.
             form.emailSubject !== undefined,
             form.emailSubject ?? null,
+            // A new image takes the point given with it (none: the middle); without one, a given point replaces the stored one.
+            form.featuredImageFocus !== undefined,
+            form.featuredImageFocus?.x ?? null,
+            form.featuredImageFocus?.y ?? null,
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);

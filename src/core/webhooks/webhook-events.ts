@@ -31,25 +31,7 @@ export async function recordWebhookEvent<Type extends WebhookEventType>(
   data: WebhookEventDataOf<Type>,
   subscriberId: number | null = null,
 ): Promise<void> {
-  const checked: unknown = webhookEventData[type].parse(data);
-  const now = deps.now();
-  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: checked });
-  const { rows } = await tx.query<{ deliveries: number }>(
-    `WITH wanted AS (SELECT id FROM webhook_endpoints WHERE enabled AND $2 = ANY(events)),
-     event AS (
-       INSERT INTO webhook_events (event_id, type, payload, subscriber_id, created_at)
-       SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM wanted)
-       RETURNING id
-     ),
-     queued AS (
-       INSERT INTO webhook_deliveries (event_id, endpoint_id, created_at)
-       SELECT event.id, wanted.id, $5 FROM event CROSS JOIN wanted
-       RETURNING id
-     )
-     SELECT count(*)::int AS deliveries FROM queued`,
-    [newWebhookEventId(), type, body, subscriberId, now],
-  );
-  if ((rows[0]?.deliveries ?? 0) > 0) deps.webhooksRecorded?.();
+  await insertEvents(tx, deps, type, [{ data, subscriberId }]);
 }
 
 /**
@@ -68,7 +50,20 @@ export async function recordWebhookEvents<Type extends WebhookEventType>(
     "SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled AND $1 = ANY(events)) AS wanted",
     [type],
   );
-  if (!wanted[0]?.wanted) return;
+  if (wanted[0]?.wanted) await insertEvents(tx, deps, type, events);
+}
+
+/**
+ * The one statement both write: the events (only when some enabled endpoint wants their type, so a
+ * single event costs one round trip and writes nothing when none does: 1.6 ms against 2.8 ms with a
+ * look first, decision 0068) and a delivery row per wanting endpoint for each.
+ */
+async function insertEvents<Type extends WebhookEventType>(
+  tx: SqlQueryable,
+  deps: WebhookRecordDeps,
+  type: Type,
+  events: { data: WebhookEventDataOf<Type>; subscriberId: number | null }[],
+): Promise<void> {
   const now = deps.now();
   const timestamp = now.toISOString();
   const bodies = events.map(({ data }) => JSON.stringify({ type, timestamp, data: webhookEventData[type].parse(data) as unknown }));
@@ -78,6 +73,7 @@ export async function recordWebhookEvents<Type extends WebhookEventType>(
        INSERT INTO webhook_events (event_id, type, payload, subscriber_id, created_at)
        SELECT input.event_id, $2, input.payload, input.subscriber_id, $5
          FROM unnest($1::text[], $3::text[], $4::int[]) AS input (event_id, payload, subscriber_id)
+        WHERE EXISTS (SELECT 1 FROM wanted)
        RETURNING id
      ),
      queued AS (

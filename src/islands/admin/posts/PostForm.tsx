@@ -17,6 +17,8 @@ import { altValues, ImageAltFields } from "../editor/ImageAltFields.tsx";
 import { undescribedImages, undescribedImagesMessage } from "../editor/image-alt.ts";
 import { foreignImageSources } from "./foreign-images.ts";
 import { TagsField } from "./TagsField.tsx";
+import { CoverFocusPicker } from "./CoverFocusPicker.tsx";
+import { focusFieldValue, type ImageFocus } from "../../../core/shared/image-focus.schema.ts";
 import { queries } from "../query-client.ts";
 import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
 import { focusFirstInvalid, formText, recheckField, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
@@ -38,6 +40,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   const chosenImage = useChosenImage();
   const image = chosenImage.file;
   const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
+  const [focus, setFocus] = useState<ImageFocus | null>(editing?.featuredImageFocus ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [publishNow, setPublishNow] = useState(editing?.published ?? false);
   const queryClient = useQueryClient();
@@ -47,6 +50,8 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     if (!image) return;
     const url = URL.createObjectURL(image);
     setPreview(url);
+    // A new picture's subject is somewhere else: its point starts in the middle.
+    setFocus(null);
     return () => URL.revokeObjectURL(url);
   }, [image]);
 
@@ -87,7 +92,13 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     // The featured image's alt text: sent (and required) whenever there is an image, new or kept.
     const hasImage = Boolean(chosenImage.file ?? editing?.featuredImage);
     const alt = altValues(data, "featuredImageAlt", "featuredImageDecorative");
-    if (hasImage) Object.assign(values, { featuredImageAlt: alt.alt ?? "", featuredImageDecorative: alt.decorative });
+    if (hasImage) {
+      Object.assign(values, {
+        featuredImageAlt: alt.alt ?? "",
+        featuredImageDecorative: alt.decorative,
+        featuredImageFocus: formText(data, "featuredImageFocus"),
+      });
+    }
     const checked = validateForm(postFormSchema, values);
     const imageError = chosenImage.error;
     const contentError =
@@ -204,13 +215,17 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
                 const file = event.target.files?.[0];
                 chosenImage.choose(file);
                 setErrors((current) => ({ ...current, featuredImage: undefined }));
-                if (!file) setPreview(editing?.featuredImage ?? null);
+                if (!file) {
+                  setPreview(editing?.featuredImage ?? null);
+                  setFocus(editing?.featuredImageFocus ?? null);
+                }
               }}
             />
           )}
         </Field>
         <ImageNote image={chosenImage} />
-        {preview && <img src={preview} alt="Featured image preview" className="max-h-48 border-3 border-ink object-cover" />}
+        {preview && <CoverFocusPicker src={preview} focus={focus} onChange={setFocus} />}
+        <input type="hidden" name="featuredImageFocus" value={focusFieldValue(focus)} />
         {(image ?? editing?.featuredImage) && (
           <ImageAltFields
             label="Cover Alt Text"
