@@ -50,8 +50,6 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     if (!image) return;
     const url = URL.createObjectURL(image);
     setPreview(url);
-    // A new picture's subject is somewhere else: its point starts in the middle.
-    setFocus(null);
     return () => URL.revokeObjectURL(url);
   }, [image]);
 
@@ -215,10 +213,10 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
                 const file = event.target.files?.[0];
                 chosenImage.choose(file);
                 setErrors((current) => ({ ...current, featuredImage: undefined }));
-                if (!file) {
-                  setPreview(editing?.featuredImage ?? null);
-                  setFocus(editing?.featuredImageFocus ?? null);
-                }
+                // A new picture's subject is somewhere else: its point starts in the middle (set here,
+                // not when the scaled-down file arrives, which would undo a click made meanwhile).
+                setFocus(file ? null : (editing?.featuredImageFocus ?? null));
+                if (!file) setPreview(editing?.featuredImage ?? null);
               }}
             />
           )}
