@@ -53,7 +53,7 @@ export default defineConfig({
           ].includes(path) &&
           !path.startsWith("/preview-template-") &&
           !path.startsWith("/message-template") &&
-          (!adminPath || path !== `/${adminPath}`)
+          (!adminPath || (path !== `/${adminPath}` && !path.startsWith(`/${adminPath}/`)))
         );
       },
     }),

@@ -21,7 +21,14 @@ export async function logIn(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Login" }).click();
   // The password's scrypt is the slow part of a login: with other servers' work on the same cores it took over 5 s.
   await expect(toast(page, "Login Successful")).toContainText("Welcome to the admin dashboard!", { timeout: 30_000 });
-  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+}
+
+/** Opens a dashboard section by its tab: in the sidebar on a laptop, behind the Sections menu on a phone. */
+export async function openSection(page: Page, name: string): Promise<void> {
+  const tab = page.getByRole("tab", { name, exact: true });
+  if (!(await tab.isVisible())) await page.getByRole("button", { name: /^Sections:/ }).click();
+  await tab.click();
 }
 
 /**

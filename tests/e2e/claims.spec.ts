@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adminLogin, eventually } from "./admin.ts";
+import { adminLogin, eventually, openSection } from "./admin.ts";
 import { toast } from "./islands.ts";
 
 const screens = {
@@ -14,7 +14,7 @@ async function signIn(page: Page) {
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
-  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible({ timeout: 60_000 });
 }
 
 for (const [screen, options] of Object.entries(screens)) {
@@ -29,7 +29,7 @@ for (const [screen, options] of Object.entries(screens)) {
         "The claims are still the demo's: 500+ Founders Helped, 50+ Brutal Truths Shared, 10k+ Downloads, 10,000+ downloads, 5,000+ founders.",
       );
       try {
-        await page.getByRole("tab", { name: "Site Settings" }).click();
+        await openSection(page, "Site Settings");
         const stat = page.getByRole("textbox", { name: "About stat 1 (figure and label)", exact: true });
         await expect(stat).toHaveValue("500+ Founders Helped");
         await stat.fill(`${figure} Founders Helped`);

@@ -226,7 +226,7 @@ test("the Security area is reachable from the keyboard, and axe finds no serious
   await addVirtualAuthenticator(page);
   await logIn(page);
   await page.getByRole("tab", { name: "Site Settings" }).focus();
-  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("tab", { name: "Security" })).toBeFocused();
   await expect(page.getByRole("tab", { name: "Security" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);

@@ -35,7 +35,7 @@ async function signIn(page: Page) {
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
-  await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible({ timeout: 60_000 });
 }
 
 async function saveSetting(page: Page, label: string, value: string) {
@@ -83,7 +83,7 @@ for (const [screen, options] of Object.entries(screens)) {
         await checklist.getByRole("button", { name: "Hide the list" }).click();
         await expect(items.first()).toBeHidden();
         await page.reload();
-        await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible();
+        await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
         await expect(heading).toHaveText("Finish setting up: 1 of 5 done");
         await expect(items.first()).toBeHidden();
         await checklist.getByRole("button", { name: "Show the list" }).click();
@@ -126,7 +126,7 @@ for (const [screen, options] of Object.entries(screens)) {
         // Five of five: the checklist is gone, and stays gone.
         await expect(checklist).toBeHidden();
         await page.reload();
-        await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeVisible();
+        await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
         await expect(page.getByRole("region", { name: /Finish setting up/ })).toHaveCount(0);
 
         // The site, once rebuilt: the owner's links, and no TikTok at all (not the demo's link back).

@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
@@ -15,28 +15,46 @@ import SiteBuildStatus from "./SiteBuildStatus.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
 import StatsTab from "./stats/StatsTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
+import { adminSections, isAdminSection, sectionOfPath, sectionPath, type AdminSection } from "./sections.ts";
 
-const tabs = [
-  { value: "posts", label: "Blog Posts", Panel: PostsTab },
-  { value: "downloads", label: "Downloads", Panel: DownloadsTab },
-  { value: "subscribers", label: "Email Subscribers", Panel: SubscribersTab },
-  { value: "sequences", label: "Sequences", Panel: SequencesTab },
-  { value: "settings", label: "Site Settings", Panel: SettingsTab },
-  { value: "security", label: "Security", Panel: SecurityTab },
-  { value: "moving", label: "Import & Backup", Panel: MovingTab },
-  { value: "stats", label: "Stats", Panel: StatsTab },
-  { value: "integrations", label: "Integrations", Panel: IntegrationsTab },
-] as const;
+/** Each section's panel (the sections' order and names: sections.ts). */
+const panels: Record<AdminSection, ComponentType> = {
+  posts: PostsTab,
+  downloads: DownloadsTab,
+  subscribers: SubscribersTab,
+  sequences: SequencesTab,
+  settings: SettingsTab,
+  security: SecurityTab,
+  moving: MovingTab,
+  stats: StatsTab,
+  integrations: IntegrationsTab,
+};
+
+/** The section a hash of an older link names (`#stats…` from Recent Posts, `#integrations` from an email). */
+function sectionOfHash(hash: string): AdminSection | undefined {
+  if (hash.startsWith("#stats")) return "stats";
+  if (hash.startsWith("#integrations")) return "integrations";
+  return undefined;
+}
 
 /** The logged-in dashboard: header with View Site and Logout, and the tabs. */
 export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) {
-  // A tab loads its list when first opened, then stays mounted (hidden) so a half-written post or
-  // resource survives a look at another tab.
-  const [current, setCurrent] = useState<string>(tabs[0].value);
-  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set([tabs[0].value]));
-  const open = (value: string) => {
+  // A section loads its list when first opened, then stays mounted (hidden) so a half-written post
+  // or resource survives a look at another section. The address names the section: opening one
+  // adds a history entry, so the back button returns to the one before.
+  const [initial] = useState(() => sectionOfPath(location.pathname));
+  const [current, setCurrent] = useState<AdminSection>(() => initial.section ?? sectionOfHash(location.hash) ?? adminSections[0].value);
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set([current]));
+  const [menuOpen, setMenuOpen] = useState(false);
+  const show = (value: AdminSection) => {
     setCurrent(value);
     setOpened((before) => new Set(before).add(value));
+  };
+  const open = (value: string) => {
+    if (!isAdminSection(value)) return;
+    setMenuOpen(false);
+    if (value !== sectionOfPath(location.pathname).section) history.pushState(null, "", sectionPath(initial.root, value));
+    show(value);
   };
   // The checklist's "Fix" opens Site Settings at the field, once its row has rendered.
   const openSetting = (key: string) => {
@@ -49,17 +67,25 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
     };
     requestAnimationFrame(focus);
   };
-  // A link to `#stats…` (a post's figures, from Recent Posts) opens the Stats tab; `#integrations`
-  // (the owner's email about a switched-off webhook endpoint) the Integrations tab.
+  // Back and forward show the section their address names; a link to a hash of an older kind
+  // (`#stats…`, `#integrations`) still opens its section.
   useEffect(() => {
     const follow = () => {
-      if (location.hash.startsWith("#stats")) open("stats");
-      if (location.hash.startsWith("#integrations")) open("integrations");
+      const section = sectionOfPath(location.pathname).section ?? sectionOfHash(location.hash);
+      show(section ?? adminSections[0].value);
     };
-    follow();
-    addEventListener("hashchange", follow);
-    return () => removeEventListener("hashchange", follow);
+    const followHash = () => {
+      const section = sectionOfHash(location.hash);
+      if (section) show(section);
+    };
+    addEventListener("popstate", follow);
+    addEventListener("hashchange", followHash);
+    return () => {
+      removeEventListener("popstate", follow);
+      removeEventListener("hashchange", followHash);
+    };
   }, []);
+  const currentLabel = adminSections.find((section) => section.value === current)?.label ?? "";
   // Logout ends the session on the server first, so the old cookie is worthless even if copied.
   const logout = useMutation({
     mutationFn: () => callApi(authRoutes.logout),
@@ -90,20 +116,45 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8">
-        <SetupChecklist navigation={{ openSetting, openSecurity: () => open("security") }} />
-        <Tabs.Root value={current} onValueChange={open}>
-          <Tabs.List aria-label="Dashboard sections" className="flex flex-wrap gap-2 border-b-3 border-ink pb-3">
-            {tabs.map((tab) => (
-              <Tabs.Trigger key={tab.value} value={tab.value} className="admin-tab">
-                {tab.label}
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          {tabs.map(({ value, Panel }) => (
-            <Tabs.Content key={value} value={value} forceMount className="pt-6 focus-visible:outline-3 data-[state=inactive]:hidden">
-              {opened.has(value) && <Panel />}
-            </Tabs.Content>
-          ))}
+        {/* A sidebar on a laptop, a menu on a phone (issue 41 point 6): the sections no longer wrap to two rows. */}
+        <Tabs.Root value={current} onValueChange={open} orientation="vertical" className="lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:gap-8">
+          <div className="mb-6 lg:mb-0">
+            <button
+              type="button"
+              className="btn btn-light flex w-full items-center justify-between py-2 lg:hidden"
+              aria-expanded={menuOpen}
+              aria-controls="admin-sections"
+              onClick={() => setMenuOpen((shown) => !shown)}
+            >
+              <span>
+                <span className="sr-only">Sections: </span>
+                {currentLabel}
+              </span>
+              <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span>
+            </button>
+            <Tabs.List
+              id="admin-sections"
+              aria-label="Dashboard sections"
+              className={`${menuOpen ? "flex" : "hidden"} mt-2 flex-col gap-2 lg:sticky lg:top-4 lg:mt-0 lg:flex`}
+            >
+              {adminSections.map((section) => (
+                <Tabs.Trigger key={section.value} value={section.value} className="admin-tab text-left">
+                  {section.label}
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+          </div>
+          <div className="min-w-0">
+            <SetupChecklist navigation={{ openSetting, openSecurity: () => open("security") }} />
+            {adminSections.map(({ value }) => {
+              const Panel = panels[value];
+              return (
+                <Tabs.Content key={value} value={value} forceMount className="focus-visible:outline-3 data-[state=inactive]:hidden">
+                  {opened.has(value) && <Panel />}
+                </Tabs.Content>
+              );
+            })}
+          </div>
         </Tabs.Root>
       </main>
     </div>

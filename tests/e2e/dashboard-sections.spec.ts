@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { adminLogin, logIn, openSection } from "./admin.ts";
+
+test("each section has its own address: the back button walks them, and a link opens one after the login", async ({ page }) => {
+  const { adminPath } = await adminLogin();
+  await logIn(page);
+  const root = new URL(page.url()).pathname.replace(/\/$/, "");
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toHaveAttribute("aria-selected", "true");
+
+  await openSection(page, "Stats");
+  await expect(page).toHaveURL(new RegExp(`${root}/stats$`));
+  await expect(page.getByRole("tab", { name: "Stats" })).toHaveAttribute("aria-selected", "true");
+  await openSection(page, "Email Subscribers");
+  await expect(page).toHaveURL(new RegExp(`${root}/subscribers$`));
+
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`${root}/stats$`));
+  await expect(page.getByRole("tab", { name: "Stats" })).toHaveAttribute("aria-selected", "true");
+  await page.goBack();
+  await expect(page.getByRole("tab", { name: "Blog Posts" })).toHaveAttribute("aria-selected", "true");
+  await page.goForward();
+  await expect(page.getByRole("tab", { name: "Stats" })).toHaveAttribute("aria-selected", "true");
+
+  // An address straight to a section (as an email would link it) opens that section.
+  await page.goto(`${adminPath.replace(/\/$/, "")}/integrations`);
+  await expect(page.getByRole("tab", { name: "Integrations" })).toHaveAttribute("aria-selected", "true");
+  // The old hash links still work.
+  await page.goto(`${adminPath.replace(/\/$/, "")}#integrations`);
+  await expect(page.getByRole("tab", { name: "Integrations" })).toHaveAttribute("aria-selected", "true");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the sections sit behind one menu button, not in rows of tabs", async ({ page }) => {
+    await logIn(page);
+    const menu = page.getByRole("button", { name: "Sections: Blog Posts" });
+    await expect(menu).toBeVisible();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("tab", { name: "Stats" })).toBeHidden();
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    await page.getByRole("tab", { name: "Stats" }).click();
+    await expect(page.getByRole("button", { name: "Sections: Stats" })).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeHidden();
+    await expect(page).toHaveURL(/\/stats$/);
+  });
+});
+
+test("on a laptop the sections are a sidebar beside the work, all in one column", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await logIn(page);
+  const tabs = page.getByRole("tablist", { name: "Dashboard sections" }).getByRole("tab");
+  await expect(page.getByRole("button", { name: /^Sections:/ })).toBeHidden();
+  const boxes = await tabs.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect));
+  expect(boxes.length).toBeGreaterThanOrEqual(9);
+  // One above the other, same left edge, left of the section's content.
+  expect(new Set(boxes.map((box) => Math.round(box.left))).size).toBe(1);
+  for (let index = 1; index < boxes.length; index++) expect(boxes[index]?.top ?? 0).toBeGreaterThan(boxes[index - 1]?.top ?? 0);
+  const panel = await page.getByRole("tabpanel").first().boundingBox();
+  expect(panel?.x ?? 0).toBeGreaterThan((boxes[0]?.right ?? 0) - 1);
+});
