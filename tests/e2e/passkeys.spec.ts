@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
@@ -134,6 +135,19 @@ test("Require a passkey: the password then a passkey; a recovery code works once
   await expect(shown).toHaveCount(10);
   const codes = await shown.allTextContents();
   await expect(page.getByText("10 codes left.")).toBeVisible();
+  // Nothing on top of them, and they leave whole: Copy and a text file.
+  await expect(page.locator(".nf-toast")).toHaveCount(0);
+  const region = page.getByRole("region", { name: "New recovery codes" });
+  await expect(region).toBeFocused();
+  const download = page.waitForEvent("download");
+  await region.getByRole("link", { name: "Download" }).click();
+  const file = await (await download).path();
+  const saved = await readFile(file, "utf8");
+  for (const code of codes) expect(saved).toContain(code);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await region.getByRole("button", { name: "Copy" }).click();
+  await expect(region.getByText("Copied.")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved);
 
   await page.getByRole("checkbox", { name: "Require a passkey" }).check();
   await expect(toast(page, "Setting Updated")).toContainText("A password login now needs a passkey as well.");

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { passkeysRoutes } from "../../../api/routes/passkeys.routes.ts";
 import { passkeyNameSchema } from "../../../core/auth/passkey.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -133,8 +133,9 @@ function RecoveryCodes({ left }: { left: number }) {
   const generate = useMutation({
     mutationFn: () => withRecentSignIn(() => callApi(passkeysRoutes.recoveryCodes)),
     onSuccess: async (answer) => {
+      // No toast: one would sit on top of the codes the owner has to copy (issue 41 point 6); the
+      // region below says it, and takes the focus so a screen reader reads it out.
       setCodes(answer.codes);
-      showToast({ title: "Recovery Codes Generated", description: "Save them now: they are shown only once." });
       await queryClient.invalidateQueries({ queryKey: queries.security.queryKey });
     },
     onError: (failure) => showErrorToast(failure.message),
@@ -148,19 +149,55 @@ function RecoveryCodes({ left }: { left: number }) {
         For a lost device: each code works once in place of a passkey, after your password.{" "}
         <strong>{left === 1 ? "1 code left." : `${String(left)} codes left.`}</strong>
       </p>
-      {codes && (
-        <div className="mt-3 border-3 border-ink bg-amber/30 p-3" role="region" aria-label="New recovery codes">
-          <p className="text-sm font-semibold">Save these now (a password manager or paper): they are not shown again.</p>
-          <ol className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
-            {codes.map((code) => (
-              <li key={code}>{code}</li>
-            ))}
-          </ol>
-        </div>
-      )}
+      {codes && <NewRecoveryCodes codes={codes} />}
       <button type="button" className="btn btn-light mt-3 py-2 text-sm" onClick={() => generate.mutate()} disabled={generate.isPending}>
         {left > 0 ? "Replace Recovery Codes" : "Generate Recovery Codes"}
       </button>
     </section>
+  );
+}
+
+/** The codes just made, shown once, with Copy and Download so they reach a password manager or paper whole. */
+function NewRecoveryCodes({ codes }: { codes: string[] }) {
+  const [copied, setCopied] = useState<string>("");
+  const region = useRef<HTMLDivElement>(null);
+  useEffect(() => region.current?.focus(), [codes]);
+  const text = `No Filter recovery codes (each works once, after your password)\n\n${codes.join("\n")}\n`;
+  const copy = () => {
+    navigator.clipboard.writeText(text).then(
+      () => setCopied("Copied."),
+      () => setCopied("Copying was refused by the browser: select the codes and copy them, or download them."),
+    );
+  };
+  return (
+    <div
+      className="mt-3 border-3 border-ink bg-amber/30 p-3"
+      role="region"
+      aria-label="New recovery codes"
+      tabIndex={-1}
+      ref={region}
+    >
+      <p className="text-sm font-semibold">Save these now (a password manager or paper): they are not shown again.</p>
+      <ol className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ol>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <button type="button" className="btn btn-light py-1 text-sm" onClick={copy}>
+          Copy
+        </button>
+        <a
+          className="btn btn-light py-1 text-sm"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="no-filter-recovery-codes.txt"
+        >
+          Download
+        </a>
+        <span className="text-sm" aria-live="polite">
+          {copied}
+        </span>
+      </div>
+    </div>
   );
 }
