@@ -342,9 +342,23 @@ describe("numbers no one can fake cheaply", () => {
     await view({ path: "/blog/first" });
     await view({ path: "/blog/category/funding" });
     await view({ path: "/blog/page/2" });
+    // A tag's list exists while a published post carries the tag; the tag index always.
+    await app.deps.db.query("INSERT INTO tags (slug, name) VALUES ('pitch-decks', 'Pitch decks'), ('nobody', 'Nobody')");
+    await app.deps.db.query(
+      "INSERT INTO post_tags (post_id, tag_id) SELECT p.id, t.id FROM posts p, tags t WHERE p.slug = 'first' AND t.slug = 'pitch-decks'",
+    );
+    for (const path of ["/blog/tag/nobody", "/blog/tag/pitch-decks/page/2", "/blog/tag/no-such-tag"]) await view({ path });
+    await view({ path: "/blog/tag/pitch-decks" });
+    await view({ path: "/blog/tags" });
     const figures = await stats(today(), today());
-    expect(figures.pages.map((page) => page.path).sort()).toEqual(["/blog/category/funding", "/blog/first", "/blog/page/2"]);
-    expect(figures.pageviews).toBe(3);
+    expect(figures.pages.map((page) => page.path).sort()).toEqual([
+      "/blog/category/funding",
+      "/blog/first",
+      "/blog/page/2",
+      "/blog/tag/pitch-decks",
+      "/blog/tags",
+    ]);
+    expect(figures.pageviews).toBe(5);
     // A post counts from the moment it is published.
     await app.deps.db.query(
       "INSERT INTO posts (title, content, read_time, slug, published, published_at) VALUES ('New', '<p>x</p>', 1, 'just-published', true, now())",

@@ -5,13 +5,14 @@ import { slugFromTitle } from "../posts/post-slug-rules.ts";
 /**
  * The site's pages that a page view may be counted for (docs/decisions/0054-numbers-no-one-can-fake.md):
  * the fixed pages of `src/pages/`, a published post (or an old address of one, which redirects to
- * it), and the list pages the published posts fill. Anything else — a made-up path, `/api/…`, a
+ * it), and the list pages the published posts fill (the blog's, each category's and each tag's). Anything else — a made-up path, `/api/…`, a
  * preview (`/preview/…`) — is no page: its views are not counted. Known from the posts table at the
  * moment of the view, so a post counts from the second it is published.
  */
 const fixedPages = new Set([
   "/",
   "/blog",
+  "/blog/tags",
   "/downloads",
   "/privacy",
   "/subscribed",
@@ -35,7 +36,22 @@ async function publishedCount(db: SqlQueryable, category: string | null): Promis
   return rows[0]?.posts ?? 0;
 }
 
+/** The published posts carrying the tag of this slug (a tag's list exists while one does: src/lib/blog-pages.ts). */
+async function taggedCount(db: SqlQueryable, slug: string): Promise<number> {
+  const { rows } = await db.query<{ posts: number }>(
+    "SELECT count(*)::int AS posts FROM posts p JOIN post_tags pt ON pt.post_id = p.id JOIN tags t ON t.id = pt.tag_id WHERE p.published AND t.slug = $1",
+    [slug],
+  );
+  return rows[0]?.posts ?? 0;
+}
+
 async function lookUp(db: SqlQueryable, path: string): Promise<boolean> {
+  const tagList = /^\/blog\/tag\/([a-z0-9-]+)(?:\/page\/([1-9]\d{0,5}))?$/.exec(path);
+  if (tagList?.[1]) {
+    const posts = await taggedCount(db, tagList[1]);
+    const page = tagList[2];
+    return page === undefined ? posts > 0 : Number(page) >= 2 && Number(page) <= Math.ceil(posts / postsPerListPage);
+  }
   const list = /^\/blog(?:\/category\/([a-z0-9-]+))?(?:\/page\/([1-9]\d{0,5}))?$/.exec(path);
   if (list) {
     const [, categorySlug, page] = list;
