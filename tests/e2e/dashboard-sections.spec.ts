@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { adminLogin, logIn, openSection } from "./admin.ts";
 
@@ -59,4 +60,38 @@ test("on a laptop the sections are a sidebar beside the work, all in one column"
   for (let index = 1; index < boxes.length; index++) expect(boxes[index]?.top ?? 0).toBeGreaterThan(boxes[index - 1]?.top ?? 0);
   const panel = await page.getByRole("tabpanel").first().boundingBox();
   expect(panel?.x ?? 0).toBeGreaterThan((boxes[0]?.right ?? 0) - 1);
+});
+
+test("every section is clean: no console warning or error, and axe finds nothing at any impact", async ({ page }) => {
+  test.setTimeout(120_000);
+  const messages: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning" || message.type() === "error") messages.push(`${message.type()}: ${message.text()}`);
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await logIn(page);
+  for (const name of [
+    "Blog Posts",
+    "Downloads",
+    "Email Subscribers",
+    "Sequences",
+    "Stats",
+    "Integrations",
+    "Site Settings",
+    "Security",
+    "Import & Backup",
+  ]) {
+    await openSection(page, name);
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map(
+        (violation) => `${violation.id} (${String(violation.impact)}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      ),
+      name,
+    ).toEqual([]);
+  }
+  // Back to the first, past every hidden section: nothing warned on the way.
+  await openSection(page, "Blog Posts");
+  expect(messages).toEqual([]);
 });

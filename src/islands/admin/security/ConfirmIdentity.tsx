@@ -86,6 +86,8 @@ function ConfirmIdentityDialog({ onDone }: { onDone: (confirmed: boolean) => voi
             noValidate
             className="mt-4 space-y-3"
           >
+            {/* A password form names its account for password managers (Chrome asks for it in the console). */}
+            <input type="text" name="username" autoComplete="username" hidden readOnly />
             <Field label="Password" name="password" idPrefix="confirm" error={error}>
               {(props) => <input {...props} type="password" autoComplete="current-password" autoFocus className="admin-input" />}
             </Field>

@@ -87,6 +87,8 @@ export default function PasswordChange({ password }: { password: PasswordState }
         <h3 id="password-change-title" className="font-bold uppercase tracking-wide">
           Change password
         </h3>
+        {/* A password form names its account for password managers (Chrome asks for it in the console). */}
+        <input type="text" name="username" autoComplete="username" hidden readOnly />
         <Field
           label="Current password"
           name="currentPassword"

@@ -170,13 +170,7 @@ function NewRecoveryCodes({ codes }: { codes: string[] }) {
     );
   };
   return (
-    <div
-      className="mt-3 border-3 border-ink bg-amber/30 p-3"
-      role="region"
-      aria-label="New recovery codes"
-      tabIndex={-1}
-      ref={region}
-    >
+    <div className="mt-3 border-3 border-ink bg-amber/30 p-3" role="region" aria-label="New recovery codes" tabIndex={-1} ref={region}>
       <p className="text-sm font-semibold">Save these now (a password manager or paper): they are not shown again.</p>
       <ol className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
         {codes.map((code) => (

@@ -20,7 +20,8 @@ export function FigureTable<Row>({ caption, rows, columns, rowKey, emptyText }: 
   if (rows.length === 0) {
     return (
       <div className="mt-3">
-        <h4 className="font-bold">{caption}</h4>
+        {/* Not a heading: the table it stands for has a caption, not a heading, and a lone h4 broke the heading order. */}
+        <p className="font-bold">{caption}</p>
         <p className="mt-1 text-slate">{emptyText}</p>
       </div>
     );
