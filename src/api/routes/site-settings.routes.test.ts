@@ -37,6 +37,13 @@ describe("PUT /api/site-settings/{key}", () => {
       error: "Please enter a full http:// or https:// URL.",
     });
     expect((await put("youtube_url", { value: "https://youtube.com/@us" })).status).toBe(200);
+    // A bare host is read as the address bar reads it; a word that is no host is still refused.
+    expect(await (await put("linkedin_url", { value: "www.linkedin.com/in/founder" })).json()).toMatchObject({
+      value: "https://www.linkedin.com/in/founder",
+    });
+    expect(await (await put("twitter_url", { value: "x.com/nofilter?ref=site" })).json()).toMatchObject({ value: "https://x.com/nofilter?ref=site" });
+    expect((await put("twitter_url", { value: "nofilter" })).status).toBe(400);
+    expect((await put("twitter_url", { value: "ftp://x.com/a" })).status).toBe(400);
     expect(await (await put("contact_email", { value: "not-an-email" })).json()).toEqual({
       error: "Please enter a valid email address.",
     });

@@ -201,12 +201,20 @@ export function settingValueSchema(key: SettingKey) {
     );
   }
   if (settingDefinitions[key].type === "url") {
-    return base.refine(
-      (value) => value === "" || z.url({ protocol: /^https?$/ }).safeParse(value).success,
-      "Please enter a full http:// or https:// URL.",
-    );
+    return base
+      .transform(withScheme)
+      .refine((value) => value === "" || z.url({ protocol: /^https?$/ }).safeParse(value).success, "Please enter a full http:// or https:// URL.");
   }
   return base;
+}
+
+/**
+ * A link typed as a bare host (`x.com/nofilter`, `www.linkedin.com/in/me`) with `https://` in front,
+ * as every browser's address bar reads it (issue 41 point 6); anything else unchanged, for the URL
+ * check to judge.
+ */
+export function withScheme(value: string): string {
+  return /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d{1,5})?(?:[/?#].*)?$/i.test(value) ? `https://${value}` : value;
 }
 
 /** The body of `PUT /api/site-settings/{key}` (a turned-off setting is shown again by any save). */

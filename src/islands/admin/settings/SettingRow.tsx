@@ -66,7 +66,9 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
       return;
     }
     setError(null);
-    save.mutate({ value: draft });
+    // What the check made of it: a bare host gets its https:// here, in the field too.
+    setDraft(checked.data);
+    save.mutate({ value: checked.data });
   };
   const hideable = isHideable(setting.key);
 
