@@ -51,7 +51,7 @@ export function imageSizeOf(urlOrKey: string): ImageSize | undefined {
 }
 
 /** Formats the Image CDN answers in (`fm`). */
-export type ImageFormat = "webp" | "jpg";
+export type ImageFormat = "webp" | "jpg" | "png";
 
 interface Transform {
   width: number;

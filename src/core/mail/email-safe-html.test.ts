@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emailImageWidth, emailSafeHtml } from "./email-safe-html.ts";
+import { emailImageFileWidth, emailImageWidth, emailSafeHtml } from "./email-safe-html.ts";
 
 describe("emailSafeHtml", () => {
   const site = "https://nofilter.example/";
@@ -13,6 +13,28 @@ describe("emailSafeHtml", () => {
     expect(html).not.toContain("target=");
     expect(html).toContain('src="https://nofilter.example/api/files/images/a.png"');
     expect(html).toContain('alt=""');
+  });
+
+  it("mails a large stored image as the image CDN's copy at twice the column (JPEG, or PNG for a PNG), never the 2,560 px original", () => {
+    const source = (html: string) => new URL((/<img[^>]*\ssrc="([^"]*)"/.exec(html)?.[1] ?? "").replaceAll("&amp;", "&"));
+    const photo = source(emailSafeHtml('<img src="/api/files/images/abc_2560x1920.webp" alt="A photo">', site));
+    expect(photo.origin + photo.pathname).toBe("https://nofilter.example/.netlify/images");
+    expect(Object.fromEntries(photo.searchParams)).toEqual({
+      url: "/api/files/images/abc_2560x1920.webp",
+      w: String(emailImageFileWidth),
+      fm: "jpg",
+    });
+    expect(emailImageFileWidth).toBeLessThanOrEqual(1200);
+    expect(source(emailSafeHtml('<img src="/api/files/images/abc_1600x900.png">', site)).searchParams.get("fm")).toBe("png");
+    // Small enough already, a GIF (its animation), one of unknown size, another site's: as they are.
+    for (const kept of [
+      "/api/files/images/abc_800x600.jpg",
+      "/api/files/images/abc_2000x1000.gif",
+      "/api/files/images/abc.jpg",
+      "https://elsewhere.example/api/files/images/abc_2560x1920.jpg",
+    ]) {
+      expect(source(emailSafeHtml(`<img src="${kept}">`, site)).toString()).toBe(new URL(kept, site).toString());
+    }
   });
 
   const imageStyle = (html: string) => /<img[^>]*style="([^"]*)"/.exec(html)?.[1] ?? "";

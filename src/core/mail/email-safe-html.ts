@@ -1,5 +1,5 @@
 import sanitizeHtml from "sanitize-html";
-import { imageSizeOf } from "../files/image-sizes.ts";
+import { imageCdnUrl, imageSizeOf } from "../files/image-sizes.ts";
 
 /**
  * Inline styles per tag: most mail clients (Gmail, Outlook) drop `<style>` blocks and classes, so
@@ -42,6 +42,27 @@ function imageWidth(src: string | undefined, widthAttribute: string | undefined)
   if (natural === undefined || natural <= 0) return { style: "max-width:100%" };
   const width = Math.min(natural, emailImageWidth);
   return { style: `width:100%;max-width:${String(width)}px`, width: String(width) };
+}
+
+/**
+ * The widest file an email gets: the column at 2× (1,076 px, under the 1,200 px issue 41 asks for).
+ * A phone photo stored at 2,560 px was mailed whole (1–3 MB to every reader, per image).
+ */
+export const emailImageFileWidth = emailImageWidth * 2;
+
+/**
+ * A stored image wider than `emailImageFileWidth`, as the Image CDN's copy at that width: JPEG for
+ * photos (WebP and AVIF do not show in every mail client), PNG for a PNG (its transparency), a GIF
+ * untouched (its animation). Anything else (another site's image, a size not known) as it is.
+ */
+function emailImageSource(src: string, base: string): string {
+  const url = new URL(src);
+  const site = new URL(base);
+  const size = imageSizeOf(url.pathname);
+  if (url.origin !== site.origin || !url.pathname.startsWith("/api/files/images/") || !size || size.width <= emailImageFileWidth) return src;
+  const extension = url.pathname.split(".").pop()?.toLowerCase();
+  if (extension === "gif") return src;
+  return new URL(imageCdnUrl(url.pathname, { width: emailImageFileWidth, format: extension === "png" ? "png" : "jpg" }), base).toString();
 }
 
 function absolute(value: string, base: string): string | undefined {
@@ -90,7 +111,11 @@ export function emailSafeHtml(html: string, siteUrl: string): string {
         const kept = Object.fromEntries(Object.entries(attribs).filter(([name]) => name !== "src" && name !== "width"));
         const sized = imageWidth(src, attribs.width);
         const style = `${sized.style};${tagStyles.img ?? ""}`;
-        return { tagName, attribs: { ...kept, ...(src && { src }), alt: attribs.alt ?? "", ...(sized.width && { width: sized.width }), style } };
+        const file = src && emailImageSource(src, base);
+        return {
+          tagName,
+          attribs: { ...kept, ...(file && { src: file }), alt: attribs.alt ?? "", ...(sized.width && { width: sized.width }), style },
+        };
       },
     },
     exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
