@@ -52,7 +52,11 @@ test("the owner previews a post's newsletter, sends a test, sends it to every ac
   const axe = await new AxeBuilder({ page }).include("#newsletter-panel").exclude("iframe").analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 
-  // "Send test": one email to the address given, and to nobody on the list.
+  // "Send test": the site's contact address to start with; one email to the address given, and to nobody on the list.
+  const settings = (await (await page.request.get("/api/site-settings")).json()) as { key: string; value: string }[];
+  const contact = settings.find((setting) => setting.key === "contact_email")?.value ?? "";
+  expect(contact).toContain("@");
+  await expect(panel.getByLabel("Test address")).toHaveValue(contact);
   const tester = `owner-test-${stamp}@example.com`;
   await panel.getByLabel("Test address").fill(tester);
   await panel.getByRole("button", { name: "Send test" }).click();

@@ -212,7 +212,11 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
 /** "Send test": one preview of the email to the address given. */
 function TestSend({ postId }: { postId: number }) {
   const id = useId();
-  const [email, setEmail] = useState("");
+  // The site's contact address to start with (most tests go to the owner), until the owner types another.
+  const [typed, setTyped] = useState<string | null>(null);
+  const settings = useQuery(queries.settings);
+  const email = typed ?? settings.data?.find((setting) => setting.key === "contact_email")?.value ?? "";
+  const setEmail = setTyped;
   const test = useMutation({
     mutationFn: (address: string) => callApi(routes.test, { body: { postId, email: address } }),
     onSuccess: (_, address) => showToast(toastTexts.testSent(address)),
