@@ -52,6 +52,8 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await page.keyboard.type("Not ready for readers.");
   await form(page).getByRole("button", { name: "Create Post" }).click();
   await expect(toast(page, "Post Created")).toContainText("Blog post has been created successfully.");
+  // A draft has no page to view yet.
+  await expect(toast(page, "Post Created").getByRole("link", { name: "View post" })).toHaveCount(0);
   await expect(postItem(page, draftTitle)).toContainText("Draft");
   await expect(postItem(page, draftTitle)).toContainText("Not published");
   const draftId = await postId(page, draftTitle);
@@ -66,11 +68,11 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await form(page).getByLabel("Cover Alt Text").fill("A cash-flow chart dipping to six weeks of runway");
 
   await editor(page).click();
-  await tool(page, "Heading 2").click();
-  await expect(tool(page, "Heading 2")).toHaveAttribute("aria-pressed", "true");
+  await tool(page, "H2 (Heading 2)").click();
+  await expect(tool(page, "H2 (Heading 2)")).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.type("The month we almost ran out");
   await page.keyboard.press("Enter");
-  await expect(tool(page, "Heading 2")).toHaveAttribute("aria-pressed", "false");
+  await expect(tool(page, "H2 (Heading 2)")).toHaveAttribute("aria-pressed", "false");
   await page.keyboard.type("We had ");
   await tool(page, "Bold").click();
   await page.keyboard.type("six weeks");
@@ -107,6 +109,7 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await form(page).getByLabel("Publish immediately").check();
   await form(page).getByRole("button", { name: "Create Post" }).click();
   await expect(toast(page, "Post Created")).toContainText("Blog post has been created successfully.");
+  await expect(toast(page, "Post Created").getByRole("link", { name: "View post" })).toHaveAttribute("href", /^\/blog\/[a-z0-9-]+$/);
   await expect(postItem(page, title)).toContainText("Published");
   await expect(postItem(page, title)).toContainText("7 min read");
   // A successful save returns the form to create mode, emptied.
@@ -356,9 +359,9 @@ test("an image left undescribed stops the save until it has words or the decorat
 test("the other toolbar buttons format the text and show when they apply", async ({ page }) => {
   await logIn(page);
   await editor(page).click();
-  await tool(page, "Heading 1").click();
+  await tool(page, "H1 (Heading 1)").click();
   await page.keyboard.type("Big title");
-  await expect(tool(page, "Heading 1")).toHaveAttribute("aria-pressed", "true");
+  await expect(tool(page, "H1 (Heading 1)")).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.press("Enter");
   await tool(page, "Italic").click();
   await page.keyboard.type("leaning");

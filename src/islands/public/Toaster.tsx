@@ -33,6 +33,13 @@ export default function Toaster() {
           <div className="min-w-0 flex-1">
             <Toast.Title className="font-display uppercase leading-tight">{toast.title}</Toast.Title>
             <Toast.Description className="mt-1 text-sm">{toast.description}</Toast.Description>
+            {toast.link && (
+              <Toast.Action altText={`${toast.link.label}: ${toast.link.href}`} asChild>
+                <a href={toast.link.href} target="_blank" rel="noopener" className="mt-2 inline-block text-sm font-bold underline">
+                  {toast.link.label}
+                </a>
+              </Toast.Action>
+            )}
           </div>
           <Toast.Close aria-label="Close" className="nf-toast-close">
             <span aria-hidden="true">×</span>

@@ -9,6 +9,8 @@ export interface ToastMessage {
   description: string;
   /** `destructive`: a failure, shown in red and announced assertively. */
   variant?: "default" | "destructive";
+  /** A link to what the toast is about ("View post" after a post is created), opened in a new tab. */
+  link?: { label: string; href: string };
 }
 
 export interface ShownToast extends ToastMessage {

@@ -90,10 +90,11 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
         <ToolButton label="Italic" pressed={active.italic} onClick={() => chain().toggleItalic().run()}>
           <Icon name="italic" />
         </ToolButton>
-        <ToolButton label="Heading 1" pressed={active.h1} onClick={() => chain().toggleHeading({ level: 1 }).run()}>
+        {/* The name starts with what the button shows (WCAG 2.5.3, label in name): a voice user says "click H1". */}
+        <ToolButton label="H1 (Heading 1)" pressed={active.h1} onClick={() => chain().toggleHeading({ level: 1 }).run()}>
           <span className="font-display text-sm">H1</span>
         </ToolButton>
-        <ToolButton label="Heading 2" pressed={active.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
+        <ToolButton label="H2 (Heading 2)" pressed={active.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()}>
           <span className="font-display text-sm">H2</span>
         </ToolButton>
         <ToolButton label="Bullet list" pressed={active.bulletList} onClick={() => chain().toggleBulletList().run()}>

@@ -56,10 +56,11 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   const save = useMutation({
     mutationFn: (body: PostFormInput) =>
       editing ? callApi(blogPostsRoutes.update, { params: { id: editing.id }, body }) : callApi(blogPostsRoutes.create, { body }),
-    onSuccess: () => {
+    onSuccess: (saved) => {
       // A new name typed in the tags field is a tag now: the next post's suggestions offer it.
       void queryClient.invalidateQueries({ queryKey: queries.tags.queryKey });
-      showToast(editing ? toastTexts.postUpdated : toastTexts.postCreated);
+      const text = editing ? toastTexts.postUpdated : toastTexts.postCreated;
+      showToast(saved.published ? { ...text, link: { label: "View post", href: saved.url } } : text);
       onDone();
     },
     onError: (error) => {
