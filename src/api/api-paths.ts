@@ -74,6 +74,7 @@ export const apiPaths = {
   sequences: "/api/sequences",
   sequence: "/api/sequences/:key",
   sequenceStats: "/api/sequences/:key/stats",
+  sequencePreview: "/api/sequences/:key/preview",
   apiKeys: "/api/keys",
   apiKey: "/api/keys/:id",
   webhooks: "/api/webhooks",

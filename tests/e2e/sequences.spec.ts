@@ -29,6 +29,11 @@ test("a two-step welcome sequence set up in the dashboard reaches a new subscrib
     await page.keyboard.type("The second step, right after the first.");
     await step2.getByLabel("Delay after the previous step").fill("0");
     await step2.getByLabel("Unit").selectOption("minutes");
+    // The unsaved step previews as it would be mailed.
+    const stepName = `Step ${String(before.steps.length + 1)}`;
+    await step2.getByRole("button", { name: `Preview ${stepName}` }).click();
+    await expect(step2.getByText(`Subject: ${second}`)).toBeVisible();
+    await expect(page.frameLocator(`iframe[title="${stepName} email preview"]`).getByText("The second step, right after the first.")).toBeVisible();
     await editor.getByRole("button", { name: "Save sequence" }).click();
     await expect(toast(page, "Sequence Saved")).toBeVisible();
 

@@ -1,3 +1,4 @@
+import { previewSequenceStep } from "../../core/sequences/sequence-email.ts";
 import { listSequences, sequenceStats, updateSequence } from "../../core/sequences/sequences.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { sequencesRoutes } from "./sequences.routes.ts";
@@ -6,4 +7,5 @@ export const sequencesHandlers: RouteHandlers<typeof sequencesRoutes> = {
   list: ({ deps }) => listSequences(deps),
   update: ({ params, body, deps }) => updateSequence(deps, params.key, body),
   stats: ({ params, deps }) => sequenceStats(deps, params.key),
+  preview: ({ params, body, deps }) => previewSequenceStep(deps, params.key, body),
 };

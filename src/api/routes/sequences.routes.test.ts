@@ -32,6 +32,36 @@ describe("/api/sequences", () => {
     expect((await json("GET", "/api/sequences", undefined, {})).status).toBe(401);
     expect((await json("PUT", "/api/sequences/welcome", { enabled: true, steps: [] }, {})).status).toBe(401);
     expect((await json("GET", "/api/sequences/welcome/stats", undefined, {})).status).toBe(401);
+    expect((await json("POST", "/api/sequences/welcome/preview", { subject: "S", html: "<p>x</p>" }, {})).status).toBe(401);
+  });
+
+  it("previews a step as it would be mailed, from unsaved words, sanitized, with the footer of the people it goes to; nothing is saved or sent", async () => {
+    const before = (await (await json("GET", "/api/sequences")).json()) as Sequence[];
+    const outbox = await app.deps.db.query("SELECT count(*)::int AS n FROM outbox");
+    const response = await json("POST", "/api/sequences/welcome/preview", {
+      subject: "  Day two:\n the   runway  ",
+      html: '<p>Count the <a href="/blog/runway">months</a>.</p><script>alert(1)</script>',
+    });
+    expect(response.status).toBe(200);
+    const preview = (await response.json()) as { subject: string; html: string; text: string };
+    expect(preview.subject).toBe("Day two: the runway");
+    expect(preview.html).toContain("Count the");
+    expect(preview.html).toContain(`href="${new URL("/blog/runway", app.deps.site.url).toString()}"`);
+    expect(preview.html).not.toContain("<script");
+    expect(preview.html).toContain("You subscribed to the");
+    expect(preview.text).toContain("Count the months");
+    const download = (await (
+      await json("POST", `/api/sequences/download-${String(downloadId)}/preview`, { subject: "Your deck", html: "<p>Here.</p>" })
+    ).json()) as { html: string };
+    expect(download.html).toContain("when you asked for a free resource");
+    // Refused like a save: no subject, no body; an unknown key.
+    expect(await (await json("POST", "/api/sequences/welcome/preview", { subject: " ", html: "<p>x</p>" })).json()).toEqual({
+      error: "Each step needs a subject.",
+    });
+    expect((await json("POST", "/api/sequences/welcome/preview", { subject: "S" })).status).toBe(400);
+    expect((await json("POST", "/api/sequences/nope/preview", { subject: "S", html: "<p>x</p>" })).status).toBe(404);
+    expect(await (await json("GET", "/api/sequences")).json()).toEqual(before);
+    expect((await app.deps.db.query("SELECT count(*)::int AS n FROM outbox")).rows).toEqual(outbox.rows);
   });
 
   it("lists the welcome sequence (the built-in welcome as its one step) and one per resource", async () => {

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { sequenceKeySchema, sequenceSchema, sequenceStepStatsSchema, sequenceUpdateSchema } from "../../core/sequences/sequence.schema.ts";
+import {
+  sequenceKeySchema,
+  sequenceSchema,
+  sequenceStepPreviewAnswerSchema,
+  sequenceStepPreviewSchema,
+  sequenceStepStatsSchema,
+  sequenceUpdateSchema,
+} from "../../core/sequences/sequence.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
@@ -34,5 +41,15 @@ export const sequencesRoutes = {
     summary: "Each step's figures: emails sent (accepted by the SMTP server), and people who unsubscribed after that step and before the next",
     params: sequenceKey,
     answers: { 200: jsonAnswer(z.array(sequenceStepStatsSchema), "One row per step, in order") },
+  }),
+  preview: declareRoute({
+    method: "POST",
+    path: apiPaths.sequencePreview,
+    access: "admin",
+    scope: "subscribers:read",
+    summary: "A step's email as it would be mailed, from its subject and body as given (saved or not); nothing is sent or saved",
+    params: sequenceKey,
+    body: { type: "json", schema: sequenceStepPreviewSchema },
+    answers: { 200: jsonAnswer(sequenceStepPreviewAnswerSchema, "The email's subject, HTML and text") },
   }),
 };

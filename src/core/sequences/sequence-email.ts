@@ -5,6 +5,7 @@ import { emailSafeHtml, withoutLeadingMargin } from "../mail/email-safe-html.ts"
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
 import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
 import { newsletterListId, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
+import { sanitizePostHtml } from "../posts/sanitize-post-html.ts";
 
 export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
 export const sequenceLeftMessage = "Not sent: this person left the newsletter before this step went out";
@@ -60,23 +61,18 @@ export async function renderSequenceEmail(
         recipientClickToken(deps.signer, { stepId: step.step_id }, message.subscriberId),
       )
     : body;
-  const [{ EmailLayout }, { renderParts }] = await Promise.all([layout(), templates()]);
-  const email = h(
-    EmailLayout,
-    {
-      subject,
-      preview: subject,
-      siteName: identity.siteName,
-      siteUrl,
-      reason: newsletterReason(step.source, { siteName: identity.siteName, siteUrl }),
-      mailingAddress: identity.mailingAddress,
-      unsubscribeUrl: unsubscribe,
-    },
-    h("div", { dangerouslySetInnerHTML: { __html: html } }),
-  );
+  const parts = await stepEmail({
+    subject,
+    html,
+    siteName: identity.siteName,
+    siteUrl,
+    reason: newsletterReason(step.source, { siteName: identity.siteName, siteUrl }),
+    mailingAddress: identity.mailingAddress,
+    unsubscribeUrl: unsubscribe,
+  });
   return {
     subject,
-    ...(await renderParts(email)),
+    ...parts,
     headers: {
       "List-Unsubscribe": `<${unsubscribe}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -84,4 +80,48 @@ export async function renderSequenceEmail(
       "Feedback-ID": sequenceFeedbackId(deps.site, step.sequence_id, step.step_id),
     },
   };
+}
+
+/** A step's email in the newsletter's frame: its subject, its body (already made email-safe), the footer's reason and unsubscribe link. */
+async function stepEmail(input: {
+  subject: string;
+  html: string;
+  siteName: string;
+  siteUrl: string;
+  reason: string;
+  mailingAddress: string;
+  unsubscribeUrl: string;
+}): Promise<{ html: string; text: string }> {
+  const [{ EmailLayout }, { renderParts }] = await Promise.all([layout(), templates()]);
+  const { html, ...frame } = input;
+  const email = h(EmailLayout, { ...frame, preview: input.subject }, h("div", { dangerouslySetInnerHTML: { __html: html } }));
+  return renderParts(email);
+}
+
+/**
+ * A step as it would be mailed, from the words in the editor (saved or not): for the dashboard's
+ * Preview (issue 41 point 6). The body is sanitized as a saved step's is; the footer names the
+ * reason of the people the sequence goes to and an unsubscribe link that leads nowhere (nobody's
+ * subscription).
+ */
+export async function previewSequenceStep(
+  deps: Pick<MailDeps, "db" | "site" | "urls">,
+  sequenceKey: string,
+  step: { subject: string; html: string },
+): Promise<{ subject: string; html: string; text: string }> {
+  const identity = await siteIdentity(deps);
+  const siteUrl = deps.site.url;
+  const subject = step.subject.replace(/\s+/g, " ").trim();
+  const body = withoutLeadingMargin(emailSafeHtml(sanitizePostHtml(step.html, deps.urls.isFile), siteUrl));
+  const parts = await stepEmail({
+    subject,
+    html: body,
+    siteName: identity.siteName,
+    siteUrl,
+    // A resource's sequence goes to people who joined for the resource: its footer says so.
+    reason: newsletterReason(sequenceKey.startsWith("download-") ? "download" : "newsletter", { siteName: identity.siteName, siteUrl }),
+    mailingAddress: identity.mailingAddress,
+    unsubscribeUrl: deps.site.absolute(deps.urls.unsubscribe("preview")),
+  });
+  return { subject, ...parts };
 }

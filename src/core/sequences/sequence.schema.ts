@@ -28,6 +28,12 @@ export const sequenceUpdateSchema = z.object({
 });
 
 export type SequenceUpdate = z.output<typeof sequenceUpdateSchema>;
+
+/** `POST /api/sequences/{key}/preview`: a step's words as the editor holds them, saved or not. */
+export const sequenceStepPreviewSchema = sequenceStepInputSchema.pick({ subject: true, html: true });
+
+/** A step's email as it would be mailed: for the dashboard's Preview. */
+export const sequenceStepPreviewAnswerSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 export type SequenceStepInput = z.input<typeof sequenceStepInputSchema>;
 
 export const sequenceStepSchema = z.object({

@@ -72,8 +72,8 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
   };
 
   return (
-    <section aria-labelledby={`${formId}-title`} className="border-3 border-ink bg-paper p-4">
-      <h3 id={`${formId}-title`} className="font-bold uppercase tracking-wide">
+    <section aria-labelledby={`${formId}-title`} className="card p-5">
+      <h3 id={`${formId}-title`} className="section-title text-xl">
         {sequence.name}
       </h3>
       <form id={formId} className="mt-3 space-y-4" onSubmit={submit} noValidate>
@@ -148,12 +148,13 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
                     </div>
                     <button
                       type="button"
-                      className="btn-light py-2 text-sm"
+                      className="btn btn-light py-2 text-sm"
                       onClick={() => setSteps((current) => current.filter((other) => other.local !== step.local))}
                     >
                       Remove step {index + 1}
                     </button>
                   </div>
+                  <StepPreview sequenceKey={sequence.key} subject={step.subject} html={step.html} label={`Step ${String(index + 1)}`} />
                   <p className="text-sm" data-testid="step-figures">
                     {shown
                       ? `Sent: ${String(shown.sent)} · Unsubscribed after it: ${String(shown.unsubscribed)} · Clicks: ${String(shown.clicks)} (${String(shown.uniqueClicks)} people)`
@@ -172,7 +173,7 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
         <div className="flex flex-wrap gap-2">
           <button
             type="button"
-            className="btn-light py-2 text-sm"
+            className="btn btn-light py-2 text-sm"
             onClick={() => setSteps((current) => [...current, { local: (nextLocal += 1), subject: "", html: "", amount: "1", unit: "days" }])}
           >
             Add step
@@ -183,5 +184,39 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
         </div>
       </form>
     </section>
+  );
+}
+
+/**
+ * A step's email as it would be mailed, from the words in the editor now (saved or not): shown in
+ * a sandboxed frame, as the newsletter's preview is (issue 41 point 6).
+ */
+function StepPreview({ sequenceKey, subject, html, label }: { sequenceKey: string; subject: string; html: string; label: string }) {
+  const preview = useMutation({
+    mutationFn: () => callApi(sequencesRoutes.preview, { params: { key: sequenceKey }, body: { subject, html } }),
+  });
+  return (
+    <div>
+      <button type="button" className="btn btn-light py-2 text-sm" onClick={() => preview.mutate()} disabled={preview.isPending}>
+        {preview.isPending ? "Rendering…" : `Preview ${label}`}
+      </button>
+      {preview.error && (
+        <p role="alert" className="mt-2 text-sm font-semibold text-signal-dark">
+          {preview.error.message}
+        </p>
+      )}
+      {preview.data && (
+        <div className="mt-2">
+          <p className="text-sm font-semibold">Subject: {preview.data.subject}</p>
+          {/* sandbox="": the email's HTML runs no script and reaches nothing of the dashboard. */}
+          <iframe
+            title={`${label} email preview`}
+            sandbox=""
+            srcDoc={preview.data.html}
+            className="mt-2 h-[28rem] w-full border-3 border-ink bg-white"
+          />
+        </div>
+      )}
+    </div>
   );
 }

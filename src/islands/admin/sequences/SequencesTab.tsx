@@ -16,8 +16,8 @@ export default function SequencesTab() {
   const sequence = sequences.find((item) => item.key === chosen);
   return (
     <div className="space-y-6">
-      <section aria-labelledby="sequences-title">
-        <h2 id="sequences-title" className="text-xl font-bold uppercase tracking-wide">
+      <section aria-labelledby="sequences-title" className="card p-5">
+        <h2 id="sequences-title" className="section-title text-2xl">
           Sequences
         </h2>
         <p className="mt-1 text-sm">
@@ -31,7 +31,7 @@ export default function SequencesTab() {
               <li key={item.key}>
                 <button
                   type="button"
-                  className={item.key === chosen ? "btn py-2 text-sm" : "btn-light py-2 text-sm"}
+                  className={item.key === chosen ? "btn py-2 text-sm" : "btn btn-light py-2 text-sm"}
                   aria-pressed={item.key === chosen}
                   onClick={() => setChosen(item.key)}
                 >
