@@ -75,6 +75,7 @@ export const apiPaths = {
   sequence: "/api/sequences/:key",
   sequenceStats: "/api/sequences/:key/stats",
   sequencePreview: "/api/sequences/:key/preview",
+  sequenceStepTest: "/api/sequences/:key/steps/:stepId/test",
   apiKeys: "/api/keys",
   apiKey: "/api/keys/:id",
   webhooks: "/api/webhooks",

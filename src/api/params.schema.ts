@@ -15,6 +15,9 @@ const rowIdText = (message: string) =>
 /** `:id` as a row id; anything else names no row, answered 404 with `message`. */
 export const rowIdParams = (message: string) => z.object({ id: rowIdText(message) });
 
+/** A path value holding a row id (beside other params); anything else names no row: 404 with `message`. */
+export const rowIdParam = (message: string) => rowIdText(message);
+
 /** `?name=` holding a row id: anything else (2147483648 included) is a 400 with `message`. */
 export const rowIdQuery = (message: string) => rowIdText(message);
 

@@ -5,6 +5,7 @@ import type { OutboxDeps, RenderQueued } from "../core/mail/outbox.ts";
 import type { MailDeps } from "../core/mail/person-mail.ts";
 import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
+import { renderSequenceStepTest } from "../core/sequences/sequence-test-send.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
 import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
 
@@ -36,6 +37,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     download: transactional(downloadEmailRenderer(deps)),
     "newsletter-test": transactional((message) => renderTestEmail(deps, message)),
     sequence: (message) => renderSequenceEmail(deps, message),
+    "sequence-test": transactional((message) => renderSequenceStepTest(deps, message)),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
   };
 }

@@ -34,8 +34,21 @@ test("a two-step welcome sequence set up in the dashboard reaches a new subscrib
     await step2.getByRole("button", { name: `Preview ${stepName}` }).click();
     await expect(step2.getByText(`Subject: ${second}`)).toBeVisible();
     await expect(page.frameLocator(`iframe[title="${stepName} email preview"]`).getByText("The second step, right after the first.")).toBeVisible();
+    // A test needs the saved words: the new step says so until the sequence is saved.
+    await expect(step2.getByText("Save the sequence to send a test of this step.")).toBeVisible();
     await editor.getByRole("button", { name: "Save sequence" }).click();
     await expect(toast(page, "Sequence Saved")).toBeVisible();
+
+    // Then a test of step two reaches the address given, marked as a test.
+    const tester = `sequence-test-${String(Date.now())}@example.com`;
+    const testForm = editor.getByRole("form", { name: `Send a test of step ${String(before.steps.length + 1)}` });
+    await expect(testForm.getByRole("button", { name: "Send test" })).toBeEnabled();
+    await testForm.getByLabel("Test address").fill(tester);
+    await expect(testForm.getByLabel("Test address")).toHaveValue(tester);
+    await testForm.getByRole("button", { name: "Send test" }).click();
+    await expect(toast(page, "Test Sent")).toContainText(tester);
+    const [testMail] = await inboxFor(request, tester, 1);
+    expect(testMail?.subject).toBe(`[Test] ${second}`);
 
     const email = `sequence-${String(Date.now())}@example.com`;
     await page.goto("/");

@@ -35,6 +35,33 @@ describe("/api/sequences", () => {
     expect((await json("POST", "/api/sequences/welcome/preview", { subject: "S", html: "<p>x</p>" }, {})).status).toBe(401);
   });
 
+  it("sends a test of a saved step to the address given, made from the step as saved; to no subscriber, in no one's history", async () => {
+    app.mail.clear();
+    const welcome = ((await (await json("GET", "/api/sequences")).json()) as Sequence[])[0] as Sequence;
+    const step = welcome.steps[0] as Sequence["steps"][number];
+    const answer = await json("POST", `/api/sequences/welcome/steps/${String(step.id)}/test`, { email: "Owner@Example.com" });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ sent: true });
+    const [mail] = await app.mail.waitFor(1);
+    expect(mail?.to).toEqual(["owner@example.com"]);
+    expect(mail?.subject).toBe(`[Test] ${step.subject}`);
+    expect(mail?.html).toContain("You subscribed to the");
+    expect(mail?.headers.has("list-unsubscribe-post")).toBe(false);
+    expect(mail?.headers.get("auto-submitted")).toBe("auto-generated");
+    expect((await app.deps.db.query("SELECT 1 FROM subscriber_emails")).rows).toEqual([]);
+    // A step of another sequence, one not saved, a bad address, no session: refused, nothing queued.
+    const queued = (await app.deps.db.query("SELECT count(*)::int AS n FROM outbox")).rows;
+    expect(
+      await (await json("POST", `/api/sequences/download-${String(downloadId)}/steps/${String(step.id)}/test`, { email: "o@example.com" })).json(),
+    ).toEqual({
+      error: "Step not found: save the sequence first, then send a test of the step",
+    });
+    expect((await json("POST", "/api/sequences/welcome/steps/0/test", { email: "o@example.com" })).status).toBe(404);
+    expect((await json("POST", `/api/sequences/welcome/steps/${String(step.id)}/test`, { email: "not-an-address" })).status).toBe(400);
+    expect((await json("POST", `/api/sequences/welcome/steps/${String(step.id)}/test`, { email: "o@example.com" }, {})).status).toBe(401);
+    expect((await app.deps.db.query("SELECT count(*)::int AS n FROM outbox")).rows).toEqual(queued);
+  });
+
   it("previews a step as it would be mailed, from unsaved words, sanitized, with the footer of the people it goes to; nothing is saved or sent", async () => {
     const before = (await (await json("GET", "/api/sequences")).json()) as Sequence[];
     const outbox = await app.deps.db.query("SELECT count(*)::int AS n FROM outbox");

@@ -5,8 +5,12 @@ import {
   sequenceStepPreviewAnswerSchema,
   sequenceStepPreviewSchema,
   sequenceStepStatsSchema,
+  sequenceStepTestSchema,
   sequenceUpdateSchema,
 } from "../../core/sequences/sequence.schema.ts";
+import { testSentSchema } from "../../core/newsletter/newsletter.schema.ts";
+import { sequenceStepNotFoundMessage } from "../../core/sequences/sequence-test-send.ts";
+import { rowIdParam } from "../params.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 
@@ -51,5 +55,15 @@ export const sequencesRoutes = {
     params: sequenceKey,
     body: { type: "json", schema: sequenceStepPreviewSchema },
     answers: { 200: jsonAnswer(sequenceStepPreviewAnswerSchema, "The email's subject, HTML and text") },
+  }),
+  testStep: declareRoute({
+    method: "POST",
+    path: apiPaths.sequenceStepTest,
+    access: "admin",
+    scope: "subscribers:write",
+    summary: "Sends one test of a saved step to one address, made from the step as saved when it is delivered (no one's subscription, no figures)",
+    params: sequenceKey.extend({ stepId: rowIdParam(sequenceStepNotFoundMessage) }),
+    body: { type: "json", schema: sequenceStepTestSchema },
+    answers: { 200: jsonAnswer(testSentSchema, "Queued for the SMTP server") },
   }),
 };

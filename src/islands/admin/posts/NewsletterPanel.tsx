@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { createContext, useEffect, useId, useRef, useState } from "react";
 import { newsletterSendsRoutes } from "../../../api/routes/newsletter-sends.routes.ts";
 import type { NewsletterSend } from "../../../core/newsletter/newsletter.schema.ts";
 import type { Post } from "../../../core/posts/post.schema.ts";
 import { callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
-import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
+import { showErrorToast, showToast } from "../toasts.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
+import { TestSendForm } from "../ui/TestSendForm.tsx";
 import { formatScheduledTime, fromLocalInput, ownTimeZone } from "./local-date-time.ts";
 
 /** Opens the "Send as newsletter" panel for a post (given by the Posts tab to its list). */
@@ -211,45 +212,7 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
 
 /** "Send test": one preview of the email to the address given. */
 function TestSend({ postId }: { postId: number }) {
-  const id = useId();
-  // The site's contact address to start with (most tests go to the owner), until the owner types another.
-  const [typed, setTyped] = useState<string | null>(null);
-  const settings = useQuery(queries.settings);
-  const email = typed ?? settings.data?.find((setting) => setting.key === "contact_email")?.value ?? "";
-  const setEmail = setTyped;
-  const test = useMutation({
-    mutationFn: (address: string) => callApi(routes.test, { body: { postId, email: address } }),
-    onSuccess: (_, address) => showToast(toastTexts.testSent(address)),
-    onError: (error) => showErrorToast(error.message, "Test Failed"),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    test.mutate(email.trim());
-  };
-  return (
-    <form onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="font-bold">
-        Send test
-      </h3>
-      <label htmlFor={`${id}-email`} className="mt-2 block text-sm font-bold uppercase tracking-wide">
-        Test address
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          id={`${id}-email`}
-          type="email"
-          required
-          autoComplete="email"
-          className="admin-input min-w-0 flex-1"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        <button type="submit" className="btn btn-light py-2 text-sm" disabled={test.isPending}>
-          {test.isPending ? "Sending…" : "Send test"}
-        </button>
-      </div>
-    </form>
-  );
+  return <TestSendForm title="Send test" send={(address) => callApi(routes.test, { body: { postId, email: address } })} />;
 }
 
 /** One send of the post: its status and counts, polled every second while it runs; its failures. */

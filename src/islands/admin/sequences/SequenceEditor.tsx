@@ -6,6 +6,15 @@ import { callApi } from "../api-client.ts";
 import RichEditor from "../editor/RichEditor.tsx";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { delayParts, minutesPer, type DelayUnit } from "./delay.ts";
+import { TestSendForm } from "../ui/TestSendForm.tsx";
+
+/** A test is made from the step as saved: a new or edited step has to be saved first (the Preview shows unsaved words). */
+function testUnavailable(sequence: Sequence, step: DraftStep): string | undefined {
+  const saved = step.id === undefined ? undefined : sequence.steps.find((other) => other.id === step.id);
+  if (!saved) return "Save the sequence to send a test of this step.";
+  if (saved.subject !== step.subject || saved.html !== step.html) return "Save your changes to send a test of them.";
+  return undefined;
+}
 
 /** A step as the form holds it: `local` tells React's rows apart before a new step has an id. */
 interface DraftStep {
@@ -155,6 +164,13 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
                     </button>
                   </div>
                   <StepPreview sequenceKey={sequence.key} subject={step.subject} html={step.html} label={`Step ${String(index + 1)}`} />
+                  <TestSendForm
+                    title={`Send a test of step ${String(index + 1)}`}
+                    send={(address) =>
+                      callApi(sequencesRoutes.testStep, { params: { key: sequence.key, stepId: step.id ?? 0 }, body: { email: address } })
+                    }
+                    unavailable={testUnavailable(sequence, step)}
+                  />
                   <p className="text-sm" data-testid="step-figures">
                     {shown
                       ? `Sent: ${String(shown.sent)} · Unsubscribed after it: ${String(shown.unsubscribed)} · Clicks: ${String(shown.clicks)} (${String(shown.uniqueClicks)} people)`
