@@ -31,12 +31,13 @@ export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl
 }
 
 /** Sent when a subscription is confirmed: what to expect and where to start reading. */
-export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string }): Promise<EmailContent> {
+export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string; preferencesUrl?: string }): Promise<EmailContent> {
   const site = siteParts(input);
   const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const preferencesUrl = input.preferencesUrl === undefined ? undefined : absoluteUrl("preferencesUrl", input.preferencesUrl);
   const { WelcomeEmail } = await templates();
   const subject = oneLine(`You're in: welcome to ${site.siteName}`);
-  return renderEmail(subject, h(WelcomeEmail, { ...site, subject, unsubscribeUrl }));
+  return renderEmail(subject, h(WelcomeEmail, { ...site, subject, unsubscribeUrl, preferencesUrl }));
 }
 
 /**
@@ -85,6 +86,10 @@ export async function renderNewsletterEmail(
     contentHtml: string;
     postUrl: string;
     unsubscribeUrl: string;
+    /** The "Choose what you get" page (absolute). */
+    preferencesUrl?: string;
+    /** "Unsubscribe from <topic>" (a send renders placeholders here, filled or removed per reader). */
+    topicUnsubscribe?: { name: string; url: string };
     reason?: string;
   },
 ): Promise<EmailContent> {
@@ -97,7 +102,15 @@ export async function renderNewsletterEmail(
   const contentHtml = emailSafeHtml(input.contentHtml, site.siteUrl);
   const { NewsletterEmail } = await templates();
   const subject = oneLine(input.subject ?? "") || title;
-  return renderEmail(subject, h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
+  const preferencesUrl = input.preferencesUrl === undefined ? undefined : absoluteUrl("preferencesUrl", input.preferencesUrl);
+  const topicUnsubscribe = input.topicUnsubscribe && {
+    name: oneLine(input.topicUnsubscribe.name),
+    url: absoluteUrl("topicUnsubscribe", input.topicUnsubscribe.url),
+  };
+  return renderEmail(
+    subject,
+    h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, preferencesUrl, topicUnsubscribe, reason }),
+  );
 }
 
 /** To the owner: an outgoing webhook endpoint failed for 3 days and was switched off (`dashboardUrl` absolute). */

@@ -4,7 +4,7 @@ import { newsletterReason } from "../mail/emails.ts";
 import { emailSafeHtml, withoutLeadingMargin } from "../mail/email-safe-html.ts";
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
 import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
-import { newsletterListId, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
+import { newsletterListId, preferencesUrl, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
 
 export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
 export const sequenceLeftMessage = "Not sent: this person left the newsletter before this step went out";
@@ -71,6 +71,7 @@ export async function renderSequenceEmail(
       reason: newsletterReason(step.source, { siteName: identity.siteName, siteUrl }),
       mailingAddress: identity.mailingAddress,
       unsubscribeUrl: unsubscribe,
+      preferencesUrl: preferencesUrl(deps, { id: message.subscriberId }),
     },
     h("div", { dangerouslySetInnerHTML: { __html: html } }),
   );
