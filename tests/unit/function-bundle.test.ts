@@ -78,6 +78,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       "publish-due-posts",
       "run-sequences",
       "weekly-backup",
+      "weekly-digest",
     ]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
     expect(bundles.find((bundle) => bundle.name === "moving-background")?.invocationMode).toBe("background");

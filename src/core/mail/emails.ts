@@ -113,6 +113,41 @@ export async function renderNewsletterEmail(
   );
 }
 
+/**
+ * The weekly digest (issue 42 point 2): the week's posts in the reader's topics (absolute URLs),
+ * with the newsletter's footer: why they get it, "Choose what you get" and unsubscribe.
+ */
+export async function renderDigestEmail(
+  input: SiteIdentity & {
+    posts: { title: string; excerpt: string | null; url: string }[];
+    reason: string;
+    unsubscribeUrl: string;
+    preferencesUrl: string;
+  },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const posts = input.posts.map((post) => ({
+    title: oneLine(post.title),
+    excerpt: oneLine(post.excerpt ?? ""),
+    url: absoluteUrl("post url", post.url),
+  }));
+  const { DigestEmail } = await templates();
+  const subject = oneLine(
+    `This week at ${site.siteName}: ${posts[0]?.title ?? ""}${posts.length > 1 ? ` and ${String(posts.length - 1)} more` : ""}`,
+  );
+  return renderEmail(
+    subject,
+    h(DigestEmail, {
+      ...site,
+      subject,
+      reason: input.reason,
+      unsubscribeUrl: absoluteUrl("unsubscribeUrl", input.unsubscribeUrl),
+      preferencesUrl: absoluteUrl("preferencesUrl", input.preferencesUrl),
+      posts,
+    }),
+  );
+}
+
 /** To the owner: an outgoing webhook endpoint failed for 3 days and was switched off (`dashboardUrl` absolute). */
 export async function renderWebhookDisabledEmail(
   input: SiteIdentity & { endpointUrl: string; reason: string; dashboardUrl: string },
