@@ -149,5 +149,17 @@ describe.each(databaseTargets)("the weekly digest on $name", (target) => {
       );
       expect(rows).toEqual([{ status: "failed", last_error: "Not sent: no post of that week is in this reader's topics any more" }]);
     });
+    it("two runs at once (a replayed or overlapping tick) queue each reader's digest once", async () => {
+      await addPost("Parallel", "2026-02-05T12:00:00Z", ["mindset"]);
+      at("2026-02-09T09:00:00Z");
+      const runs = await Promise.all([queueWeeklyDigests(app.deps, { batchSize: 1 }), queueWeeklyDigests(app.deps, { batchSize: 1 })]);
+      // The first test's everything reader and Mindset follower; the third reader follows nothing now.
+      expect(runs[0].queued + runs[1].queued).toBe(2);
+      const { rows } = await app.deps.db.query<{ subscriber_id: number; n: number }>(
+        `SELECT o.subscriber_id, count(*)::int AS n FROM outbox o JOIN weekly_digests d ON d.message_id = o.message_id
+          WHERE d.week_ends = '2026-02-09T09:00:00Z' GROUP BY o.subscriber_id`,
+      );
+      expect(rows.map((row) => row.n)).toEqual([1, 1]);
+    });
   });
 });
