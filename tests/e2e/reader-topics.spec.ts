@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { logIn } from "./admin.ts";
 import { hydrated, toast } from "./islands.ts";
@@ -67,6 +68,11 @@ test("the owner marks a topic; a reader picks it on the confirmation page, then 
     topics: expect.arrayContaining([{ slug, name: topic, description: "Rounds, term sheets and the money talk.", followed: true }]),
   });
   await reader.goto(preferencesLink ?? "");
+  // No serious accessibility problem on the page.
+  const axe = await new AxeBuilder({ page: reader }).analyze();
+  expect(
+    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
+  ).toEqual([]);
   await expect(reader.getByText(/^For t\*\*\*@example\.com\./)).toBeVisible();
   await expect(reader.getByRole("checkbox", { name: new RegExp(`^${topic}`) })).toBeChecked();
   await reader.getByRole("radio", { name: /^Everything/ }).check();
