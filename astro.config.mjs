@@ -46,6 +46,8 @@ export default defineConfig({
             "/subscribed",
             "/subscribe-failed",
             "/subscribe-failed/try-later",
+            "/preferences-failed",
+            "/preferences-failed/try-later",
             "/download-failed",
             "/download-failed/try-later",
             "/blog/post-not-found",

@@ -105,7 +105,9 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
           requireOwner,
         };
         const result = await route.handle(context);
-        if (formPost) return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
+        // A handler may answer a form post itself (a redirect that keeps the page's token).
+        if (formPost && !(result instanceof Response))
+          return seeOther(typeof formPost.success === "string" ? formPost.success : formPost.success(result));
         return result instanceof Response ? result : toResponse(route, result, options.checkAnswers ?? false);
       };
       if (route.shared && request.method === "GET" && readSessionToken(request) === undefined && !caller) {

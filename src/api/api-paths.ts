@@ -39,6 +39,8 @@ export const apiPaths = {
   subscribe: "/api/newsletter/subscribe",
   confirmSubscription: "/api/newsletter/confirm",
   unsubscribe: "/api/newsletter/unsubscribe",
+  preferences: "/api/preferences",
+  preferencesPage: "/api/newsletter/preferences",
   subscribers: "/api/newsletter/subscribers",
   subscriberCounts: "/api/newsletter/subscribers/counts",
   subscribersExport: "/api/newsletter/subscribers/export",

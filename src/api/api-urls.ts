@@ -1,6 +1,7 @@
 import type { ApiUrls } from "../core/shared/links.ts";
 import { downloadFileUrl } from "./routes/downloads.routes.ts";
 import { isPublicFileUrl, publicFileUrl } from "./routes/files.routes.ts";
+import { preferencesPageUrl } from "./routes/preferences.routes.ts";
 import { newsletterClickUrl } from "./routes/stats.routes.ts";
 import { confirmSubscriptionUrl, unsubscribeUrl } from "./routes/subscriptions.routes.ts";
 
@@ -11,5 +12,6 @@ export const apiUrls: ApiUrls = {
   downloadFile: downloadFileUrl,
   confirmSubscription: confirmSubscriptionUrl,
   unsubscribe: unsubscribeUrl,
+  preferences: (token, unfollow) => preferencesPageUrl(token, unfollow === undefined ? {} : { unfollow }),
   newsletterClick: newsletterClickUrl,
 };

@@ -18,10 +18,14 @@ export async function readForm<Schema extends z.ZodType>(request: Request, schem
   } catch {
     throw new ValidationError("The request body must be a multipart form");
   }
-  const fields: Record<string, string | File> = {};
+  const fields: Record<string, string | string[] | File> = {};
   for (const [name, value] of form) {
     if (typeof value !== "string" && value.size === 0 && value.name === "") continue;
-    fields[name] = value;
+    const earlier = fields[name];
+    // A name given more than once (ticked checkboxes of one group) is the list of its texts.
+    if (typeof value === "string" && typeof earlier === "string") fields[name] = [earlier, value];
+    else if (typeof value === "string" && Array.isArray(earlier)) fields[name] = [...earlier, value];
+    else fields[name] = value;
   }
   refuseControlCharacters(fields);
   const result = schema.safeParse(fields);

@@ -34,6 +34,8 @@ import { siteBuildHandlers } from "./routes/site-build.handlers.ts";
 import { siteBuildRoutes } from "./routes/site-build.routes.ts";
 import { siteSettingsHandlers } from "./routes/site-settings.handlers.ts";
 import { siteSettingsRoutes } from "./routes/site-settings.routes.ts";
+import { preferencesHandlers } from "./routes/preferences.handlers.ts";
+import { preferencesRoutes } from "./routes/preferences.routes.ts";
 import { subscriptionsHandlers } from "./routes/subscriptions.handlers.ts";
 import { subscriptionsRoutes } from "./routes/subscriptions.routes.ts";
 import { importsHandlers } from "./routes/imports.handlers.ts";
@@ -65,6 +67,7 @@ export const apiContract = {
   newsletterSends: newsletterSendsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
+  preferences: preferencesRoutes,
   previewLinks: previewLinksRoutes,
   emailEvents: emailEventsRoutes,
   imports: importsRoutes,
@@ -102,6 +105,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
+  ...serve(preferencesRoutes, preferencesHandlers),
   ...serve(previewLinksRoutes, previewLinksHandlers),
   ...serve(emailEventsRoutes, emailEventsHandlers),
   ...serve(importsRoutes, importsHandlers),

@@ -14,13 +14,15 @@ import { sitePageCsp, type LoadTemplate } from "./site-pages.ts";
  * indexed, never cached.
  */
 
-interface PageContent {
+export interface PageContent {
   status: number;
   heading: string;
   text: string;
   /** A button that POSTs to the page's own URL (the token stays in it). */
   button?: { label: string; hidden?: Record<string, string> };
   links: { href: string; label: string }[];
+  /** HTML of the caller's (escaped by it) shown before the button and links: the preference form. */
+  bodyHtml?: string;
 }
 
 const home = { href: "/", label: "Back to Home" };
@@ -141,7 +143,7 @@ function actionsHtml(content: PageContent, action: string, classes: { button: st
     ? `<form method="post" action="${escape(action)}">${hidden}<button type="submit"${classes.button ? ` class="${classes.button}"` : ""}>${escape(content.button.label)}</button></form>`
     : "";
   const links = content.links.map((link) => `<a class="${classes.link}" href="${escape(link.href)}">${escape(link.label)}</a>`).join("");
-  return `${form}${links ? `<nav aria-label="Where next" class="flex flex-wrap justify-center gap-3">${links}</nav>` : ""}`;
+  return `${content.bodyHtml ?? ""}${form}${links ? `<nav aria-label="Where next" class="flex flex-wrap justify-center gap-3">${links}</nav>` : ""}`;
 }
 
 /** The plain page: what answers when the site's template cannot be had. */
@@ -168,7 +170,7 @@ ${actionsHtml(content, action, { button: "", link: "link" })}
 `;
 }
 
-async function renderPage(content: PageContent, action: string, loadTemplate: LoadTemplate): Promise<Response> {
+export async function renderPage(content: PageContent, action: string, loadTemplate: LoadTemplate): Promise<Response> {
   try {
     const template = await loadTemplate(messageTemplatePath);
     const html = fillMessageTemplate(template, {
@@ -188,9 +190,12 @@ async function renderPage(content: PageContent, action: string, loadTemplate: Lo
   }
 }
 
-/** The page for a confirmation link in `state`; `action` is where its button posts (the same URL). */
-export const confirmationPage = (state: ConfirmState, action: string, loadTemplate: LoadTemplate) =>
-  renderPage(confirmPages[state], action, loadTemplate);
+/**
+ * The page for a confirmation link in `state`; `action` is where its button posts (the same URL).
+ * `topicChoice` (HTML): the topic form the page offers right after a confirmation (issue 42 point 3).
+ */
+export const confirmationPage = (state: ConfirmState, action: string, loadTemplate: LoadTemplate, topicChoice?: string) =>
+  renderPage(topicChoice && state === "confirmed" ? { ...confirmPages[state], bodyHtml: topicChoice } : confirmPages[state], action, loadTemplate);
 
 /** The page for an unsubscribe link in `state`; `action` is where its button posts (the same URL). */
 export const unsubscribePage = (state: UnsubscribeState, action: string, loadTemplate: LoadTemplate) =>

@@ -6,6 +6,7 @@ import { runBackgroundSends } from "../core/newsletter/newsletter-background.ts"
 import { runDueSends } from "../core/newsletter/newsletter-watchdog.ts";
 import { publishDuePosts } from "../core/posts/posts.service.ts";
 import { retryUnbuiltChanges } from "../core/publishing/build-status.ts";
+import { queueWeeklyDigests } from "../core/newsletter/weekly-digest.ts";
 import { runDueSequenceSteps } from "../core/sequences/sequences.service.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { bootApp } from "./boot-app.ts";
@@ -108,6 +109,21 @@ export const backgroundJobs = [
       const run = await runDueSequenceSteps(deps, { stopAt: queueUntil });
       if (run.queued === 0) return;
       log(`[sequences] ${String(run.queued)} steps queued`);
+      await deliverQueuedMail(deps, { concurrency: deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
+    },
+  },
+  {
+    // The weekly digest (issue 42 point 2): once the owner's day and hour have come, each weekly
+    // reader with a post that week in their topics gets one digest, queued in the first half of the
+    // budget (each reader and week claimed once, whatever runs), then the outbox delivered.
+    name: "weekly-digest",
+    localEveryMs: 60_000,
+    budgetMs: 20_000,
+    runAtStart: true,
+    run: async ({ deps, deadline, leaseMs, log }) => {
+      const run = await queueWeeklyDigests(deps, { stopAt: new Date(deadline.getTime() - 10_000) });
+      if (run.queued === 0) return;
+      log(`[digest] ${String(run.queued)} weekly digests queued for the week ending ${run.weekEnds?.toISOString() ?? ""}`);
       await deliverQueuedMail(deps, { concurrency: deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
     },
   },

@@ -4,6 +4,7 @@ import type { QueuedMailRenderers } from "../core/mail/outbox-delivery.ts";
 import type { OutboxDeps, RenderQueued } from "../core/mail/outbox.ts";
 import type { MailDeps } from "../core/mail/person-mail.ts";
 import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
+import { renderDigest } from "../core/newsletter/weekly-digest.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { renderSequenceStepTest } from "../core/sequences/sequence-test-send.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
@@ -38,6 +39,8 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     "newsletter-test": transactional((message) => renderTestEmail(deps, message)),
     sequence: (message) => renderSequenceEmail(deps, message),
     "sequence-test": transactional((message) => renderSequenceStepTest(deps, message)),
+    // The newsletter's kind of mail, as a sequence step: its footer and one-click headers.
+    digest: (message) => renderDigest(deps, message),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
   };
 }

@@ -1,5 +1,5 @@
 import { sendClicks } from "../../core/stats/newsletter-clicks.ts";
-import { recipientTokenPlaceholder } from "../../core/newsletter/newsletter-message.ts";
+import { previewLinks } from "../../core/newsletter/newsletter-message.ts";
 import { listHealth } from "../../core/email-events/send-health.ts";
 import {
   cancelSend,
@@ -35,7 +35,7 @@ export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes
   preview: async ({ query, deps }) => {
     const email = await renderPostNewsletter(deps, await publishedPost(deps, query.postId));
     // Nobody's subscription: the unsubscribe link gets a token that matches no one, as in "Send test".
-    const preview = (value: string) => value.replaceAll(recipientTokenPlaceholder, "preview");
+    const preview = previewLinks;
     const html = preview(email.html);
     const bytes = htmlBytes(html);
     return { subject: email.subject, html, text: preview(email.text), htmlBytes: bytes, clipWarning: gmailClipWarning(bytes) };

@@ -5,12 +5,15 @@ import {
   sequenceStepPreviewAnswerSchema,
   sequenceStepPreviewSchema,
   sequenceStepStatsSchema,
-  sequenceStepTestSchema,
   sequenceUpdateSchema,
 } from "../../core/sequences/sequence.schema.ts";
 import { testSentSchema } from "../../core/newsletter/newsletter.schema.ts";
 import { sequenceStepNotFoundMessage } from "../../core/sequences/sequence-test-send.ts";
+import { emailSchema } from "../../core/subscribers/subscriber.schema.ts";
 import { rowIdParam } from "../params.schema.ts";
+
+/** `POST /api/sequences/{key}/steps/{stepId}/test`: where the test of a saved step goes (an address, as a subscriber's is checked). */
+const sequenceStepTestSchema = z.object({ email: emailSchema });
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, jsonAnswer } from "../declare-route.ts";
 

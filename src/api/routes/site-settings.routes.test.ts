@@ -51,6 +51,14 @@ describe("PUT /api/site-settings/{key}", () => {
     expect((await put("hero_title", { nothing: true })).status).toBe(400);
   });
 
+  it("checks the weekly digest's day and hour (issue 42 point 2)", async () => {
+    expect(await (await put("digest_day", { value: "someday" })).json()).toEqual({ error: "Please enter a day of the week, e.g. monday." });
+    expect(await (await put("digest_hour", { value: "24" })).json()).toEqual({ error: "Please enter an hour from 0 to 23 (UTC), e.g. 9." });
+    expect(await (await put("digest_hour", { value: "9.5" })).json()).toEqual({ error: "Please enter an hour from 0 to 23 (UTC), e.g. 9." });
+    expect(await (await put("digest_day", { value: " Thursday " })).json()).toMatchObject({ key: "digest_day", value: "Thursday" });
+    expect(await (await put("digest_hour", { value: "18" })).json()).toMatchObject({ key: "digest_hour", value: "18" });
+  });
+
   it("keeps the line breaks of a postal address, up to the usual length", async () => {
     const address = "Founder Media Ltd\n1 Real Road\r\nLondon EC1A 1AA\nUnited Kingdom";
     const response = await put("mailing_address", { value: `  ${address}\n` });

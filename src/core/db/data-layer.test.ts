@@ -74,6 +74,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "webhook_deliveries",
       "webhook_endpoints",
       "webhook_events",
+      "weekly_digests",
     ]);
   });
 

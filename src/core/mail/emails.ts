@@ -31,12 +31,13 @@ export async function renderConfirmationEmail(input: SiteIdentity & { confirmUrl
 }
 
 /** Sent when a subscription is confirmed: what to expect and where to start reading. */
-export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string }): Promise<EmailContent> {
+export async function renderWelcomeEmail(input: SiteIdentity & { unsubscribeUrl: string; preferencesUrl?: string }): Promise<EmailContent> {
   const site = siteParts(input);
   const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const preferencesUrl = input.preferencesUrl === undefined ? undefined : absoluteUrl("preferencesUrl", input.preferencesUrl);
   const { WelcomeEmail } = await templates();
   const subject = oneLine(`You're in: welcome to ${site.siteName}`);
-  return renderEmail(subject, h(WelcomeEmail, { ...site, subject, unsubscribeUrl }));
+  return renderEmail(subject, h(WelcomeEmail, { ...site, subject, unsubscribeUrl, preferencesUrl }));
 }
 
 /**
@@ -85,6 +86,10 @@ export async function renderNewsletterEmail(
     contentHtml: string;
     postUrl: string;
     unsubscribeUrl: string;
+    /** The "Choose what you get" page (absolute). */
+    preferencesUrl?: string;
+    /** "Unsubscribe from <topic>" (a send renders placeholders here, filled or removed per reader). */
+    topicUnsubscribe?: { name: string; url: string };
     reason?: string;
   },
 ): Promise<EmailContent> {
@@ -97,7 +102,50 @@ export async function renderNewsletterEmail(
   const contentHtml = emailSafeHtml(input.contentHtml, site.siteUrl);
   const { NewsletterEmail } = await templates();
   const subject = oneLine(input.subject ?? "") || title;
-  return renderEmail(subject, h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, reason }));
+  const preferencesUrl = input.preferencesUrl === undefined ? undefined : absoluteUrl("preferencesUrl", input.preferencesUrl);
+  const topicUnsubscribe = input.topicUnsubscribe && {
+    name: oneLine(input.topicUnsubscribe.name),
+    url: absoluteUrl("topicUnsubscribe", input.topicUnsubscribe.url),
+  };
+  return renderEmail(
+    subject,
+    h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, preferencesUrl, topicUnsubscribe, reason }),
+  );
+}
+
+/**
+ * The weekly digest (issue 42 point 2): the week's posts in the reader's topics (absolute URLs),
+ * with the newsletter's footer: why they get it, "Choose what you get" and unsubscribe.
+ */
+export async function renderDigestEmail(
+  input: SiteIdentity & {
+    posts: { title: string; excerpt: string | null; url: string }[];
+    reason: string;
+    unsubscribeUrl: string;
+    preferencesUrl: string;
+  },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const posts = input.posts.map((post) => ({
+    title: oneLine(post.title),
+    excerpt: oneLine(post.excerpt ?? ""),
+    url: absoluteUrl("post url", post.url),
+  }));
+  const { DigestEmail } = await templates();
+  const subject = oneLine(
+    `This week at ${site.siteName}: ${posts[0]?.title ?? ""}${posts.length > 1 ? ` and ${String(posts.length - 1)} more` : ""}`,
+  );
+  return renderEmail(
+    subject,
+    h(DigestEmail, {
+      ...site,
+      subject,
+      reason: input.reason,
+      unsubscribeUrl: absoluteUrl("unsubscribeUrl", input.unsubscribeUrl),
+      preferencesUrl: absoluteUrl("preferencesUrl", input.preferencesUrl),
+      posts,
+    }),
+  );
 }
 
 /** To the owner: an outgoing webhook endpoint failed for 3 days and was switched off (`dashboardUrl` absolute). */

@@ -1,9 +1,26 @@
 import { z } from "zod";
 
+/**
+ * Every kind of mail the outbox queues (the database's `outbox_kind_check` holds the same list):
+ * one place, so the dashboard's list and its labels know each kind a feature adds.
+ */
+export const outboxKinds = [
+  "confirmation",
+  "welcome",
+  "download",
+  "newsletter-test",
+  "sequence",
+  "webhook-disabled",
+  "digest",
+  "sequence-test",
+] as const;
+
+export type OutboxKind = (typeof outboxKinds)[number];
+
 /** One queued transactional email the dashboard lists: still pending, or failed with the last reply. */
 export const outboxMessageSchema = z.object({
   id: z.number().int(),
-  kind: z.enum(["confirmation", "welcome", "download", "newsletter-test"]),
+  kind: z.enum(outboxKinds),
   to: z.string(),
   status: z.enum(["pending", "failed"]),
   /** Hand-overs so far (a provider outage does not count). */

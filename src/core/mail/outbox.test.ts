@@ -6,6 +6,7 @@ import { databaseTargets, type TestDatabase } from "../../../tests/support/test-
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { createDownload } from "../downloads/downloads.service.ts";
 import { claimOutbox, outboxRetryForMs } from "./outbox.ts";
+import { outboxKinds } from "./outbox.schema.ts";
 
 // The outbox (issue 27): every transactional email is queued with the change that causes it, and
 // delivered by a worker that rides out an SMTP outage — driven here by a fake clock, never a sleep.
@@ -25,6 +26,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
+});
+
+it("holds exactly the kinds of mail the code knows: the database's check and the one list agree", async () => {
+  // Each feature's migration rewrites the check; one that forgot an earlier kind would refuse its mail.
+  const { rows } = await app.deps.db.query<{ def: string }>(
+    "SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'outbox_kind_check'",
+  );
+  const allowed = [...(rows[0]?.def ?? "").matchAll(/'([a-z-]+)'/g)].map((match) => match[1]);
+  expect(allowed.sort()).toEqual([...outboxKinds].sort());
 });
 
 const post = (path: string, body: unknown) => {

@@ -9,6 +9,7 @@ import { isUnknownRecipient, pauseDelayMs, replyWithoutAddress } from "./deliver
 import type { EmailContent } from "./email-content.ts";
 import type { Mailer } from "./mailer.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-address.ts";
+import type { OutboxKind } from "./outbox.schema.ts";
 
 /**
  * The outbox (docs/decisions/0026-transactional-outbox.md): every transactional email is a row,
@@ -16,7 +17,7 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-addr
  * the delivery engine (delivery-engine.ts, decision 0044): claimed under a lease with `FOR UPDATE
  * SKIP LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
-export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled" | "sequence-test";
+export type { OutboxKind };
 
 /** A message to queue: who it goes to and what it is rendered from at delivery. */
 export interface QueuedMail {

@@ -7,7 +7,7 @@ import type { Site } from "../shared/site.ts";
 import type { Mailer } from "./mailer.ts";
 import type { OutboxMessage, RenderedMail } from "./outbox.ts";
 import { renderOnce, type RenderOnce } from "./render-once.ts";
-import { signConfirmToken, signUnsubscribeToken } from "./subscription-tokens.ts";
+import { signConfirmToken, signPreferencesToken, signUnsubscribeToken } from "./subscription-tokens.ts";
 
 /**
  * Mail for a person: what every feature that writes to someone (a confirmation, a download link, a
@@ -43,6 +43,11 @@ export function confirmUrl(deps: Pick<MailDeps, "site" | "signer" | "now" | "url
 /** The unsubscribe link (page and RFC 8058 one-click endpoint), absolute; it never expires. */
 export function unsubscribeUrl(deps: Pick<MailDeps, "site" | "signer" | "urls">, recipient: Recipient): string {
   return deps.site.absolute(deps.urls.unsubscribe(signUnsubscribeToken(deps.signer, recipient.id)));
+}
+
+/** The "Choose what you get" page (topics and frequency), absolute; it never expires. `unfollow`: a topic's slug, ready to unfollow. */
+export function preferencesUrl(deps: Pick<MailDeps, "site" | "signer" | "urls">, recipient: Pick<Recipient, "id">, unfollow?: string): string {
+  return deps.site.absolute(deps.urls.preferences(signPreferencesToken(deps.signer, recipient.id), unfollow));
 }
 
 /** Who an email is from: the site's name, address and the postal address footers show. */

@@ -4,8 +4,10 @@ import { keyRing } from "../shared/signer.ts";
 import {
   confirmTokenLifetimeSeconds,
   signConfirmToken,
+  signPreferencesToken,
   signUnsubscribeToken,
   verifyConfirmToken,
+  verifyPreferencesToken,
   verifyUnsubscribeToken,
 } from "./subscription-tokens.ts";
 
@@ -14,6 +16,17 @@ const now = new Date("2026-01-05T09:00:00Z");
 const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 describe("subscription tokens", () => {
+  it("a preferences token carries its subscriber, does not expire, and is no unsubscribe token (nor one of another key)", () => {
+    const token = signPreferencesToken(secret, 12);
+    expect(token).toMatch(/^p\.12\.[\w-]{43}$/);
+    expect(verifyPreferencesToken(secret, token)).toEqual({ ok: true, token: { purpose: "preferences", subscriberId: 12 } });
+    expect(verifyPreferencesToken(secret, signUnsubscribeToken(secret, 12))).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyUnsubscribeToken(secret, token)).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyPreferencesToken(secret, token.replace("p.12.", "p.13."))).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyPreferencesToken(keyRing(["b".repeat(32)]), token)).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyPreferencesToken(secret, undefined)).toEqual({ ok: false, reason: "invalid" });
+  });
+
   it("a confirm token carries its subscriber and consent record and works for 7 days", () => {
     const token = signConfirmToken(secret, 12, 34, now);
     expect(token).toMatch(/^c\.12\.34\.\d+\.[\w-]{43}$/);

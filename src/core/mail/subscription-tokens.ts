@@ -7,11 +7,14 @@ export const confirmTokenLifetimeSeconds = 7 * 24 * 60 * 60;
  * What the links in subscriber email carry, HMAC-SHA256-signed (base64url):
  * - confirm: `c.<subscriberId>.<consentId>.<expires>.<signature>` — one consent record, 7 days;
  * - unsubscribe: `u.<subscriberId>.<signature>` — no expiry (an old email's link must keep working),
- *   useless once the subscriber is erased.
+ *   useless once the subscriber is erased;
+ * - preferences: `p.<subscriberId>.<signature>` — the "Choose what you get" page, no expiry either.
  * The purpose is signed too, so one kind can never be used as the other.
  */
 export type SubscriptionToken =
-  { purpose: "confirm"; subscriberId: number; consentId: number; expires: number } | { purpose: "unsubscribe"; subscriberId: number };
+  | { purpose: "confirm"; subscriberId: number; consentId: number; expires: number }
+  | { purpose: "unsubscribe"; subscriberId: number }
+  | { purpose: "preferences"; subscriberId: number };
 
 export type TokenCheck<Purpose extends SubscriptionToken["purpose"]> =
   { ok: true; token: Extract<SubscriptionToken, { purpose: Purpose }> } | { ok: false; reason: "invalid" | "expired" };
@@ -51,4 +54,19 @@ export function verifyUnsubscribeToken(signer: Signer, raw: string | undefined):
   if (kind !== "u" || !idPattern.test(subscriberId)) return { ok: false, reason: "invalid" };
   if (!signer.verify("subscription-token", `unsubscribe.u.${subscriberId}`, signature)) return { ok: false, reason: "invalid" };
   return { ok: true, token: { purpose: "unsubscribe", subscriberId: Number(subscriberId) } };
+}
+
+export function signPreferencesToken(signer: Signer, subscriberId: number): string {
+  const body = `p.${String(subscriberId)}`;
+  return `${body}.${signer.sign("subscription-token", `preferences.${body}`)}`;
+}
+
+/** A preferences token that is ours (constant-time compare); an unsubscribe token never passes as one. */
+export function verifyPreferencesToken(signer: Signer, raw: string | undefined): TokenCheck<"preferences"> {
+  const parts = (raw ?? "").split(".");
+  if (parts.length !== 3) return { ok: false, reason: "invalid" };
+  const [kind, subscriberId = "", signature = ""] = parts;
+  if (kind !== "p" || !idPattern.test(subscriberId)) return { ok: false, reason: "invalid" };
+  if (!signer.verify("subscription-token", `preferences.p.${subscriberId}`, signature)) return { ok: false, reason: "invalid" };
+  return { ok: true, token: { purpose: "preferences", subscriberId: Number(subscriberId) } };
 }

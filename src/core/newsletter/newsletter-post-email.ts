@@ -10,7 +10,12 @@ import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../mail/person-mail.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
-import { placeholderUnsubscribeUrl, recipientReasonPlaceholder } from "./newsletter-message.ts";
+import {
+  placeholderPreferencesUrl,
+  placeholderTopicUnsubscribe,
+  placeholderUnsubscribeUrl,
+  recipientReasonPlaceholder,
+} from "./newsletter-message.ts";
 import type { CheckPage } from "./newsletter-page-check.ts";
 
 /** What the newsletter needs: the database, a mailer, the clock, and the site its links point at. */
@@ -20,7 +25,7 @@ export interface NewsletterDeps {
   now: Clock["now"];
   /** The same clock, for waits (the worker's lease keeper). */
   clock: Clock;
-  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick">;
+  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick" | "preferences">;
   site: Site;
   /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
   clickTracking?: boolean;
@@ -48,8 +53,8 @@ export interface PostRow {
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
 
 /**
- * The newsletter email for a post, with a placeholder where each recipient's unsubscribe token
- * goes. A send's copy (`perRecipientReason`) has one for the footer's reason too; a preview shows
+ * The newsletter email for a post, with a placeholder where each recipient's unsubscribe and
+ * preferences tokens go. A send's copy (`perRecipientReason`) has one for the footer's reason too; a preview shows
  * the newsletter form's reason.
  */
 export async function renderPostNewsletter(
@@ -66,7 +71,9 @@ export async function renderPostNewsletter(
     contentHtml: post.content,
     postUrl: deps.site.absolute(postPath(post.slug)),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
-    ...(options.perRecipientReason && { reason: recipientReasonPlaceholder }),
+    preferencesUrl: placeholderPreferencesUrl(deps),
+    // A send's copy: each reader's "Unsubscribe from <topic>", filled or removed per reader (personalMessage).
+    ...(options.perRecipientReason && { reason: recipientReasonPlaceholder, topicUnsubscribe: placeholderTopicUnsubscribe(deps) }),
   });
 }
 

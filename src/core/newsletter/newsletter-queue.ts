@@ -23,6 +23,9 @@ export interface ClaimedRecipient extends LeasedRow {
   subscriberStatus: string | null;
   /** How the subscriber joined (`subscribers.source`): the footer's reason says so. */
   source: string | null;
+  /** Whether the reader follows everything, and the topics (tag ids) they follow. */
+  followsEverything: boolean;
+  topicIds: number[];
   /** How many times the row was handed over, this time included. */
   attempts: number;
   /** The lease this claim set: the row is the caller's until then (or until `renewLease` extends it). */
@@ -34,6 +37,8 @@ interface ClaimRow {
   email: string | null;
   subscriber_status: string | null;
   source: string | null;
+  follows_everything: boolean | null;
+  topic_ids: number[] | null;
 }
 
 /**
@@ -58,7 +63,9 @@ export async function claimBatch(
       params: [sendId],
       pick: ["subscriber_id"],
       join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
-      returning: "q.subscriber_id, s.email, s.status AS subscriber_status, s.source",
+      // What the reader follows: the footer's "Unsubscribe from <topic>" names the topic that sent the post.
+      returning: `q.subscriber_id, s.email, s.status AS subscriber_status, s.source, s.follows_everything,
+        ARRAY(SELECT st.tag_id FROM subscriber_topics st WHERE st.subscriber_id = q.subscriber_id) AS topic_ids`,
     },
     size,
     leaseMs,
@@ -72,6 +79,8 @@ export async function claimBatch(
     email: row.email,
     subscriberStatus: row.subscriber_status,
     source: row.source,
+    followsEverything: row.follows_everything ?? true,
+    topicIds: row.topic_ids ?? [],
     attempts: row.attempts,
     leaseUntil: row.leaseUntil,
   }));

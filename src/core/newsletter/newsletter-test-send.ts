@@ -1,5 +1,5 @@
 import { enqueueMail, startDelivery, type DeliveryStart, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
-import { recipientTokenPlaceholder } from "./newsletter-message.ts";
+import { previewLinks } from "./newsletter-message.ts";
 import { publishedPost, renderPostNewsletter, type NewsletterDeps } from "./newsletter-sends.ts";
 
 /**
@@ -19,6 +19,6 @@ export async function sendTestEmail(deps: NewsletterDeps & DeliveryStart, input:
 /** A queued test send's message, at delivery (a post unpublished or deleted since refuses: the row fails). */
 export async function renderTestEmail(deps: Pick<NewsletterDeps, "db" | "site" | "urls">, message: OutboxMessage): Promise<RenderedMail> {
   const email = await renderPostNewsletter(deps, await publishedPost(deps, message.postId as number));
-  const preview = (value: string) => value.replaceAll(recipientTokenPlaceholder, "preview");
+  const preview = previewLinks;
   return { subject: `[Test] ${email.subject}`, html: preview(email.html), text: preview(email.text) };
 }

@@ -3,7 +3,7 @@ import { pauseIfOverThresholds } from "../email-events/send-health.ts";
 import { giveUpAfterAttempts, runDeliveries, type DeliveryKind } from "../mail/delivery-engine.ts";
 import { isUnknownRecipient } from "../mail/delivery-failure.ts";
 import type { EmailContent } from "../mail/email-content.ts";
-import { newsletterMessageId, personalMessage } from "./newsletter-message.ts";
+import { newsletterMessageId, personalMessage, topicThatSent, type PostTopic } from "./newsletter-message.ts";
 import {
   claimBatch,
   finishIfSettled,
@@ -58,12 +58,28 @@ async function storedEmail(deps: Pick<NewsletterDeps, "db">, sendId: number): Pr
   return rows[0] ?? null;
 }
 
+/** The topics of a send's post, in the post's order (its first is the one an "everything" reader is offered to leave). */
+async function sendTopics(deps: Pick<NewsletterDeps, "db">, sendId: number): Promise<PostTopic[]> {
+  const { rows } = await deps.db.query<PostTopic>(
+    `SELECT t.id, t.slug, t.name FROM newsletter_sends ns JOIN post_tags pt ON pt.post_id = ns.post_id JOIN tags t ON t.id = pt.tag_id AND t.topic
+      WHERE ns.id = $1 ORDER BY pt.position, t.id`,
+    [sendId],
+  );
+  return rows;
+}
+
 /**
  * A send's recipients as a kind of delivery (src/core/mail/delivery-engine.ts): the email rendered
  * once at the start and personalised per row, the Message-ID derived from the (send, subscriber)
  * pair, given up after `maxAttempts` hand-overs, paused per send.
  */
-function recipientKind(deps: NewsletterDeps, sendId: number, email: EmailContent, maxAttempts: number): DeliveryKind<ClaimedRecipient, string> {
+function recipientKind(
+  deps: NewsletterDeps,
+  sendId: number,
+  email: EmailContent,
+  topics: PostTopic[],
+  maxAttempts: number,
+): DeliveryKind<ClaimedRecipient, string> {
   const markSent = sentMarker(deps, email.subject);
   return {
     table: "newsletter_recipients",
@@ -76,6 +92,7 @@ function recipientKind(deps: NewsletterDeps, sendId: number, email: EmailContent
         subscriberId: row.subscriberId as number,
         address: row.email as string,
         source: row.source,
+        topic: topicThatSent(topics, { everything: row.followsEverything, topicIds: row.topicIds }),
       });
       await deps.mail.send(message);
       return message.messageId as string;
@@ -116,12 +133,16 @@ function recipientKind(deps: NewsletterDeps, sendId: number, email: EmailContent
 export async function runSendWorker(deps: NewsletterDeps, sendId: number, options: WorkerOptions = {}): Promise<WorkerRun> {
   const email = await storedEmail(deps, sendId);
   if (!email) return { sent: 0, failed: 0, skipped: 0, retried: 0, finished: true };
-  const { paused, stopped, ...counts } = await runDeliveries(deps, recipientKind(deps, sendId, email, options.maxAttempts ?? 5), {
-    concurrency: options.concurrency ?? 5,
-    batchSize: options.batchSize ?? 100,
-    leaseMs: options.leaseMs ?? 120_000,
-    stopClaimingAt: options.stopClaimingAt,
-  });
+  const { paused, stopped, ...counts } = await runDeliveries(
+    deps,
+    recipientKind(deps, sendId, email, await sendTopics(deps, sendId), options.maxAttempts ?? 5),
+    {
+      concurrency: options.concurrency ?? 5,
+      batchSize: options.batchSize ?? 100,
+      leaseMs: options.leaseMs ?? 120_000,
+      stopClaimingAt: options.stopClaimingAt,
+    },
+  );
   if (paused !== undefined) return { ...counts, finished: false, paused };
   if (stopped !== undefined) {
     // Cancelled while this run held rows: those it gave back get nothing either.

@@ -4,7 +4,7 @@ import { newsletterReason } from "../mail/emails.ts";
 import { emailSafeHtml, withoutLeadingMargin } from "../mail/email-safe-html.ts";
 import type { OutboxMessage, RenderedMail } from "../mail/outbox.ts";
 import { recipientClickToken, trackLinks } from "../stats/newsletter-clicks.ts";
-import { newsletterListId, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
+import { newsletterListId, preferencesUrl, siteIdentity, unsubscribeUrl, type MailDeps } from "../mail/person-mail.ts";
 import { sanitizePostHtml } from "../posts/sanitize-post-html.ts";
 
 export const sequenceStepGoneMessage = "Not sent: this step is no longer queued for this person";
@@ -69,6 +69,7 @@ export async function renderSequenceEmail(
     reason: newsletterReason(step.source, { siteName: identity.siteName, siteUrl }),
     mailingAddress: identity.mailingAddress,
     unsubscribeUrl: unsubscribe,
+    preferencesUrl: preferencesUrl(deps, { id: message.subscriberId }),
   });
   return {
     subject,
@@ -91,6 +92,8 @@ async function stepEmail(input: {
   reason: string;
   mailingAddress: string;
   unsubscribeUrl: string;
+  /** The reader's "Choose what you get" page; none in a preview or a test (nobody's subscription). */
+  preferencesUrl?: string;
 }): Promise<{ html: string; text: string }> {
   const [{ EmailLayout }, { renderParts }] = await Promise.all([layout(), templates()]);
   const { html, ...frame } = input;

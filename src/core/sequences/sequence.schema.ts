@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { emailSchema } from "../subscribers/subscriber.schema.ts";
 
 /** A sequence's key: `welcome`, or `download-{resourceId}` for the one that follows a resource. */
 export const sequenceKeySchema = z.string().regex(/^(welcome|download-[1-9]\d{0,9})$/, "Sequence not found");
@@ -32,9 +31,6 @@ export type SequenceUpdate = z.output<typeof sequenceUpdateSchema>;
 
 /** `POST /api/sequences/{key}/preview`: a step's words as the editor holds them, saved or not. */
 export const sequenceStepPreviewSchema = sequenceStepInputSchema.pick({ subject: true, html: true });
-
-/** `POST /api/sequences/{key}/steps/{stepId}/test`: where the test of a saved step goes. */
-export const sequenceStepTestSchema = z.object({ email: emailSchema });
 
 /** A step's email as it would be mailed: for the dashboard's Preview. */
 export const sequenceStepPreviewAnswerSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });

@@ -78,6 +78,10 @@ describe("the welcome sequence", () => {
     expect(welcomeMail?.html).toContain("Unsubscribe");
     expect(welcomeMail?.header("List-Unsubscribe")).toMatch(/^<http:\/\/localhost:8888\/api\/newsletter\/unsubscribe\?token=/);
     expect(welcomeMail?.header("List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    // Every sequence email carries "Choose what you get" (issue 42 point 3), signed for the person.
+    expect(welcomeMail?.html).toMatch(
+      /<a href="http:\/\/localhost:8888\/api\/newsletter\/preferences\?token=p\.\d+\.[\w-]+"[^>]*>Choose what you get<\/a>/,
+    );
     // It opens with its heading: no empty band above it (the column's padding is the only space
     // there, as above the other emails' headings); the headings after text keep their margin.
     expect(welcomeMail?.html).toMatch(/<h1 style="margin:0 0 12px 0;[^"]*">You/);

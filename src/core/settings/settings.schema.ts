@@ -135,7 +135,22 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "5",
   },
+  // The weekly digest (issue 42 point 2): the moment it goes to readers on the weekly frequency,
+  // with the posts of the 7 days before it. UTC, as every time the server keeps.
+  digest_day: {
+    description: "Weekly digest day (monday to sunday, UTC)",
+    type: "text",
+    defaultValue: "monday",
+  },
+  digest_hour: {
+    description: "Weekly digest hour (0 to 23, UTC)",
+    type: "text",
+    defaultValue: "9",
+  },
 } as const satisfies Record<string, SettingDefinition>;
+
+/** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */
+export const digestDays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 export type SettingKey = keyof typeof settingDefinitions;
 
@@ -198,6 +213,18 @@ export function settingValueSchema(key: SettingKey) {
     return base.refine(
       (value) => value === "" || (/^\d{1,3}(\.\d{1,3})?$/.test(value) && Number(value) > 0 && Number(value) <= 100),
       "Please enter a percentage between 0 and 100, e.g. 0.3.",
+    );
+  }
+  if (key === "digest_day") {
+    return base.refine(
+      (value) => value === "" || (digestDays as readonly string[]).includes(value.toLowerCase()),
+      "Please enter a day of the week, e.g. monday.",
+    );
+  }
+  if (key === "digest_hour") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,2}$/.test(value) && Number(value) <= 23),
+      "Please enter an hour from 0 to 23 (UTC), e.g. 9.",
     );
   }
   if (settingDefinitions[key].type === "url") {

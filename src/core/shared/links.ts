@@ -26,6 +26,11 @@ export interface ApiUrls {
   confirmSubscription: (token: string) => string;
   /** The unsubscribe page, which is also the RFC 8058 one-click endpoint (a path). */
   unsubscribe: (token: string) => string;
+  /**
+   * The "Choose what you get" page for a preferences token (a path); `unfollow` (a topic's slug)
+   * opens it with that topic's unfollowing ready to save.
+   */
+  preferences: (token: string, unfollow?: string) => string;
   /** The newsletter's signed click redirect for a link's and a recipient's token (a path). */
   newsletterClick?: (linkToken: string, recipientToken: string) => string;
 }

@@ -20,6 +20,8 @@ const fixedPages = new Set([
   "/download-failed/try-later",
   "/subscribe-failed",
   "/subscribe-failed/try-later",
+  "/preferences-failed",
+  "/preferences-failed/try-later",
 ]);
 
 const categoryBySlug = new Map(postCategories.map((category) => [slugFromTitle(category), category]));

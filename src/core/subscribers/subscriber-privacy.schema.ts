@@ -18,6 +18,15 @@ export const subscriberDataSchema = z.object({
     confirmedAt: z.iso.datetime().nullable(),
     unsubscribedAt: z.iso.datetime().nullable(),
   }),
+  /** What they chose to get (issue 42 point 7): everything or their topics, how often, and when they last changed it. */
+  preferences: z.object({
+    everything: z.boolean(),
+    frequency: z.enum(["each", "weekly"]),
+    updatedAt: z.iso.datetime().nullable().meta({ description: "When they last saved the preference page; null: never" }),
+    topics: z.array(z.object({ slug: z.string(), name: z.string(), followedAt: z.iso.datetime() })),
+    /** Each weekly digest claimed for them: the week's end and when it was queued. */
+    digests: z.array(z.object({ weekEnds: z.iso.datetime(), queuedAt: z.iso.datetime() })),
+  }),
   consents: z.array(
     z.object({
       source: z.string(),

@@ -11,6 +11,9 @@ interface SubscriberRow {
   subscribed_at: Date;
   confirmed_at: Date | null;
   unsubscribed_at: Date | null;
+  follows_everything: boolean;
+  frequency: "each" | "weekly";
+  preferences_updated_at: Date | null;
 }
 
 interface ConsentRow {
@@ -67,11 +70,20 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => Date }, id: number): Promise<SubscriberData> {
   return deps.db.transaction(async (tx: SqlQueryable) => {
     const { rows } = await tx.query<SubscriberRow>(
-      "SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at FROM subscribers WHERE id = $1",
+      `SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at, follows_everything, frequency, preferences_updated_at
+         FROM subscribers WHERE id = $1`,
       [id],
     );
     const row = rows[0];
     if (!row) throw new NotFoundError(subscriberGoneMessage);
+    const topics = await tx.query<{ slug: string; name: string; created_at: Date }>(
+      "SELECT t.slug, t.name, st.created_at FROM subscriber_topics st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = $1 ORDER BY st.created_at, t.slug",
+      [id],
+    );
+    const digests = await tx.query<{ week_ends: Date; created_at: Date }>(
+      "SELECT week_ends, created_at FROM weekly_digests WHERE subscriber_id = $1 ORDER BY week_ends",
+      [id],
+    );
     const consents = await tx.query<ConsentRow>(
       "SELECT source, wording, asked_at, confirmed_at FROM subscriber_consents WHERE subscriber_id = $1 ORDER BY asked_at, id",
       [id],
@@ -132,6 +144,13 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         confirmedAt: iso(row.confirmed_at),
         unsubscribedAt: iso(row.unsubscribed_at),
       },
+      preferences: {
+        everything: row.follows_everything,
+        frequency: row.frequency,
+        updatedAt: iso(row.preferences_updated_at),
+        topics: topics.rows.map((topic) => ({ slug: topic.slug, name: topic.name, followedAt: topic.created_at.toISOString() })),
+        digests: digests.rows.map((digest) => ({ weekEnds: digest.week_ends.toISOString(), queuedAt: digest.created_at.toISOString() })),
+      },
       consents: consents.rows.map((consent) => ({
         source: consent.source,
         wording: consent.wording,
@@ -175,7 +194,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
+ * send record, the topics they follow and their weekly digests, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
  * sequence enrollments with each step queued for them. Their clicks on tracked links stay, nameless (subscriber_id NULL). Their newsletter rows
  * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
  * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such

@@ -1,7 +1,15 @@
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { renderConfirmationEmail, renderWelcomeEmail } from "../mail/emails.ts";
 import { enqueueMail, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
-import { confirmUrl, oneClickHeaders, personMailRenderer, unsubscribeUrl, type MailDeps, type Recipient } from "../mail/person-mail.ts";
+import {
+  confirmUrl,
+  oneClickHeaders,
+  personMailRenderer,
+  preferencesUrl,
+  unsubscribeUrl,
+  type MailDeps,
+  type Recipient,
+} from "../mail/person-mail.ts";
 
 type QueueDeps = Pick<MailDeps, "site" | "now">;
 
@@ -52,7 +60,8 @@ export function subscriberEmailRenderer(deps: Omit<MailDeps, "mail">): (message:
       return once(shape("confirmation"), links, (urls) => renderConfirmationEmail({ ...identity, ...urls }));
     }
     const unsubscribe = unsubscribeUrl(deps, recipient);
-    const welcome = await once(shape("welcome"), { unsubscribeUrl: unsubscribe }, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
+    const links = { unsubscribeUrl: unsubscribe, preferencesUrl: preferencesUrl(deps, recipient) };
+    const welcome = await once(shape("welcome"), links, (urls) => renderWelcomeEmail({ ...identity, ...urls }));
     return { ...welcome, headers: oneClickHeaders(unsubscribe) };
   });
 }

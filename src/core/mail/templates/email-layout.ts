@@ -23,11 +23,26 @@ export interface EmailLayoutProps {
   mailingAddress: string;
   /** Shown as the footer's unsubscribe link; null for mail to someone who is not subscribed. */
   unsubscribeUrl: string | null;
+  /** The "Choose what you get" page (a reader's topics and frequency); absent for mail to someone not subscribed. */
+  preferencesUrl?: string | null | undefined;
+  /** "Unsubscribe from <topic>": the topic that put this post in the reader's inbox, and its link. */
+  topicUnsubscribe?: { name: string; url: string } | null | undefined;
   children?: ReactNode;
 }
 
 /** The frame of every email: the masthead, the content, and a footer that says why it came and from where. */
-export function EmailLayout({ subject, preview, siteName, siteUrl, reason, mailingAddress, unsubscribeUrl, children }: EmailLayoutProps) {
+export function EmailLayout({
+  subject,
+  preview,
+  siteName,
+  siteUrl,
+  reason,
+  mailingAddress,
+  unsubscribeUrl,
+  preferencesUrl,
+  topicUnsubscribe,
+  children,
+}: EmailLayoutProps) {
   return h(
     Html,
     { lang: "en", dir: "ltr" },
@@ -63,6 +78,13 @@ export function EmailLayout({ subject, preview, siteName, siteUrl, reason, maili
           h(Text, { style: styles.footerText }, reason),
           h(Text, { style: styles.footerText }, ...withLineBreaks(mailingAddress)),
           h(Text, { style: styles.footerText }, h(Link, { href: siteUrl, style: styles.footerLink }, siteUrl)),
+          preferencesUrl && h(Text, { style: styles.footerText }, h(Link, { href: preferencesUrl, style: styles.footerLink }, "Choose what you get")),
+          topicUnsubscribe &&
+            h(
+              Text,
+              { style: styles.footerText },
+              h(Link, { href: topicUnsubscribe.url, style: styles.footerLink }, `Unsubscribe from ${topicUnsubscribe.name}`),
+            ),
           unsubscribeUrl && h(Text, { style: styles.footerText }, h(Link, { href: unsubscribeUrl, style: styles.footerLink }, "Unsubscribe")),
         ),
       ),

@@ -10,6 +10,8 @@ export interface NewsletterEmailProps {
   /** Why this person gets the newsletter: how they joined (`newsletterReason`). */
   reason: string;
   unsubscribeUrl: string;
+  preferencesUrl?: string | undefined;
+  topicUnsubscribe?: { name: string; url: string } | undefined;
   title: string;
   /** The inbox preview line: the post's excerpt. */
   preview: string;
@@ -27,6 +29,8 @@ export function NewsletterEmail({
   mailingAddress,
   reason,
   unsubscribeUrl,
+  preferencesUrl,
+  topicUnsubscribe,
   title,
   preview,
   contentHtml,
@@ -42,6 +46,8 @@ export function NewsletterEmail({
       reason,
       mailingAddress,
       unsubscribeUrl,
+      preferencesUrl,
+      topicUnsubscribe,
     },
     h(EmailHeading, null, title),
     h("div", { dangerouslySetInnerHTML: { __html: contentHtml } }),

@@ -2,6 +2,7 @@ import { render, toPlainText } from "@react-email/render";
 import type { ReactElement } from "react";
 
 export { ConfirmationEmail } from "./confirmation-email.ts";
+export { DigestEmail } from "./digest-email.ts";
 export { DownloadEmail } from "./download-email.ts";
 export { NewsletterEmail } from "./newsletter-email.ts";
 export { WebhookDisabledEmail } from "./webhook-disabled-email.ts";

@@ -8,11 +8,12 @@ export interface WelcomeEmailProps {
   siteUrl: string;
   mailingAddress: string;
   unsubscribeUrl: string;
+  preferencesUrl?: string | undefined;
   siteHost: string;
 }
 
 /** Sent once the subscription is confirmed: what to expect, and where to start reading. */
-export function WelcomeEmail({ subject, siteName, siteUrl, mailingAddress, unsubscribeUrl, siteHost }: WelcomeEmailProps) {
+export function WelcomeEmail({ subject, siteName, siteUrl, mailingAddress, unsubscribeUrl, preferencesUrl, siteHost }: WelcomeEmailProps) {
   return h(
     EmailLayout,
     {
@@ -23,6 +24,7 @@ export function WelcomeEmail({ subject, siteName, siteUrl, mailingAddress, unsub
       reason: `You confirmed your subscription to the ${siteName} newsletter at ${siteHost}.`,
       mailingAddress,
       unsubscribeUrl,
+      preferencesUrl,
     },
     h(EmailHeading, null, "You're in"),
     h(Paragraph, null, "Thanks for confirming. Here's the deal, no fine print:"),

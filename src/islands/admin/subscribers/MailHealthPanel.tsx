@@ -13,6 +13,10 @@ const kindLabels: Record<OutboxHealth["messages"][number]["kind"], string> = {
   welcome: "Welcome",
   download: "Download",
   "newsletter-test": "Test send",
+  sequence: "Sequence step",
+  "webhook-disabled": "Webhook notice",
+  digest: "Weekly digest",
+  "sequence-test": "Sequence test",
 };
 
 /** Mail waiting to go out: checked again every few seconds until it has gone (the only polling here). */
