@@ -34,6 +34,7 @@ const useCaseEdges: Record<string, string> = {
   "newsletter -> email-events": "a send records SMTP bounces and pauses on its bounce and complaint figures",
   "newsletter -> posts": "a newsletter is a post's email",
   "newsletter -> stats": "a newsletter's links go through the click redirect",
+  "newsletter -> segments": "a send goes to an audience: everyone or a segment",
   "newsletter -> subscribers": "a newsletter goes to subscribers",
   "newsletter -> webhooks": "a finished send is a webhook event",
   "posts -> publishing": "a post's change rebuilds the site",
