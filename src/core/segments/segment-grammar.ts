@@ -1,4 +1,5 @@
 import { ValidationError } from "../errors.ts";
+import { segmentMaxLength } from "./segment.schema.ts";
 
 /**
  * The segment grammar (docs/segments.md), parsed into a tree. Pure: no database, no SQL. Loosest
@@ -17,9 +18,6 @@ export type SegmentNode =
   | { kind: "tag"; slug: string; position: number }
   | { kind: "not"; operand: SegmentNode }
   | { kind: "and" | "or"; operands: SegmentNode[] };
-
-/** The longest expression kept (the column's limit, migration 0043). */
-export const segmentMaxLength = 2000;
 
 /** How deep parentheses and NOTs may nest: far beyond any real audience, short of a stack overflow. */
 const maxDepth = 50;

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { segmentMaxLength } from "./segment-grammar.ts";
+
+/** The longest expression kept (the column's limit, migration 0043). */
+export const segmentMaxLength = 2000;
 
 /** An expression of the segment grammar (docs/segments.md), checked against it by the service. */
 export const segmentExpressionSchema = z
