@@ -43,6 +43,7 @@ export const apiPaths = {
   subscriberCounts: "/api/newsletter/subscribers/counts",
   subscribersExport: "/api/newsletter/subscribers/export",
   subscribersImport: "/api/newsletter/subscribers/import",
+  subscriberTags: "/api/newsletter/subscribers/tags",
   subscriber: "/api/newsletter/subscribers/:id",
   subscriberExport: "/api/newsletter/subscribers/:id/export",
   newsletterSends: "/api/newsletter/sends",
