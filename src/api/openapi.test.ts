@@ -68,7 +68,7 @@ const dashboardCalls: typeof specCalls = [
   ["put", "/api/segments/{id}", ["name", "segment"]],
   ["delete", "/api/segments/{id}", []],
   ["get", "/api/sequences", []],
-  ["put", "/api/sequences/{key}", ["enabled", "steps"]],
+  ["put", "/api/sequences/{key}", ["enabled", "segment", "steps"]],
   ["get", "/api/sequences/{key}/stats", []],
   ["get", "/api/newsletter/subscribers/{id}/export", []],
   ["delete", "/api/newsletter/subscribers/{id}", []],
