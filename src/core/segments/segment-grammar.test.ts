@@ -99,8 +99,8 @@ describe("the segment grammar", () => {
     );
     expect(params).toEqual(["first", 7, 3]);
     expect(sql).toBe(
-      "(((s.follows_everything OR EXISTS (SELECT 1 FROM subscriber_topics st WHERE st.subscriber_id = s.id AND st.tag_id = $2)) OR " +
-        "EXISTS (SELECT 1 FROM subscriber_tag_assignments sta WHERE sta.subscriber_id = s.id AND sta.subscriber_tag_id = $3)) AND NOT false)",
+      "(((s.follows_everything OR s.id IN (SELECT st.subscriber_id FROM subscriber_topics st WHERE st.tag_id = $2)) OR " +
+        "s.id IN (SELECT sta.subscriber_id FROM subscriber_tag_assignments sta WHERE sta.subscriber_tag_id = $3)) AND NOT false)",
     );
     expect(sql).not.toMatch(/funding|vip|gone/);
   });
