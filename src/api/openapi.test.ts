@@ -53,15 +53,22 @@ const specCalls: [method: string, path: string, payload: string[]][] = [
   ["post", "/api/auth/login", ["username", "password"]],
 ];
 
-/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase; issue 31: sequences; issue 42: tags). */
+/** The dashboard's calls beyond SPEC §7 (issue 14: import, and each person's export and erase; issue 31: sequences; issue 42: tags, subscriber tags, audiences and saved segments). */
 const dashboardCalls: typeof specCalls = [
   ["get", "/api/tags", []],
   ["post", "/api/tags", ["name", "slug", "description", "topic"]],
   ["put", "/api/tags/{slug}", ["name", "slug", "description", "topic"]],
   ["delete", "/api/tags/{slug}", []],
-  ["post", "/api/newsletter/subscribers/import", ["file", "consent", "welcome"]],
+  ["post", "/api/newsletter/subscribers/import", ["file", "consent", "welcome", "tags"]],
+  ["post", "/api/newsletter/subscribers/tags", ["ids", "filter", "add", "remove"]],
+  ["post", "/api/newsletter/audience", ["segment"]],
+  ["get", "/api/segments", []],
+  ["post", "/api/segments", ["name", "segment"]],
+  ["get", "/api/segments/{id}", []],
+  ["put", "/api/segments/{id}", ["name", "segment"]],
+  ["delete", "/api/segments/{id}", []],
   ["get", "/api/sequences", []],
-  ["put", "/api/sequences/{key}", ["enabled", "steps"]],
+  ["put", "/api/sequences/{key}", ["enabled", "segment", "steps"]],
   ["get", "/api/sequences/{key}/stats", []],
   ["get", "/api/newsletter/subscribers/{id}/export", []],
   ["delete", "/api/newsletter/subscribers/{id}", []],

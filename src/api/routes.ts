@@ -22,6 +22,8 @@ import { mailHandlers } from "./routes/mail.handlers.ts";
 import { mailRoutes } from "./routes/mail.routes.ts";
 import { newsletterSendsHandlers } from "./routes/newsletter-sends.handlers.ts";
 import { newsletterSendsRoutes } from "./routes/newsletter-sends.routes.ts";
+import { segmentsHandlers } from "./routes/segments.handlers.ts";
+import { segmentsRoutes } from "./routes/segments.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
@@ -65,6 +67,7 @@ export const apiContract = {
   setup: setupRoutes,
   newsletter: newsletterRoutes,
   newsletterSends: newsletterSendsRoutes,
+  segments: segmentsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
   preferences: preferencesRoutes,
@@ -103,6 +106,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(setupRoutes, setupHandlers),
   ...serve(newsletterRoutes, newsletterHandlers),
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
+  ...serve(segmentsRoutes, segmentsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(preferencesRoutes, preferencesHandlers),

@@ -28,3 +28,15 @@ export function countAfterAnswer(deps: { waitUntil?: ((promise: Promise<unknown>
     .catch((error: unknown) => console.error("[stats] Counting a form failed:", error));
   deps.waitUntil?.(work);
 }
+
+/** The path of the site page a form was posted from (its `Referer`, when it is the site's own), or null. */
+export function formPageOf(request: Request, siteUrl: string | undefined): string | null {
+  const referer = request.headers.get("referer");
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    return siteHosts(request, siteUrl).includes(url.hostname) ? url.pathname : null;
+  } catch {
+    return null;
+  }
+}

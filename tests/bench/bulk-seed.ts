@@ -112,6 +112,42 @@ export async function freshSeededDatabase(
   return { databaseUrl, seedSeconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * Reader topics and subscriber tags over the subscribers there are (issue 42 point 8): `topics`
+ * post tags marked as topics, `tags` subscriber tags. Seven in ten follow everything, the others
+ * one to three topics; one in ten reads the weekly digest; each person carries three tags.
+ */
+export function seedTopicsAndTags(databaseUrl: string, counts: { topics: number; tags: number }): Promise<void> {
+  return withClient(databaseUrl, async (client) => {
+    await client.query(
+      "INSERT INTO tags (slug, name, topic) SELECT 'topic-' || n, 'Topic ' || n, true FROM generate_series(1, $1::int) AS n ON CONFLICT DO NOTHING",
+      [counts.topics],
+    );
+    await client.query("INSERT INTO subscriber_tags (slug) SELECT 'tag-' || n FROM generate_series(1, $1::int) AS n ON CONFLICT DO NOTHING", [
+      counts.tags,
+    ]);
+    await client.query(`UPDATE subscribers SET follows_everything = id % 10 < 7, frequency = CASE WHEN id % 10 = 9 THEN 'weekly' ELSE 'each' END`);
+    await client.query(
+      `INSERT INTO subscriber_topics (subscriber_id, tag_id)
+       SELECT DISTINCT s.id, t.id
+         FROM subscribers s CROSS JOIN generate_series(0, 2) AS k
+         JOIN tags t ON t.topic AND t.slug = 'topic-' || (1 + (s.id * (k + 3)) % $1::int)
+        WHERE s.id % 10 >= 7 AND k <= s.id % 3
+       ON CONFLICT DO NOTHING`,
+      [counts.topics],
+    );
+    await client.query(
+      `INSERT INTO subscriber_tag_assignments (subscriber_id, subscriber_tag_id, source, detail)
+       SELECT DISTINCT s.id, g.id, 'owner', 'bench'
+         FROM subscribers s CROSS JOIN generate_series(0, 2) AS k
+         JOIN subscriber_tags g ON g.slug = 'tag-' || (1 + (s.id * (2 * k + 1) + k * 7) % $1::int)
+       ON CONFLICT DO NOTHING`,
+      [counts.tags],
+    );
+    await client.query("ANALYZE subscribers; ANALYZE subscriber_topics; ANALYZE subscriber_tag_assignments");
+  });
+}
+
 /** What `seedList` wrote, and how long each part took. */
 export interface SeededList {
   subscribers: number;

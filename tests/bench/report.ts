@@ -5,6 +5,7 @@ import type { LatencyRow } from "./api-latency.ts";
 import type { DashboardFigures } from "./dashboard-scale.ts";
 import type { SendEventsFigures } from "./send-events.ts";
 import type { SendPrepareFigures } from "./send-prepare.ts";
+import type { SegmentFigures } from "./segments.ts";
 import type { LoadRow } from "./api-load.ts";
 import type { BuildRow } from "./build-scaling.ts";
 import type { CsvExportFigures } from "./csv-export.ts";
@@ -39,6 +40,8 @@ export interface BenchResults {
   sendPrepareAt1M?: SendPrepareFigures;
   /** Provider events for a send of 100,000 on PostgreSQL (issue 39 point 2, tests/bench/send-events.ts). */
   sendEventsAt100k?: SendEventsFigures;
+  /** Audiences at 100,000 subscribers on PostgreSQL (issue 42 point 8, tests/bench/segments.ts). */
+  segmentsAt100k?: SegmentFigures;
   publishLiveSeconds?: number[];
   /** Site search at 1,000 posts: index build and size, a visitor's first search (tests/bench/search.ts). */
   searchAt1000Posts?: SearchFigures;
@@ -284,6 +287,12 @@ export function printReport(results: BenchResults): void {
     const prepare = results.sendPrepareAt1M;
     console.log(
       `\nA send's start at ${String(prepare.subscribers)} subscribers (target ≤ 10 s): answered ${(prepare.answerMs / 1000).toFixed(1)} s (${prepare.answeredStatus}) — ${verdict(prepare.answerMs <= 10_000)}; the longest transaction ${prepare.longestTransactionMs.toFixed(0)} ms; queued after ${prepare.preparingSeconds.toFixed(1)} s; the old one statement ${prepare.oneStatementSeconds.toFixed(1)} s`,
+    );
+  }
+  if (results.segmentsAt100k) {
+    const segments = results.segmentsAt100k;
+    console.log(
+      `\nAudiences at ${String(segments.subscribers)} subscribers, 10 topics, 30 tags (targets: count p95 ≤ 200 ms, a send fixed ≤ 5 s): "${segments.expression}" counts ${String(segments.count)}, median ${segments.countMedianMs.toFixed(1)} ms, p95 ${segments.countP95Ms.toFixed(1)} ms — ${verdict(segments.countP95Ms <= 200)}; the send fixed ${String(segments.total)} in ${segments.sendFixedSeconds.toFixed(2)} s — ${verdict(segments.sendFixedSeconds <= 5 && segments.total === segments.count)}`,
     );
   }
   if (results.sendEventsAt100k) {

@@ -25,6 +25,7 @@ import { measureCsvExport } from "./csv-export.ts";
 import { measureDashboardAtScale } from "./dashboard-scale.ts";
 import { measureSendEvents } from "./send-events.ts";
 import { measureSendPrepare } from "./send-prepare.ts";
+import { measureSegments } from "./segments.ts";
 import { measureLighthouse, postWithCover } from "./lighthouse.ts";
 import { measureListPage } from "./list-page-size.ts";
 import { readLocalServerInfo } from "../support/local-server-info.ts";
@@ -164,8 +165,10 @@ try {
     try {
       results.sendPrepareAt1M = await measureSendPrepare(postgresUrl, 1_000_000, `${scratch}_prepare`);
       results.sendEventsAt100k = await measureSendEvents(postgresUrl, 100_000, 16, `${scratch}_events`);
+      log("audiences at 100,000 subscribers, 10 topics and 30 tags: the count of a 3-term segment, a send to it (scratch database)…");
+      results.segmentsAt100k = await measureSegments(postgresUrl, 100_000, `${scratch}_segments`);
     } finally {
-      await dropDatabases(postgresUrl, [`${scratch}_prepare`, `${scratch}_events`]);
+      await dropDatabases(postgresUrl, [`${scratch}_prepare`, `${scratch}_events`, `${scratch}_segments`]);
     }
   } else {
     results.skipped.builds = `no PostgreSQL at ${postgresUrl} (set BENCH_POSTGRES_URL)`;

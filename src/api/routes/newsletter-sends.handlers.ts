@@ -22,7 +22,7 @@ import type { newsletterSendsRoutes } from "./newsletter-sends.routes.ts";
 // Scheduled Function is the watchdog.
 export const newsletterSendsHandlers: RouteHandlers<typeof newsletterSendsRoutes> = {
   start: async ({ body, deps }) => {
-    const send = await startSend(deps, body.postId, { sendAt: body.sendAt });
+    const send = await startSend(deps, body.postId, { sendAt: body.sendAt, segment: body.segment });
     // Still preparing (a large list): the background run goes on fixing its recipients, then sends.
     if (send.status === "queued" || send.status === "preparing") deps.kickSends();
     return send;

@@ -57,7 +57,7 @@ describe("subscribers for the admin", () => {
     const response = await app.call("/api/newsletter/subscribers", { headers: await app.adminHeaders() });
     const list = (await response.json()) as Record<string, unknown>[];
     expect(list[0]).toMatchObject({ email: "newest@example.com", isActive: true, source: "download" });
-    expect(Object.keys(list[0] ?? {}).sort()).toEqual(["email", "id", "isActive", "source", "status", "subscribedAt"]);
+    expect(Object.keys(list[0] ?? {}).sort()).toEqual(["email", "id", "isActive", "source", "status", "subscribedAt", "tags"]);
   });
 
   it("exports CSV as an attachment, with formula cells defused and quoting per RFC 4180", async () => {
@@ -70,7 +70,7 @@ describe("subscribers for the admin", () => {
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="email-subscribers.csv"');
     const csv = await response.text();
     const lines = csv.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("Email,Status,Subscribed At,Source");
+    expect(lines[0]).toBe("Email,Status,Subscribed At,Source,Topics,Tags");
     expect(csv).toContain("'=cmd@example.com,Active,");
     expect(csv).toContain(",'+source");
     expect(csv).toContain('"a,""b""@example.com"');

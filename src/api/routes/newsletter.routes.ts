@@ -3,12 +3,17 @@ import {
   subscribedSchema,
   subscriberCountsSchema,
   subscriberCursorPattern,
-  subscriberSchema,
   subscriberStatuses,
   subscribeSchema,
 } from "../../core/subscribers/subscriber.schema.ts";
 import { subscriberImportFormSchema, subscriberImportResultSchema } from "../../core/subscribers/subscriber-import.schema.ts";
 import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
+import {
+  subscriberFilterSchema,
+  subscriberTagChangedSchema,
+  subscriberTagChangeSchema,
+  taggedSubscriberSchema,
+} from "../../core/subscribers/subscriber-tags.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
 import { maxListLimit } from "../../core/list-page.ts";
@@ -36,7 +41,7 @@ export const newsletterRoutes = {
     access: "admin",
     scope: "subscribers:read",
     summary:
-      'Every subscriber, newest first (or one page with `limit`; one status with `status`). When more follow, a `Link: <…>; rel="next"` header gives the next page\'s URL, with the same filters',
+      'Every subscriber, newest first, with their tags (or one page with `limit`; filtered by `status`, `topic`, `tag` and `q`). When more follow, a `Link: <…>; rel="next"` header gives the next page\'s URL, with the same filters',
     query: z.object({
       ...listPageQuery(maxListLimit),
       after: z
@@ -45,8 +50,11 @@ export const newsletterRoutes = {
         .optional()
         .meta({ description: 'Where the page starts: the cursor the last page\'s `Link: rel="next"` header carries (any depth, one index scan)' }),
       status: z.enum(subscriberStatuses, { error: `status must be one of: ${subscriberStatuses.join(", ")}` }).optional(),
+      topic: subscriberFilterSchema.shape.topic,
+      tag: subscriberFilterSchema.shape.tag,
+      q: subscriberFilterSchema.shape.q,
     }),
-    answers: { 200: jsonAnswer(z.array(subscriberSchema), "The subscribers") },
+    answers: { 200: jsonAnswer(z.array(taggedSubscriberSchema), "The subscribers") },
   }),
   counts: declareRoute({
     method: "GET",
@@ -70,10 +78,20 @@ export const newsletterRoutes = {
     access: "admin",
     scope: "subscribers:write",
     summary:
-      "Imports a CSV (column `email`; `subscribed_at`, `source` optional) of people the owner confirms agreed to the newsletter: new addresses become active, existing ones are skipped",
+      "Imports a CSV (column `email`; `subscribed_at`, `source` optional) of people the owner confirms agreed to the newsletter: new addresses become active, existing ones are skipped; everyone added is tagged `import:<date>` and with the `tags` field's tags (comma-separated)",
     body: { type: "multipart", schema: subscriberImportFormSchema },
     answers: { 200: jsonAnswer(subscriberImportResultSchema, "How many were imported and skipped, and the rows refused with their line numbers") },
     errors: [413],
+  }),
+  tags: declareRoute({
+    method: "POST",
+    path: apiPaths.subscriberTags,
+    access: "admin",
+    scope: "subscribers:write",
+    summary:
+      "Adds and removes subscriber tags on people: by `ids`, or everyone a `filter` lists (the Subscribers tab's status, topic, tag and search); an added tag records the owner as why, with the time",
+    body: { type: "json", schema: subscriberTagChangeSchema },
+    answers: { 200: jsonAnswer(subscriberTagChangedSchema, "How many people it was applied to") },
   }),
   exportOne: declareRoute({
     method: "GET",

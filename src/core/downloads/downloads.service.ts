@@ -12,6 +12,7 @@ import { startDelivery } from "../mail/outbox.ts";
 import type { MailDeps } from "../mail/person-mail.ts";
 import { queueDownloadEmail } from "./download-email.ts";
 import { recordDownloadRequester } from "../subscribers/subscribers.service.ts";
+import { downloadTag, setSubscriberTags } from "../subscribers/subscriber-tags.ts";
 import type { AdminDownload, DownloadForm, PublicDownload } from "./download.schema.ts";
 import type { RequestRebuild } from "../publishing/rebuild.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -230,6 +231,12 @@ export async function requestDownload(
     if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
     const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now, deps);
+    // Where the person came from (issue 42 point 4): kept with the first download's date.
+    await setSubscriberTags(tx, [recipient.id], [downloadTag({ id: input.id, title: rows[0].title })], {
+      source: "download",
+      detail: `downloaded ${rows[0].title}`,
+      at: now,
+    });
     await recordWebhookEvent(tx, deps, "download.requested", { downloadId: input.id, title: rows[0].title, subscriber: recipient }, recipient.id);
     // No sequence starts here: whoever typed the address may not own it (the emailed link proves it, see `downloadFile`).
     return queueDownloadEmail(tx, deps, recipient, { downloadId: input.id, consentId });

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from "../db/sql-executor.ts";
+import { audienceCondition } from "../segments/segment-sql.ts";
 import type { Clock } from "../shared/clock.ts";
 
 /**
@@ -35,20 +36,24 @@ type PrepareDeps = { db: SqlExecutor; now: Clock["now"] };
  */
 export async function prepareBatch(deps: PrepareDeps, sendId: number, batchSize = prepareBatchSize): Promise<PrepareOutcome> {
   return deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ prepared_through: number; prepare_upto: number; prepared: number }>(
-      "SELECT prepared_through, prepare_upto, prepared FROM newsletter_sends WHERE id = $1 AND status = 'preparing' FOR UPDATE",
+    const { rows } = await tx.query<{ prepared_through: number; prepare_upto: number; prepared: number; segment: string | null }>(
+      "SELECT prepared_through, prepare_upto, prepared, segment FROM newsletter_sends WHERE id = $1 AND status = 'preparing' FOR UPDATE",
       [sendId],
     );
     const send = rows[0];
     if (!send) return "stopped";
+    const params: unknown[] = [sendId, send.prepared_through, send.prepare_upto, batchSize];
+    // The audience rule the count shares (decision 0072); a topic or tag deleted since the send
+    // was made matches nobody rather than stopping it.
+    const audience = await audienceCondition(tx, send.segment, params, { strict: false });
     const { rows: fixed } = await tx.query<{ count: number; last: number | null }>(
       `WITH picked AS (
-         SELECT id FROM subscribers WHERE id > $2 AND id <= $3 AND status = 'active' ORDER BY id LIMIT $4
+         SELECT s.id FROM subscribers s WHERE s.id > $2 AND s.id <= $3 AND ${audience} ORDER BY s.id LIMIT $4
        ), inserted AS (
          INSERT INTO newsletter_recipients (send_id, subscriber_id) SELECT $1, id FROM picked ORDER BY id RETURNING subscriber_id
        )
        SELECT count(*)::int AS count, max(subscriber_id) AS last FROM inserted`,
-      [sendId, send.prepared_through, send.prepare_upto, batchSize],
+      params,
     );
     const count = fixed[0]?.count ?? 0;
     // A short batch read every id up to the bound: nothing is left after it.

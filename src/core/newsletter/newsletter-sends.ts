@@ -2,6 +2,8 @@ import { isRowId } from "../db/row-id.ts";
 import { sendFigures, sendFiguresColumns, sendFiguresSql, type SendFigureRow } from "../email-events/send-health.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { placeholderAddressMessage, usesPlaceholderAddress } from "../mail/postal-address.ts";
+import { audienceCondition } from "../segments/segment-sql.ts";
+import { resolveAudience } from "../segments/segments.service.ts";
 import { noRecipientsMessage, publishedPost, type NewsletterDeps } from "./newsletter-post-email.ts";
 import { requestPrepareBudgetMs } from "./newsletter-prepare.ts";
 import { startIfLive } from "./newsletter-start.ts";
@@ -9,6 +11,9 @@ import type { FailedRecipient, NewsletterSend } from "./newsletter.schema.ts";
 
 export type { NewsletterSend } from "./newsletter.schema.ts";
 export { noRecipientsMessage, publishedPost, renderPostNewsletter, type NewsletterDeps } from "./newsletter-post-email.ts";
+
+/** What a send now to a segment nobody is in refuses (the post is not used up). */
+export const nobodyInSegmentMessage = "Nobody in this segment is an active subscriber on every-post emails: there is nobody to send to.";
 
 /** What "Send at" refuses: a time that has passed (the send would start at once, unasked). */
 export const sendAtPassedMessage = "Send at must be a time ahead: to send now, leave it empty.";
@@ -27,16 +32,20 @@ export const sendAtPassedMessage = "Send at must be a time ahead: to send now, l
 export async function startSend(
   deps: NewsletterDeps,
   postId: number,
-  options: { sendAt?: Date | undefined; prepare?: { budgetMs?: number; batchSize?: number } } = {},
+  options: { sendAt?: Date | undefined; segment?: string | number | undefined; prepare?: { budgetMs?: number; batchSize?: number } } = {},
 ): Promise<NewsletterSend> {
   if (deps.production && (await usesPlaceholderAddress(deps))) throw new ValidationError(placeholderAddressMessage);
   await publishedPost(deps, postId);
   const now = deps.now();
   const { sendAt } = options;
   if (sendAt && sendAt <= now) throw new ValidationError(sendAtPassedMessage);
+  // A saved segment is kept as its expression now: editing it later does not change this send.
+  const segment = await resolveAudience(deps.db, options.segment);
   if (!sendAt) {
-    const { rows } = await deps.db.query<{ active: boolean }>("SELECT EXISTS (SELECT 1 FROM subscribers WHERE status = 'active') AS active");
-    if (!rows[0]?.active) throw new ValidationError(noRecipientsMessage);
+    const params: unknown[] = [];
+    const audience = await audienceCondition(deps.db, segment, params, { strict: true });
+    const { rows } = await deps.db.query<{ active: boolean }>(`SELECT EXISTS (SELECT 1 FROM subscribers s WHERE ${audience}) AS active`, params);
+    if (!rows[0]?.active) throw new ValidationError(segment === null ? noRecipientsMessage : nobodyInSegmentMessage);
   }
   const sendId = await deps.db.transaction(async (tx) => {
     // The post's row lock makes two starts for the same post take turns: the second sees the first.
@@ -47,8 +56,8 @@ export async function startSend(
     if (earlier.length > 0) throw new ConflictError("This post was already sent as the newsletter");
     // The email is rendered when the send starts (the post as it is then); until then it is empty.
     const { rows } = await tx.query<{ id: number }>(
-      "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at, send_at) VALUES ($1, $2, '', '', '', $3, $4) RETURNING id",
-      [postId, sendAt ? "scheduled" : "waiting", now, sendAt ?? null],
+      "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at, send_at, segment) VALUES ($1, $2, '', '', '', $3, $4, $5) RETURNING id",
+      [postId, sendAt ? "scheduled" : "waiting", now, sendAt ?? null, segment],
     );
     return (rows[0] as { id: number }).id;
   });
@@ -79,6 +88,7 @@ interface SendRow extends SendFigureRow {
   paused_until: Date | string | null;
   send_at: Date | string | null;
   status_reason: string | null;
+  segment: string | null;
 }
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -88,7 +98,7 @@ const isoOrNull = (value: Date | string | null) => (value === null ? null : new 
 // (docs/decisions/0066-send-counters.md). While the send is preparing, no total is answered (it is
 // not fixed yet): 0, with `prepared` so far.
 const sendsWithCounts = (where: string) =>
-  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until, s.send_at, s.status_reason,
+  `SELECT s.id, s.post_id, s.status, s.created_at, s.started_at, s.finished_at, s.paused_reason, s.paused_until, s.send_at, s.status_reason, s.segment,
           CASE WHEN s.status = 'preparing' THEN 0 ELSE s.count_pending + s.count_sent + s.count_failed + s.count_skipped END AS total,
           CASE WHEN s.status = 'preparing' THEN s.prepared ELSE s.count_pending + s.count_sent + s.count_failed + s.count_skipped END AS prepared,
           s.count_sent AS sent, s.count_failed AS failed, s.count_skipped AS skipped,
@@ -167,6 +177,7 @@ function toSend(row: SendRow): NewsletterSend {
     createdAt: new Date(row.created_at).toISOString(),
     sendAt: isoOrNull(row.send_at),
     statusReason: row.status_reason,
+    segment: row.segment,
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
     pausedReason: row.paused_reason,

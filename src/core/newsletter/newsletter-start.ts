@@ -96,8 +96,23 @@ async function trackLinks(
 }
 
 /**
+ * The audience of a post sent on publish: the readers who follow everything or any topic among the
+ * post's tags (`follows a OR follows b`; "everything" for a post in no topic). Weekly readers are
+ * left out by every send's rule: the digest brings them the post (decision 0072).
+ */
+export async function publishAudience(db: SqlQueryable, postId: number): Promise<string> {
+  const { rows } = await db.query<{ slug: string }>(
+    `SELECT t.slug FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+      WHERE pt.post_id = $1 AND t.topic ORDER BY pt.position, t.slug`,
+    [postId],
+  );
+  return rows.length === 0 ? "everything" : rows.map((row) => `follows ${row.slug}`).join(" OR ");
+}
+
+/**
  * "Email to subscribers when published": a send (`waiting`) for each published post marked so that
- * has none yet — whether it was published now or went live at its scheduled time. A post is sent at
+ * has none yet — whether it was published now or went live at its scheduled time — to the post's
+ * topics' readers (publishAudience). A post is sent at
  * most once: a post with any send (cancelled included) gets no other, and the post's row lock makes
  * two timers take turns. Returns the new sends' ids.
  */
@@ -115,8 +130,8 @@ export async function createSendsOnPublish(deps: Pick<NewsletterDeps, "db" | "no
       const { rows: earlier } = await tx.query("SELECT id FROM newsletter_sends WHERE post_id = $1 LIMIT 1", [post.id]);
       if (earlier.length > 0) return null;
       const { rows } = await tx.query<{ id: number }>(
-        "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at) VALUES ($1, 'waiting', '', '', '', $2) RETURNING id",
-        [post.id, deps.now()],
+        "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at, segment) VALUES ($1, 'waiting', '', '', '', $2, $3) RETURNING id",
+        [post.id, deps.now(), await publishAudience(tx, post.id)],
       );
       return rows[0]?.id ?? null;
     });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audienceSegmentSchema } from "../segments/segment.schema.ts";
 import { emailSchema } from "../subscribers/subscriber.schema.ts";
 
 const postIdSchema = z
@@ -16,6 +17,7 @@ export const startSendSchema = z.object({
     .transform((value) => new Date(value))
     .optional()
     .meta({ description: "When to start (ISO 8601, e.g. 2026-03-02T07:00:00+01:00): the send is `scheduled` until then. Absent: now" }),
+  segment: audienceSegmentSchema.optional(),
 });
 
 /** The body of `POST /api/newsletter/sends/test`: one preview of a post's email to one address. */
@@ -54,6 +56,8 @@ export const newsletterSendSchema = z.object({
   sendAt: z.iso.datetime().nullable(),
   /** Why it still waits (the post's page not live 15 minutes after it was due), or why a due send ended with nobody to send to. */
   statusReason: z.string().nullable(),
+  /** The audience it was made for, as an expression (a saved segment's as it was then); null: everyone. Weekly readers are never in it (decision 0072). */
+  segment: z.string().nullable(),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { segmentExpressionSchema } from "../segments/segment.schema.ts";
 
 /** A sequence's key: `welcome`, or `download-{resourceId}` for the one that follows a resource. */
 export const sequenceKeySchema = z.string().regex(/^(welcome|download-[1-9]\d{0,9})$/, "Sequence not found");
@@ -24,10 +25,16 @@ export const sequenceStepInputSchema = z.object({
 /** `PUT /api/sequences/{key}`: the whole sequence, its steps in order. */
 export const sequenceUpdateSchema = z.object({
   enabled: z.boolean(),
+  segment: z
+    .union([z.literal(""), segmentExpressionSchema])
+    .nullable()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value || null))
+    .meta({ description: "Only people in this segment (docs/segments.md) get its steps; null or empty: everyone it starts for. Absent: unchanged" }),
   steps: z.array(sequenceStepInputSchema).max(50, "A sequence can have at most 50 steps."),
 });
 
-export type SequenceUpdate = z.output<typeof sequenceUpdateSchema>;
+export type SequenceUpdate = Omit<z.output<typeof sequenceUpdateSchema>, "segment"> & { segment?: string | null | undefined };
 
 /** `POST /api/sequences/{key}/preview`: a step's words as the editor holds them, saved or not. */
 export const sequenceStepPreviewSchema = sequenceStepInputSchema.pick({ subject: true, html: true });
@@ -47,6 +54,8 @@ export const sequenceSchema = z.object({
   key: z.string(),
   name: z.string(),
   enabled: z.boolean(),
+  /** Only people in this segment get its steps (checked before each step); null: everyone it starts for. */
+  segment: z.string().nullable(),
   steps: z.array(sequenceStepSchema),
 });
 

@@ -8,6 +8,9 @@ import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { stepClicks } from "../stats/newsletter-clicks.ts";
+import { parseSegment } from "../segments/segment-grammar.ts";
+import { segmentCondition, segmentIds } from "../segments/segment-sql.ts";
+import { checkSegment } from "../segments/segments.service.ts";
 import { sequenceBodyMissingMessage, type Sequence, type SequenceStepStats, type SequenceUpdate } from "./sequence.schema.ts";
 
 /**
@@ -91,6 +94,7 @@ async function stepsOf(db: SqlQueryable, sequenceIds: number[]): Promise<Map<num
 }
 
 interface SequenceRow {
+  segment: string | null;
   id: number | null;
   download_id: number | null;
   title: string | null;
@@ -103,9 +107,9 @@ const nameOf = (row: SequenceRow) => (row.download_id === null ? "Welcome" : `Af
 export async function listSequences(deps: Pick<SequencesDeps, "db" | "site">): Promise<Sequence[]> {
   await seedWelcome(deps.db, deps.site);
   const { rows } = await deps.db.query<SequenceRow>(
-    `SELECT q.id, NULL::integer AS download_id, NULL::text AS title, q.enabled FROM sequences q WHERE q.download_id IS NULL
+    `SELECT q.id, NULL::integer AS download_id, NULL::text AS title, q.enabled, q.segment FROM sequences q WHERE q.download_id IS NULL
      UNION ALL
-     SELECT q.id, d.id, d.title, q.enabled FROM downloads d LEFT JOIN sequences q ON q.download_id = d.id
+     SELECT q.id, d.id, d.title, q.enabled, q.segment FROM downloads d LEFT JOIN sequences q ON q.download_id = d.id
      ORDER BY 2 NULLS FIRST`,
   );
   const steps = await stepsOf(
@@ -116,6 +120,7 @@ export async function listSequences(deps: Pick<SequencesDeps, "db" | "site">): P
     key: keyOf(row.download_id),
     name: nameOf(row),
     enabled: row.enabled ?? false,
+    segment: row.segment,
     steps: row.id === null ? [] : (steps.get(row.id) ?? []),
   }));
 }
@@ -142,6 +147,8 @@ export async function updateSequence(
   await seedWelcome(deps.db, deps.site);
   const steps = input.steps.map((step) => ({ ...step, html: sanitizePostHtml(step.html, deps.urls.isFile) }));
   if (steps.some((step) => isEmptyPostHtml(step.html))) throw new ValidationError(sequenceBodyMissingMessage);
+  // Absent: unchanged; empty or null: everyone it starts for.
+  const segment = input.segment === undefined ? undefined : input.segment ? await checkSegment(deps.db, input.segment) : null;
   await deps.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number }>(
       downloadId === null
@@ -152,6 +159,7 @@ export async function updateSequence(
     );
     const sequenceId = rows[0]?.id;
     if (sequenceId === undefined) throw new NotFoundError(sequenceNotFoundMessage);
+    if (segment !== undefined) await tx.query("UPDATE sequences SET segment = $2 WHERE id = $1", [sequenceId, segment]);
     const { rows: current } = await tx.query<{ id: number }>("SELECT id FROM sequence_steps WHERE sequence_id = $1 AND deleted_at IS NULL", [
       sequenceId,
     ]);
@@ -303,6 +311,7 @@ async function queueDueSteps(
   options: { limit: number; subscriberId?: number },
 ): Promise<number> {
   const now = deps.now();
+  await leaveOutOfSegment(tx, now, options.subscriberId);
   const { rows } = await tx.query<DueRow>(
     `SELECT e.id AS enrollment_id, e.subscriber_id, s.email, st.id AS step_id, st.subject, st.html
        FROM sequence_enrollments e
@@ -349,6 +358,26 @@ async function queueDueSteps(
     queued += 1;
   }
   return queued;
+}
+
+/**
+ * A sequence limited to a segment (issue 42 point 5): before a step is due, the enrollments of
+ * people outside it are closed, so they get none of its steps from then on (someone who leaves the
+ * segment midway gets no more). A topic or tag deleted since matches nobody, as in a send.
+ */
+async function leaveOutOfSegment(tx: SqlQueryable, now: Date, subscriberId: number | undefined): Promise<void> {
+  const { rows } = await tx.query<{ id: number; segment: string }>("SELECT id, segment FROM sequences WHERE enabled AND segment IS NOT NULL");
+  for (const sequence of rows) {
+    const tree = parseSegment(sequence.segment);
+    const params: unknown[] = [sequence.id, now, subscriberId ?? null];
+    const condition = segmentCondition(tree, await segmentIds(tx, tree, { strict: false }), params);
+    await tx.query(
+      `UPDATE sequence_enrollments e SET finished_at = $2 FROM subscribers s
+        WHERE e.sequence_id = $1 AND s.id = e.subscriber_id AND e.enrolled_at IS NOT NULL AND e.finished_at IS NULL AND e.next_at <= $2
+          AND ($3::integer IS NULL OR e.subscriber_id = $3) AND NOT ${condition}`,
+      params,
+    );
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ export const subscriberImportFormSchema = z.object({
   consent: z.enum(["true", "on"], { error: importConsentMissingMessage }),
   /** "Send them the welcome sequence": imported people get it only when the owner ticks this. */
   welcome: z.enum(["true", "false", "on"]).optional(),
+  /** Subscriber tags for everyone this import adds, comma-separated (each is also tagged `import:<date>`). */
+  tags: z.string().max(2000, "Tags must be 2000 characters or less").optional(),
 });
 
 export type SubscriberImportFormInput = z.input<typeof subscriberImportFormSchema>;

@@ -7,6 +7,7 @@ import { recordWebhookEvents, type WebhookRecordDeps } from "../webhooks/webhook
 import { readCsvRecords, type CsvRecord } from "./csv-records.ts";
 import { listedInvalidRows, type SubscriberImportResult } from "./subscriber-import.schema.ts";
 import { emailSchema } from "./subscriber.schema.ts";
+import { setSubscriberTags, subscriberTagList } from "./subscriber-tags.ts";
 
 export const missingEmailColumnMessage = 'The file needs an "email" column (a header row naming its columns).';
 
@@ -28,7 +29,7 @@ interface Row {
  */
 export async function importSubscribers(
   deps: ImportDeps,
-  input: { file: Blob; wording: string; welcome?: boolean },
+  input: { file: Blob; wording: string; welcome?: boolean; tags?: string | undefined },
 ): Promise<SubscriberImportResult> {
   const outcome = await importSubscriberList(deps, input);
   return {
@@ -62,10 +63,13 @@ export interface SubscriberListOutcome extends Pick<SubscriberImportResult, "inv
  */
 export async function importSubscriberList(
   deps: ImportDeps,
-  input: { file: Blob; wording: string; welcome?: boolean; dryRun?: boolean },
+  input: { file: Blob; wording: string; welcome?: boolean; dryRun?: boolean; tags?: string | undefined },
 ): Promise<SubscriberListOutcome> {
   if (input.file.size > maxFileBytes) throw new PayloadTooLargeError(fileTooLargeMessage);
   const now = deps.now();
+  // The batch's tags (issue 42 point 4): `import:<date>` and the owner's, on everyone it adds.
+  const day = now.toISOString().slice(0, 10);
+  const batchTags = [`import:${day}`, ...subscriberTagList(input.tags)];
   const records = readCsvRecords(input.file.stream());
   try {
     // The header before the transaction: a file without an email column opens none.
@@ -105,6 +109,12 @@ export async function importSubscriberList(
             deps,
             inserted.map((subscriber) => subscriber.id),
           );
+        await setSubscriberTags(
+          tx,
+          inserted.map((subscriber) => subscriber.id),
+          batchTags,
+          { source: "import", detail: `import of ${day}`, at: now },
+        );
         added += inserted.length;
       };
       let batch: Row[] = [];

@@ -2,6 +2,7 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
 import { limitOffset, type ListPage } from "../list-page.ts";
 import { subscriberCursorPattern, type Subscriber, type SubscriberCounts, type SubscriberStatus } from "./subscriber.schema.ts";
+import type { SubscriberFilter } from "./subscriber-tags.schema.ts";
 
 interface SubscriberRow {
   id: number;
@@ -35,6 +36,10 @@ const columns = `id, email, status, subscribed_at, source, suppressed_reason, su
 
 export interface SubscriberListQuery {
   status?: SubscriberStatus | undefined;
+  /** People who get this topic's posts (they follow it or everything), who carry this tag, whose address holds `q`. */
+  topic?: string | undefined;
+  tag?: string | undefined;
+  q?: string | undefined;
   /** One page: `limit` rows after the cursor `after` (from the start without), or of page `page` (OFFSET, kept for old links). */
   page?: (ListPage & { after?: string | undefined }) | undefined;
 }
@@ -53,11 +58,10 @@ export interface SubscriberListPage {
  * OFFSET) walks every row before its page and stays for links made before cursors.
  */
 export async function listSubscribers(deps: { db: SqlQueryable }, query: SubscriberListQuery = {}): Promise<SubscriberListPage> {
-  const { status, page } = query;
+  const { page } = query;
   if (page?.after !== undefined && page.page > 1) throw new ValidationError("Use either page or after, not both");
   const params: unknown[] = [];
-  const where: string[] = [];
-  if (status) where.push(`status = $${String(params.push(status))}`);
+  const where = subscriberFilterConditions(query, params);
   if (page?.after !== undefined) {
     if (!subscriberCursorPattern.test(page.after)) throw new ValidationError("after must be the cursor of a Link header");
     const [micros, id] = page.after.split("_");
@@ -73,13 +77,34 @@ export async function listSubscribers(deps: { db: SqlQueryable }, query: Subscri
     if (page.after === undefined && page.page > 1) slice += ` OFFSET $${String(params.push(limitOffset(page)[1]))}`;
   }
   const { rows } = await deps.db.query<SubscriberRow>(
-    `SELECT ${columns} FROM subscribers ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+    `SELECT ${columns} FROM subscribers s ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
       ORDER BY subscribed_at DESC, id DESC${slice}`,
     params,
   );
   const more = page !== undefined && rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   return { subscribers: shown.map(toSubscriber), next: more ? shown[shown.length - 1]?.cursor : undefined };
+}
+
+/**
+ * The Subscribers tab's filter as conditions on `subscribers s`, every value a bound parameter: a
+ * status; a topic (as `follows <topic>` in a segment: they follow it, or everything); a subscriber
+ * tag; part of the address (any case, `%` and `_` taken literally). An unknown slug matches nobody.
+ */
+export function subscriberFilterConditions(filter: SubscriberFilter, params: unknown[]): string[] {
+  const bind = (value: unknown) => `$${String(params.push(value))}`;
+  const where: string[] = [];
+  if (filter.status) where.push(`s.status = ${bind(filter.status)}`);
+  if (filter.topic)
+    where.push(
+      `(s.follows_everything OR EXISTS (SELECT 1 FROM subscriber_topics st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = s.id AND t.topic AND t.slug = ${bind(filter.topic.toLowerCase())}))`,
+    );
+  if (filter.tag)
+    where.push(
+      `EXISTS (SELECT 1 FROM subscriber_tag_assignments sta JOIN subscriber_tags tg ON tg.id = sta.subscriber_tag_id WHERE sta.subscriber_id = s.id AND tg.slug = ${bind(filter.tag.toLowerCase())})`,
+    );
+  if (filter.q?.trim()) where.push(`s.email ILIKE ${bind(`%${filter.q.trim().replace(/[\\%_]/g, (char) => `\\${char}`)}%`)}`);
+  return where;
 }
 
 /** How many subscribers there are of each (status, came from the form), from the tallies kept beside them (migration 0030). */

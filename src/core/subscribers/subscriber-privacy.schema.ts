@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { subscriberStatuses } from "./subscriber.schema.ts";
+import { subscriberTagUseSchema } from "./subscriber-tags.schema.ts";
 
 /** A subscriber that was erased meanwhile, or never was. */
 export const subscriberGoneMessage = "This subscriber no longer exists.";
@@ -105,6 +106,8 @@ export const subscriberDataSchema = z.object({
       ),
     }),
   ),
+  /** The owner's labels on them (subscriber tags), with when and why each was set; erase removes them. */
+  tags: z.array(subscriberTagUseSchema),
   exportedAt: z.iso.datetime(),
 });
 

@@ -1,3 +1,4 @@
+import { subscriberTagsOf } from "./subscriber-tags.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError } from "../errors.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
@@ -187,6 +188,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         occurredAt: event.occurred_at.toISOString(),
       })),
       sequences: [...sequences.values()],
+      tags: (await subscriberTagsOf(tx, [row.id])).get(row.id) ?? [],
       exportedAt: deps.now().toISOString(),
     };
   });

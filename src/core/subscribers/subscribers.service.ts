@@ -6,6 +6,7 @@ import { startDelivery } from "../mail/outbox.ts";
 import type { MailDeps, Recipient } from "../mail/person-mail.ts";
 import { queueConfirmationEmail } from "./subscription-emails.ts";
 import type { SubscriberStatus } from "./subscriber.schema.ts";
+import { setSubscriberTags, signupTag } from "./subscriber-tags.ts";
 import { recordWebhookEvent, type WebhookRecordDeps } from "../webhooks/webhook-events.ts";
 
 interface SubscriberRow {
@@ -14,6 +15,9 @@ interface SubscriberRow {
   status: SubscriberStatus;
   subscribed_at: Date;
   source: string;
+  /** `everything`, or the topics' slugs followed (comma-separated; empty for none). */
+  topics: string | null;
+  tags: string | null;
 }
 
 /** A subscriber row as the lifecycle reads it. */
@@ -82,6 +86,8 @@ export interface SubscribeInput {
   email: string;
   /** Used for the rate limit only, then forgotten (docs/decisions/0013-no-ip-in-consent.md). */
   clientIp: string;
+  /** The site page the form was on (its path, from the Referer), for the `signup:<where>` tag; null: not known. */
+  page?: string | null | undefined;
 }
 
 /**
@@ -104,6 +110,13 @@ export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: Ra
     if (subscriber.inserted) await recordWebhookEvent(tx, deps, "subscriber.created", subscriber, subscriber.id);
     const asking = subscriber.status !== "active";
     const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
+    // Where they signed up (issue 42 point 4), kept with the first signup's date. Run for an active
+    // address too (it changes nothing there): the statements, and so the answer's time, stay the same.
+    await setSubscriberTags(tx, [subscriber.id], [signupTag(input.page ?? null)], {
+      source: "signup",
+      detail: `signed up on ${input.page ?? "the site"}`,
+      at: now,
+    });
     return { queued: await queueConfirmationEmail(tx, deps, subscriber, consentId, asking), consentId };
   });
   if (queued) startDelivery(deps);
@@ -140,7 +153,7 @@ function formulaSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-const csvHeader = ["Email", "Status", "Subscribed At", "Source"];
+const csvHeader = ["Email", "Status", "Subscribed At", "Source", "Topics", "Tags"];
 const pageSize = 2000;
 
 /**
@@ -159,7 +172,11 @@ export function exportSubscribersCsv(deps: { db: SqlQueryable }): ReadableStream
         return;
       }
       const { rows } = await deps.db.query<SubscriberRow>(
-        "SELECT id, email, status, subscribed_at, source FROM subscribers WHERE id > $1 ORDER BY id LIMIT $2",
+        `SELECT s.id, s.email, s.status, s.subscribed_at, s.source,
+                CASE WHEN s.follows_everything THEN 'everything'
+                     ELSE (SELECT string_agg(t.slug, ', ' ORDER BY t.slug) FROM subscriber_topics st JOIN tags t ON t.id = st.tag_id WHERE st.subscriber_id = s.id) END AS topics,
+                (SELECT string_agg(g.slug, ', ' ORDER BY g.slug) FROM subscriber_tag_assignments a JOIN subscriber_tags g ON g.id = a.subscriber_tag_id WHERE a.subscriber_id = s.id) AS tags
+           FROM subscribers s WHERE s.id > $1 ORDER BY s.id LIMIT $2`,
         [lastId, pageSize],
       );
       if (rows.length === 0) {
@@ -167,7 +184,14 @@ export function exportSubscribersCsv(deps: { db: SqlQueryable }): ReadableStream
         return;
       }
       lastId = rows[rows.length - 1]?.id ?? lastId;
-      const records = rows.map((row) => [formulaSafe(row.email), statusLabel(row.status), row.subscribed_at.toISOString(), formulaSafe(row.source)]);
+      const records = rows.map((row) => [
+        formulaSafe(row.email),
+        statusLabel(row.status),
+        row.subscribed_at.toISOString(),
+        formulaSafe(row.source),
+        row.topics ?? "",
+        row.tags ?? "",
+      ]);
       controller.enqueue(encoder.encode(stringify(records, { record_delimiter: "windows" })));
     },
   });

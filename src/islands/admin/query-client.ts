@@ -12,7 +12,8 @@ import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import { statsRoutes } from "../../api/routes/stats.routes.ts";
 import { tagsRoutes } from "../../api/routes/tags.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
-import type { Subscriber, SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
+import type { SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
+import type { TaggedSubscriber } from "../../core/subscribers/subscriber-tags.schema.ts";
 import { ApiError, callApi, callApiPage } from "./api-client.ts";
 
 /** The session as the dashboard knows it: the server's answer, and whether it ended under the owner's hands. */
@@ -52,13 +53,25 @@ export const queries = {
      * The list, one status or all, `subscribersPageSize` at a time: each next page is the URL the
      * last answer's `Link: rel="next"` gave (a cursor, so any depth is as quick as the first page).
      */
-    pages: (status: SubscriberStatus | undefined) =>
+    pages: (status: SubscriberStatus | undefined, filter: { topic?: string; tag?: string; q?: string } = {}) =>
       infiniteQueryOptions({
-        queryKey: [newsletterRoutes.subscribers.path, "list", status ?? "all"],
+        queryKey: [newsletterRoutes.subscribers.path, "list", status ?? "all", filter.topic ?? "", filter.tag ?? "", filter.q ?? ""],
         queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
-          callApiPage(newsletterRoutes.subscribers, { query: { limit: String(subscribersPageSize), status } }, pageParam),
+          callApiPage(
+            newsletterRoutes.subscribers,
+            {
+              query: {
+                limit: String(subscribersPageSize),
+                status,
+                ...(filter.topic && { topic: filter.topic }),
+                ...(filter.tag && { tag: filter.tag }),
+                ...(filter.q && { q: filter.q }),
+              },
+            },
+            pageParam,
+          ),
         initialPageParam: undefined as string | undefined,
-        getNextPageParam: (last: { rows: Subscriber[]; next: string | undefined }) => last.next,
+        getNextPageParam: (last: { rows: TaggedSubscriber[]; next: string | undefined }) => last.next,
       }),
   },
   /** The site's tags, for the post form's suggestions. */

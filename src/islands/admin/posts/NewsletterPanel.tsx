@@ -8,6 +8,7 @@ import { queries } from "../query-client.ts";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { TestSendForm } from "../ui/TestSendForm.tsx";
+import { AudiencePicker, useAudienceCount, type Audience } from "./AudiencePicker.tsx";
 import { formatScheduledTime, fromLocalInput, ownTimeZone } from "./local-date-time.ts";
 
 /** Opens the "Send as newsletter" panel for a post (given by the Posts tab to its list). */
@@ -67,7 +68,10 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
     queryFn: () => callApi(routes.list, { query: { postId: String(post.id) } }),
   });
   const subscribers = useQuery(queries.subscribers.counts);
-  const active = subscribers.data?.active;
+  const listed = subscribers.data?.active;
+  const [audience, setAudience] = useState<Audience>({ kind: "everyone" });
+  // The exact number a send now would be fixed for, by the server's rule (decision 0072).
+  const { count: active, error: audienceError, segment } = useAudienceCount(audience);
   // The setup checklist knows whether the footer's postal address is still the example: then the send asks twice.
   const setup = useQuery(queries.setup);
   const placeholderAddress = setup.data?.items.some((item) => item.key === "postal-address" && !item.done) ?? false;
@@ -78,7 +82,10 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
   }, [post.id]);
 
   const start = useMutation({
-    mutationFn: (sendAt: string) => callApi(routes.start, { body: { postId: post.id, ...(sendAt && { sendAt }) } }),
+    mutationFn: (sendAt: string) =>
+      callApi(routes.start, {
+        body: { postId: post.id, ...(sendAt && { sendAt }), ...(segment !== undefined && segment !== null && { segment }) },
+      }),
     onSuccess: (send) => {
       setRefusal(null);
       queryClient.setQueryData(sendKey(send.id), send);
@@ -143,12 +150,22 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
             <h3 className="font-bold">Send to the list</h3>
             {alreadySent ? (
               <p className="mt-2">This post was already sent as the newsletter; its send is below. A post is sent once.</p>
-            ) : history.isPending || active === undefined ? (
+            ) : history.isPending || listed === undefined ? (
               <p className="mt-2 text-slate">Counting subscribers…</p>
-            ) : active === 0 ? (
+            ) : listed === 0 ? (
               <p className="mt-2">There is no active subscriber to send this post to yet.</p>
             ) : (
               <div className="mt-2">
+                <AudiencePicker audience={audience} onChange={setAudience} />
+                {audienceError ? (
+                  <p role="alert" data-testid="audience-error" className="mb-3 text-sm font-semibold text-signal-dark">
+                    {audienceError}
+                  </p>
+                ) : (
+                  <p role="status" data-testid="audience-count" className="mb-3 text-sm font-semibold">
+                    {active === undefined ? "Counting…" : `Reaches ${subscribersLabel(active)} now.`}
+                  </p>
+                )}
                 <label htmlFor={sendAtId} className="block text-sm font-bold uppercase tracking-wide">
                   Send at
                 </label>
@@ -161,23 +178,25 @@ export default function NewsletterPanel({ post, onClose }: { post: Post; onClose
                   className="admin-input mt-1 sm:max-w-xs"
                 />
                 <p id={`${sendAtId}-hint`} className="mt-1 mb-3 text-sm text-slate">
-                  Your time ({ownTimeZone()}). Leave empty to send now. Either way it starts once the post&apos;s page is live, to everyone subscribed
-                  at that moment.
+                  Your time ({ownTimeZone()}). Leave empty to send now. Either way it starts once the post&apos;s page is live, to everyone in the
+                  audience at that moment.
                 </p>
                 <ConfirmButton
-                  label={sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active)}`}
-                  title={sendAt ? `Send “${post.title}” at ${formatScheduledTime(sendAt)}?` : `Send “${post.title}” to ${subscribersLabel(active)}?`}
+                  label={sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active ?? 0)}`}
+                  title={
+                    sendAt ? `Send “${post.title}” at ${formatScheduledTime(sendAt)}?` : `Send “${post.title}” to ${subscribersLabel(active ?? 0)}?`
+                  }
                   description={`${
                     placeholderAddress
                       ? "Your postal address is still the example one (123 Example Street), and every email's footer shows it: the law (CAN-SPAM) asks for your real address. Set it in Site Settings first, or send anyway. "
                       : ""
-                  }${sendAt ? "It goes to everyone subscribed at that time. You can cancel it until it starts." : "This can't be undone."}`}
-                  confirmLabel={placeholderAddress ? "Send anyway" : sendAt ? "Schedule" : `Send to ${subscribersLabel(active)}`}
+                  }${sendAt ? "It goes to everyone in the audience at that time. You can cancel it until it starts." : "This can't be undone."}`}
+                  confirmLabel={placeholderAddress ? "Send anyway" : sendAt ? "Schedule" : `Send to ${subscribersLabel(active ?? 0)}`}
                   onConfirm={() => start.mutate(sendAt)}
-                  disabled={start.isPending}
+                  disabled={start.isPending || active === undefined || (!sendAt && active === 0)}
                   triggerClassName="btn py-2 text-sm"
                 >
-                  {sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active)}`}
+                  {sendAt ? `Schedule for ${formatScheduledTime(sendAt)}` : `Send to ${subscribersLabel(active ?? 0)}`}
                 </ConfirmButton>
               </div>
             )}
@@ -301,6 +320,7 @@ function SendEntry({ listed, postId }: { listed: NewsletterSend; postId: number 
           <span>Asked {dateTime.format(new Date(send.createdAt))}</span>
         )}
         {send.finishedAt && <span>Finished {dateTime.format(new Date(send.finishedAt))}</span>}
+        <span data-testid="send-audience">To: {send.segment === null ? "everyone" : <code className="break-all">{send.segment}</code>}</span>
       </p>
       {send.pausedReason !== null && running(send) && (
         // The provider fails as a whole: every recipient stays pending and the send tries again on its own.

@@ -37,6 +37,7 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
   const queryClient = useQueryClient();
   const formId = `sequence-${sequence.key}`;
   const [enabled, setEnabled] = useState(sequence.enabled);
+  const [segment, setSegment] = useState(sequence.segment ?? "");
   const [steps, setSteps] = useState<DraftStep[]>(() => sequence.steps.map(draftOf));
   const [error, setError] = useState<string | null>(null);
   const stats = useQuery({
@@ -50,11 +51,15 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
     onSuccess: async (saved) => {
       setSteps(saved.steps.map(draftOf));
       setEnabled(saved.enabled);
+      setSegment(saved.segment ?? "");
       showToast({ title: "Sequence Saved", description: `${saved.name}: ${String(saved.steps.length)} steps, ${saved.enabled ? "on" : "off"}.` });
       await queryClient.invalidateQueries({ queryKey: [sequencesRoutes.list.path] });
       await queryClient.invalidateQueries({ queryKey: [sequencesRoutes.stats.path, sequence.key] });
     },
-    onError: (failure) => showErrorToast(failure.message, "Save Failed"),
+    onError: (failure) => {
+      setError(failure.message);
+      showErrorToast(failure.message, "Save Failed");
+    },
   });
 
   const change = (local: number, patch: Partial<DraftStep>) =>
@@ -64,6 +69,7 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
     event.preventDefault();
     const body = {
       enabled,
+      segment,
       steps: steps.map((step) => ({
         ...(step.id !== undefined && { id: step.id }),
         subject: step.subject,
@@ -89,6 +95,19 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
         <label className="flex items-center gap-2 text-sm font-semibold">
           <input type="checkbox" name="enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
           Send this sequence
+        </label>
+        <label className="block text-sm font-semibold">
+          Only for a segment (optional)
+          <input
+            name="segment"
+            className="admin-input mt-1 font-mono sm:max-w-md"
+            placeholder="tag signup:home AND NOT tag customer"
+            value={segment}
+            onChange={(event) => setSegment(event.target.value)}
+          />
+          <span className="mt-1 block font-normal text-slate">
+            Empty: everyone it starts for. Otherwise people outside the segment get none of its steps (checked before each step).
+          </span>
         </label>
         {steps.length === 0 && <p className="text-sm">No steps yet: add the first one.</p>}
         <ol className="space-y-4">

@@ -18,8 +18,10 @@ export function ImportPanel() {
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const importer = useMutation({
-    mutationFn: (input: { file: File; welcome: boolean; form: HTMLFormElement }) =>
-      callApi(newsletterRoutes.import, { body: { file: input.file, consent: "true", welcome: input.welcome ? "true" : "false" } }),
+    mutationFn: (input: { file: File; welcome: boolean; tags: string; form: HTMLFormElement }) =>
+      callApi(newsletterRoutes.import, {
+        body: { file: input.file, consent: "true", welcome: input.welcome ? "true" : "false", ...(input.tags.trim() && { tags: input.tags }) },
+      }),
     onSuccess: async (result, { form }) => {
       form.reset();
       showToast({ title: "Import Complete", description: importSummary(result) });
@@ -47,7 +49,9 @@ export function ImportPanel() {
     const { checked, found } = check(form);
     setErrors(found);
     if (!checked.ok || Object.keys(found).length > 0) return focusFirstInvalid(formId);
-    importer.mutate({ file: checked.data.file, welcome: new FormData(form).get("welcome") === "on", form });
+    const data = new FormData(form);
+    const tags = data.get("tags");
+    importer.mutate({ file: checked.data.file, welcome: data.get("welcome") === "on", tags: typeof tags === "string" ? tags : "", form });
   };
 
   const result = importer.data;
@@ -84,6 +88,11 @@ export function ImportPanel() {
         <label className="flex items-start gap-2 text-sm font-semibold">
           <input type="checkbox" name="welcome" className="mt-1" />
           Send them the welcome sequence (unticked, imported people get no welcome emails)
+        </label>
+        <label className="block text-sm font-semibold">
+          Tags for this batch (optional, comma-separated)
+          <input type="text" name="tags" className="admin-input mt-1 sm:max-w-md" placeholder="webinar-2026, vip" />
+          <span className="mt-1 block font-normal text-slate">Everyone this import adds is also tagged import:&lt;today&apos;s date&gt;.</span>
         </label>
         <button type="submit" className="btn py-2 text-sm" disabled={importer.isPending}>
           {importer.isPending ? "Importing..." : "Import"}

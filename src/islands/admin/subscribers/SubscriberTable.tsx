@@ -1,13 +1,14 @@
-import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
+import type { TaggedSubscriber } from "../../../core/subscribers/subscriber-tags.schema.ts";
 import { formatLongDate } from "../../../lib/format-date.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { Icon } from "../ui/icons.tsx";
 import { statusLabels } from "./StatusFilter.tsx";
+import { TagList } from "./TagList.tsx";
 
 interface Props {
-  subscribers: Subscriber[];
-  onExport: (subscriber: Subscriber) => void;
-  onErase: (subscriber: Subscriber) => void;
+  subscribers: TaggedSubscriber[];
+  onExport: (subscriber: TaggedSubscriber) => void;
+  onErase: (subscriber: TaggedSubscriber) => void;
   /** The subscriber whose export is on its way (its button waits). */
   exportingId: number | undefined;
 }
@@ -26,6 +27,7 @@ export function SubscriberTable({ subscribers, onExport, onErase, exportingId }:
             <th scope="col">Status</th>
             <th scope="col">Subscribed</th>
             <th scope="col">Source</th>
+            <th scope="col">Tags</th>
             {showWhy && <th scope="col">Why nothing is sent</th>}
             <th scope="col">
               <span className="sr-only">Actions</span>
@@ -41,6 +43,9 @@ export function SubscriberTable({ subscribers, onExport, onErase, exportingId }:
               </td>
               <td>{formatLongDate(subscriber.subscribedAt)}</td>
               <td>{subscriber.source}</td>
+              <td className="whitespace-normal text-sm">
+                <TagList tags={subscriber.tags} />
+              </td>
               {showWhy && (
                 <td className="min-w-64 whitespace-normal text-sm" data-status-reason>
                   {subscriber.statusChangedAt && <span className="font-semibold">{formatLongDate(subscriber.statusChangedAt)}: </span>}

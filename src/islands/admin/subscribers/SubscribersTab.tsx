@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
-import type { Subscriber } from "../../../core/subscribers/subscriber.schema.ts";
+import type { TaggedSubscriber as Subscriber } from "../../../core/subscribers/subscriber-tags.schema.ts";
 import { callApi, fetchApiFile } from "../api-client.ts";
 import { queries } from "../query-client.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
@@ -12,6 +12,7 @@ import { ListHealthPanel } from "./ListHealthPanel.tsx";
 import { MailHealthPanel } from "./MailHealthPanel.tsx";
 import { saveFile } from "./save-file.ts";
 import { StatusFilter, statusLabels, type StatusChoice } from "./StatusFilter.tsx";
+import { BulkTags, SubscriberFilters, type ListFilter } from "./SubscriberFilters.tsx";
 import { SubscriberTable } from "./SubscriberTable.tsx";
 
 /** Fetches the CSV and saves it as email-subscribers.csv (SPEC §7). */
@@ -29,7 +30,9 @@ export default function SubscribersTab() {
   const queryClient = useQueryClient();
   const totals = useQuery(queries.subscribers.counts);
   const [shown, setShown] = useState<StatusChoice>("all");
-  const subscribers = useInfiniteQuery(queries.subscribers.pages(shown === "all" ? undefined : shown));
+  const [filter, setFilter] = useState<ListFilter>({});
+  const subscribers = useInfiniteQuery(queries.subscribers.pages(shown === "all" ? undefined : shown, filter));
+  const filtered = shown !== "all" || Object.keys(filter).length > 0;
   const exporter = useMutation({
     mutationFn: exportCsv,
     onSuccess: () => showToast(toastTexts.exportComplete),
@@ -81,6 +84,13 @@ export default function SubscribersTab() {
             <Total label="Newsletter Signups" value={fromNewsletter} />
           </dl>
           <StatusFilter value={shown} counts={counts} onChange={setShown} />
+          <SubscriberFilters value={filter} onChange={setFilter} />
+          {visible.length > 0 && (
+            <BulkTags
+              filter={{ ...filter, ...(shown !== "all" && { status: shown }) }}
+              listed={filtered ? "every page of this filtered list" : "all subscribers"}
+            />
+          )}
           {visible.length > 0 ? (
             <>
               <SubscriberTable
@@ -101,7 +111,9 @@ export default function SubscribersTab() {
               )}
             </>
           ) : subscribers.isPending ? null : (
-            <p className="mt-4">No {shown === "all" ? "" : statusLabels[shown].toLowerCase()} subscribers.</p>
+            <p className="mt-4">
+              No {shown === "all" ? "" : statusLabels[shown].toLowerCase()} subscribers{Object.keys(filter).length > 0 ? " match this filter" : ""}.
+            </p>
           )}
         </>
       )}
