@@ -135,6 +135,12 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "5",
   },
+  // Issue 43 point 1: what a feed item carries (src/core/feeds/feeds.ts).
+  feed_content: {
+    description: "Feeds (RSS, Atom, JSON Feed) carry: full (the whole post) or excerpt",
+    type: "text",
+    defaultValue: "full",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -199,6 +205,9 @@ export function settingValueSchema(key: SettingKey) {
       (value) => value === "" || (/^\d{1,3}(\.\d{1,3})?$/.test(value) && Number(value) > 0 && Number(value) <= 100),
       "Please enter a percentage between 0 and 100, e.g. 0.3.",
     );
+  }
+  if (key === "feed_content") {
+    return base.refine((value) => value === "" || value === "full" || value === "excerpt", 'Please enter "full" or "excerpt".');
   }
   if (settingDefinitions[key].type === "url") {
     return base.refine(
