@@ -62,7 +62,7 @@ describe("demo content", () => {
     }
 
     const settings = await db.query("SELECT key FROM site_settings");
-    expect(settings.rows).toHaveLength(20);
+    expect(settings.rows).toHaveLength(21);
   });
 
   it("stores every cover and thumbnail as an upload is, its own size in its name (the pages set width and height from it)", async () => {

@@ -52,7 +52,7 @@ describe("GET /api/site-settings", () => {
     expect(response.status).toBe(200);
     const settings = (await response.json()) as { key: string; value: string }[];
     expect(settings.map((setting) => setting.key)).toEqual(settingKeys);
-    expect(settings).toHaveLength(20);
+    expect(settings).toHaveLength(21);
     expect(settings.every((setting) => setting.value.length > 0)).toBe(true);
     // The postal address every email's footer shows starts as an obvious placeholder, on several lines.
     expect(settings.find((setting) => setting.key === "mailing_address")?.value).toBe("No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA");

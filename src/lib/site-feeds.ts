@@ -63,3 +63,15 @@ export async function feedResponse(format: FeedFormat, scope: FeedScope, site: U
   });
   return new Response(body, { headers: { "Content-Type": `${feedFormats[format].type}; charset=utf-8` } });
 }
+
+/** A category's feeds, as its pages announce them. */
+export const categoryFeed = (category: PostCategory) => {
+  const { folder, title } = categoryFeedScope(category, []);
+  return { folder, title };
+};
+
+/** A tag's feeds, as its pages announce them. */
+export const tagFeed = (tag: Tag) => {
+  const { folder, title } = tagFeedScope(tag, []);
+  return { folder, title };
+};

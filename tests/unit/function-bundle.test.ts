@@ -220,7 +220,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     expect(status, stderr).toBe(0);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect(JSON.parse(answers[0]?.body ?? "{}")).toMatchObject({ status: "ok", database: "ok" });
-    expect(JSON.parse(answers[1]?.body ?? "[]")).toHaveLength(20);
+    expect(JSON.parse(answers[1]?.body ?? "[]")).toHaveLength(21);
   });
 
   it("serves previews from a bundle of its own on /preview/*, never cached", () => {

@@ -59,7 +59,7 @@ interface Seen {
   date: number | undefined;
   content: string | undefined;
 }
-const time = (value: unknown) => (value ? new Date(String(value)).getTime() : undefined);
+const time = (value: unknown) => (value instanceof Date || typeof value === "string" ? new Date(value).getTime() : undefined);
 /** An Atom text construct as feedsmith reads it: a string, or `{ value }`. */
 const text = (construct: unknown): string | undefined =>
   typeof construct === "string" ? construct : (construct as { value?: string } | undefined)?.value;
