@@ -27,6 +27,9 @@ const allowedTags = [
   "hr",
   "a",
   "img",
+  // Not made by the editor, but imports carry them (WordPress, Ghost): an image with its caption.
+  "figure",
+  "figcaption",
 ];
 
 /**
