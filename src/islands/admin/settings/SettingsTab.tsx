@@ -49,8 +49,8 @@ export default function SettingsTab() {
           <div>
             <dt className="font-bold">Feeds</dt>
             <dd>
-              What each post in the RSS, Atom and JSON feeds carries: full (the whole post with its cover, the default) or excerpt (its
-              summary, its cover and a link to the post).
+              What each post in the RSS, Atom and JSON feeds carries: full (the whole post with its cover, the default) or excerpt (its summary, its
+              cover and a link to the post).
             </dd>
           </div>
           <div>
