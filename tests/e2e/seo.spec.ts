@@ -169,3 +169,24 @@ test("a post's head tells the truth: image size, type and alt, article times, se
     expect((await head(request, path))?.querySelector('link[rel="canonical"]'), path).toBeNull();
   }
 });
+
+test("Pagefind's hashed index and fragments are cached as immutable; TRACE answers 405 and a plain 404 carries the security headers (issue 43 point 7)", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/blog");
+  const fragment = page.waitForResponse((response) => response.url().includes("/pagefind/fragment/"));
+  const index = page.waitForResponse((response) => response.url().includes("/pagefind/index/"));
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("dialog", { name: "Search No Filter" }).getByRole("searchbox", { name: "Search posts and resources" }).fill("funding");
+  for (const response of [await index, await fragment]) {
+    expect(response.headers()["cache-control"], response.url()).toBe("public, max-age=31536000, immutable");
+  }
+  const traced = await request.fetch("/", { method: "TRACE" });
+  expect(traced.status()).toBe(405);
+  for (const answer of [traced, await request.get("/_headers")]) {
+    expect(answer.headers()["content-security-policy"]).toMatch(/^default-src 'self'/);
+    expect(answer.headers()["permissions-policy"]).toBe("camera=(), microphone=(), geolocation=()");
+    expect(answer.headers()["x-frame-options"]).toBe("DENY");
+  }
+});
