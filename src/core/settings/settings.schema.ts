@@ -10,6 +10,8 @@ interface SettingDefinition {
   defaultValue: string;
   /** The owner may turn it off ("Don't show"): the site then leaves it out, which empty never does (empty is the default). */
   hideable?: true;
+  /** The only values it takes: the dashboard offers them in a list, the value check refuses any other. */
+  choices?: readonly string[];
 }
 
 /**
@@ -140,6 +142,7 @@ export const settingDefinitions = {
     description: "Feeds (RSS, Atom, JSON Feed) carry: full (the whole post) or excerpt",
     type: "text",
     defaultValue: "full",
+    choices: ["full", "excerpt"],
   },
 } as const satisfies Record<string, SettingDefinition>;
 
@@ -159,6 +162,9 @@ export function splitClaim(claim: string): { figure: string; label: string } {
   const space = text.search(/\s/);
   return space === -1 ? { figure: text, label: "" } : { figure: text.slice(0, space), label: text.slice(space).trim() };
 }
+
+/** The values a setting takes when it is a choice (`feed_content`), else undefined. */
+export const settingChoices = (key: SettingKey): readonly string[] | undefined => (settingDefinitions[key] as SettingDefinition).choices;
 
 /** Whether the owner may turn this setting off. */
 export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;
@@ -206,8 +212,9 @@ export function settingValueSchema(key: SettingKey) {
       "Please enter a percentage between 0 and 100, e.g. 0.3.",
     );
   }
-  if (key === "feed_content") {
-    return base.refine((value) => value === "" || value === "full" || value === "excerpt", 'Please enter "full" or "excerpt".');
+  const choices = settingChoices(key);
+  if (choices) {
+    return base.refine((value) => value === "" || choices.includes(value), `Please choose one of: ${choices.join(", ")}.`);
   }
   if (settingDefinitions[key].type === "url") {
     return base.refine(
