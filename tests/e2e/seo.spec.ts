@@ -135,6 +135,13 @@ test("a post with a cover is an h-entry with its featured photo; the home page a
   const card = home.items.find((item) => item.type?.includes("h-card"));
   expect(card?.properties.name).toEqual(["No Filter"]);
   expect(home.rels.me?.length).toBeGreaterThan(0);
+  // Each card of a list is an h-entry too: its name, address, date and summary.
+  const list = mf2(await (await request.get("/blog")).text(), { baseUrl: new URL("/blog/", baseURL).href });
+  const cards = list.items.filter((item) => item.type?.includes("h-entry"));
+  expect(cards.length).toBeGreaterThan(0);
+  for (const entry of cards) {
+    for (const name of ["name", "url", "published", "summary"]) expect(entry.properties[name], name).toHaveLength(1);
+  }
 });
 
 test("a post's head tells the truth: image size, type and alt, article times, section, twitter:site; form answers are noindex; a 404 has no canonical (issue 43 point 5)", async ({
