@@ -5,6 +5,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
+import { withLastModified } from "./netlify/sitemap-lastmod.ts";
 
 // The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
 // fully static site doesn't need: Netlify serves dist/ and 404.html itself. So the adapter runs
@@ -12,12 +13,13 @@ import { localDatabase } from "./netlify/local/astro-local-database.ts";
 const isDev = process.argv.includes("dev");
 // Imported only then: loading the adapter takes time that every site build (and so every publish
 // under `npm start`) would pay for nothing (docs/decisions/0005-netlify-adapter-only-in-dev.md).
+// The local server builds into a fresh folder each time and swaps it in (see netlify/local).
+const outDir = process.env.ASTRO_OUT_DIR ?? "./dist";
 const netlify = isDev ? (await import("@astrojs/netlify")).default : undefined;
 
 export default defineConfig({
   output: "static",
-  // The local server builds into a fresh folder each time and swaps it in (see netlify/local).
-  outDir: process.env.ASTRO_OUT_DIR ?? "./dist",
+  outDir,
   // …with its cache (content store, optimized images) in that server's state folder, apart from any other's.
   ...(process.env.ASTRO_CACHE_DIR && { cacheDir: process.env.ASTRO_CACHE_DIR }),
   ...(process.env.SITE_URL && { site: process.env.SITE_URL }),
@@ -38,6 +40,8 @@ export default defineConfig({
     react(),
     // Public pages only: never the dashboard (its path must not be revealed) or form answer pages.
     sitemap({
+      // Each post's <lastmod> from its last change, as its built page states it.
+      serialize: withLastModified(outDir),
       filter: (page) => {
         const path = new URL(page).pathname.replace(/\/$/, "");
         const adminPath = process.env.ADMIN_PATH;

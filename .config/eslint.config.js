@@ -31,6 +31,7 @@ const corePolicy = {
     { pattern: pkg("react") }, // createElement for the email templates
     { pattern: pkg("@react-email") }, // email templates rendered to HTML and text
     { pattern: pkg("sanitize-html") }, // post and email HTML cleaning
+    { pattern: pkg("feedsmith") }, // RSS, Atom and JSON Feed written from plain objects
     { pattern: pkg("@sindresorhus/slugify") }, // post slugs
     { pattern: pkg("csv-parse") }, // subscriber import
     { pattern: pkg("csv-stringify") }, // subscriber export

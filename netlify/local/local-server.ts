@@ -21,6 +21,8 @@ export interface LocalSite {
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
   netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;
   publishDir: string;
+  /** The headers netlify.toml gives every path (site-headers.ts), for the answers this server makes itself. */
+  siteHeaders?: Record<string, string>;
   /** Paths netlify.toml answers with status 404 (see not-found-rules.ts). */
   notFoundRules: ((pathname: string) => boolean)[];
   /** Path of the local build hook; a POST there asks for a rebuild. */
@@ -95,8 +97,15 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
   if (reference) return reference;
   const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
   if (inbox) return inbox;
+  // TRACE and the like: Netlify refuses them; NetlifyDev would hand them on. A page only reads.
+  if (!knownMethods.has(req.method ?? "GET")) {
+    return new Response("Method not allowed", {
+      status: 405,
+      headers: { ...options.siteHeaders, allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" },
+    });
+  }
   // Netlify reads these from the build and serves neither; the static emulation would send them as files.
-  if (isNetlifyRulesFile(pathname)) return notFoundPage(options.publishDir);
+  if (isNetlifyRulesFile(pathname)) return notFoundPage(options);
   const redirected = await redirect(pathname);
   if (redirected) return redirected;
   // The Image CDN's emulation (`/.netlify/images`) fetches each source image back from this server.
@@ -106,7 +115,7 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
     if (image) return image;
   }
   const match = await netlify();
-  if (!match) return notFoundPage(options.publishDir);
+  if (!match) return notFoundPage(options);
   const ruledMiss =
     match.type === "redirect" &&
     match.response.status === 200 &&
@@ -153,9 +162,12 @@ async function builtPageExists(publishDir: string, pathname: string): Promise<bo
   return false;
 }
 
-/** Netlify serves the built 404 page for any miss; NetlifyDev answers nothing, so we do. */
-async function notFoundPage(publishDir: string): Promise<Response> {
-  const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" };
+/** The methods a request may use here (the Blobs emulation writes with PUT and DELETE); any other answers 405. */
+const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** Netlify serves the built 404 page for any miss, with the site's headers; NetlifyDev answers nothing, so we do. */
+async function notFoundPage({ publishDir, siteHeaders }: Pick<LocalSite, "publishDir" | "siteHeaders">): Promise<Response> {
+  const headers = { ...siteHeaders, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" };
   try {
     return new Response(await readFile(path.join(publishDir, "404.html")), { status: 404, headers });
   } catch {

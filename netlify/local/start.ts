@@ -22,6 +22,7 @@ import { startLocalBlobs } from "./local-blobs.ts";
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
 import { createLocalServer, type LocalSite } from "./local-server.ts";
+import { readSiteHeaders } from "./site-headers.ts";
 import { caughtMailLog } from "./caught-mail-log.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { threadedSmtpMailer } from "./threaded-mailer.ts";
@@ -151,6 +152,7 @@ ready.site = {
   preview: (request) => answerPreview(app.deps, request, siteTemplates(request)),
   netlifyDev,
   publishDir,
+  siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),
   notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
   buildHookPath,
   onBuildHook: () => void builder.request(),

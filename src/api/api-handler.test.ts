@@ -93,3 +93,36 @@ describe("the shared handler", () => {
     expect(logged.mock.calls).toEqual([[expect.stringMatching(/^\[api\] GET \/api\/boom\b/), failure]]);
   });
 });
+
+describe("the headers netlify.toml gives the built pages, on a function's answers (issue 43 point 7)", () => {
+  const page = { ...boom, path: "/api/page" };
+  const handler = createApiHandler({
+    routes: [
+      {
+        ...page,
+        handle: () => Promise.resolve(new Response("<!doctype html><p>Hi</p>", { headers: { "content-type": "text/html; charset=utf-8" } })),
+      },
+    ],
+    deps: () => Promise.resolve(app.deps),
+  });
+
+  it("a page gets the Permissions-Policy; over HTTPS every answer gets HSTS", async () => {
+    const secure = await handler(new Request("https://example.com/api/page"), { ip: "127.0.0.1" });
+    expect(secure.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
+    expect(secure.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    const json = await app.call("/api/health");
+    expect(json.headers.get("permissions-policy")).toBeNull();
+  });
+
+  it("plain HTTP (npm start) gets no HSTS, which a browser would ignore there", async () => {
+    const plain = await handler(new Request("http://localhost/api/page"), { ip: "127.0.0.1" });
+    expect(plain.headers.get("permissions-policy")).toBe("camera=(), microphone=(), geolocation=()");
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("sends the same values as netlify.toml does for the built pages", async () => {
+    const toml = await import("node:fs/promises").then((fs) => fs.readFile(new URL("../../netlify.toml", import.meta.url), "utf8"));
+    expect(toml).toContain('Permissions-Policy = "camera=(), microphone=(), geolocation=()"');
+    expect(toml).toContain('Strict-Transport-Security = "max-age=31536000"');
+  });
+});

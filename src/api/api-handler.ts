@@ -21,6 +21,7 @@ import type { HandlerContext, ServedRoute } from "./route-handler.ts";
 import { matchRoute } from "./route-table.ts";
 import { readSessionToken } from "./session-cookie.ts";
 import { createSharedReads } from "./shared-reads.ts";
+import { withSiteHeaders } from "./site-pages.ts";
 
 export interface ApiHandlerOptions {
   routes: readonly ServedRoute[];
@@ -112,7 +113,7 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       };
       if (route.shared && request.method === "GET" && readSessionToken(request) === undefined && !caller) {
         // Keyed by what the route reads, so a query it ignores makes no new entry.
-        return await sharedReads.answer(`${url.pathname}?${JSON.stringify(query ?? {})}`, answer);
+        return withSiteHeaders(request, await sharedReads.answer(`${url.pathname}?${JSON.stringify(query ?? {})}`, answer));
       }
       const response = await answer();
       if (webhooksRecorded && client.waitUntil && processDeps.deliverWebhooks) client.waitUntil(processDeps.deliverWebhooks());
@@ -120,12 +121,12 @@ export function createApiHandler(options: ApiHandlerOptions): ApiHandler {
       // An answer that may hold the owner's data is never kept by a browser or a proxy.
       if (route.access !== "public") response.headers.set("cache-control", "no-store");
       response.headers.set("x-content-type-options", "nosniff");
-      return response;
+      return withSiteHeaders(request, response);
     } catch (error) {
       const response = errorToResponse(error, request);
       // A visitor's form without JavaScript lands on a page that says what happened, whatever
       // failed (a refusal, a cross-site 403, our own 500): never on raw JSON.
-      return formPost ? seeOther(failurePage(formPost.failure, response.status)) : response;
+      return withSiteHeaders(request, formPost ? seeOther(failurePage(formPost.failure, response.status)) : response);
     }
   };
 }

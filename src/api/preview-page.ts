@@ -7,7 +7,7 @@
  */
 import { openPreview, previewPathPrefix, type PreviewLinksDeps } from "../core/posts/preview-links.service.ts";
 import { fillPreviewTemplate, previewGoneVariant, previewTemplatePath, previewVariant } from "../lib/preview-template.ts";
-import { sitePageCsp, type LoadTemplate } from "./site-pages.ts";
+import { sitePageCsp, sitePermissionsPolicy, withSiteHeaders, type LoadTemplate } from "./site-pages.ts";
 
 export { siteTemplates, type LoadTemplate } from "./site-pages.ts";
 
@@ -21,10 +21,15 @@ const pageHeaders = {
   "x-frame-options": "DENY",
   // As netlify.toml's for the built pages, which a function's answer does not get.
   "content-security-policy": sitePageCsp,
+  "permissions-policy": sitePermissionsPolicy,
 };
 
-/** The answer to a request for a preview address. */
+/** The answer to a request for a preview address, with the headers the built pages get (HSTS over HTTPS). */
 export async function answerPreview(deps: PreviewLinksDeps, request: Request, loadTemplate: LoadTemplate): Promise<Response> {
+  return withSiteHeaders(request, await previewAnswer(deps, request, loadTemplate));
+}
+
+async function previewAnswer(deps: PreviewLinksDeps, request: Request, loadTemplate: LoadTemplate): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD", "cache-control": "no-store" } });
   }

@@ -19,3 +19,23 @@ export function siteTemplates(request: Request, timeoutMs = 10_000): LoadTemplat
 /** As netlify.toml's for the built pages, which a function's answer does not get (Pagefind's search runs WebAssembly). */
 export const sitePageCsp =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'sha256-l9neg4UcB8FKHJHMWfLYMXfF9VQ+Y4FE0wPdIzhqt8A='; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+
+/** As netlify.toml's for the built pages: no page of the site uses the camera, the microphone or the location. */
+export const sitePermissionsPolicy = "camera=(), microphone=(), geolocation=()";
+
+/** HSTS for a year, as netlify.toml's; sent over HTTPS only (a browser ignores it on plain HTTP, as under `npm start`). */
+export const siteTransportSecurity = "max-age=31536000";
+
+/**
+ * The headers netlify.toml gives the built pages, which a function's answer does not get: the
+ * Permissions-Policy on a page (HTML), and HSTS on any answer over HTTPS. Headers already set win.
+ */
+export function withSiteHeaders(request: Request, response: Response): Response {
+  if (!response.headers.has("permissions-policy") && (response.headers.get("content-type") ?? "").startsWith("text/html")) {
+    response.headers.set("permissions-policy", sitePermissionsPolicy);
+  }
+  if (new URL(request.url).protocol === "https:" && !response.headers.has("strict-transport-security")) {
+    response.headers.set("strict-transport-security", siteTransportSecurity);
+  }
+  return response;
+}

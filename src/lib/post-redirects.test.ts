@@ -17,11 +17,13 @@ describe("the _redirects file", () => {
     expect(rules.size).toBe(2);
   });
 
-  it("sends a renamed tag's old list, each of its pages and its feed to the new ones", () => {
+  it("sends a renamed tag's old list, each of its pages and its feeds to the new ones", () => {
     const text = redirectsFile([], [], [{ from: "pricing", to: "prices", postCount: 25 }]);
     const rules = parseRedirectsFile(text);
     expect(rules.get("/blog/tag/pricing")).toEqual({ to: "/blog/tag/prices", status: 301 });
     expect(rules.get("/blog/tag/pricing/rss.xml")).toEqual({ to: "/blog/tag/prices/rss.xml", status: 301 });
+    expect(rules.get("/blog/tag/pricing/atom.xml")).toEqual({ to: "/blog/tag/prices/atom.xml", status: 301 });
+    expect(rules.get("/blog/tag/pricing/feed.json")).toEqual({ to: "/blog/tag/prices/feed.json", status: 301 });
     expect(rules.get("/blog/tag/pricing/page/2")).toEqual({ to: "/blog/tag/prices/page/2", status: 301 });
     expect(rules.get("/blog/tag/pricing/page/3")).toEqual({ to: "/blog/tag/prices/page/3", status: 301 });
     expect(rules.has("/blog/tag/pricing/page/4")).toBe(false);

@@ -1,10 +1,11 @@
 import { postPath } from "../core/posts/post-slug-rules.ts";
+import { feedFormats } from "../core/feeds/feeds.ts";
 import { postsPerListPage } from "../core/posts/post.schema.ts";
 
 /**
  * The site's `_redirects` file: permanent redirects from a post's id (SPEC's `/blog/{id}`) and its
  * former slugs to its page, from `/blog/page/1` to `/blog`, and from a renamed tag's old list (each
- * of its pages, its feed) to the new one. Netlify applies these only where no page exists, so a post
+ * of its pages, its three feeds) to the new one. Netlify applies these only where no page exists, so a post
  * or tag that takes a slug back is served, not redirected.
  */
 export function redirectsFile(
@@ -20,7 +21,7 @@ export function redirectsFile(
     // Written out page by page, not as a splat, so the local server (exact paths) answers them as Netlify does.
     ...tagRedirects.flatMap(({ from, to, postCount }) => [
       `/blog/tag/${from} /blog/tag/${to} 301`,
-      `/blog/tag/${from}/rss.xml /blog/tag/${to}/rss.xml 301`,
+      ...Object.values(feedFormats).map(({ file }) => `/blog/tag/${from}/${file} /blog/tag/${to}/${file} 301`),
       ...Array.from({ length: Math.ceil(postCount / postsPerListPage) - 1 }, (_, index) => {
         const page = String(index + 2);
         return `/blog/tag/${from}/page/${page} /blog/tag/${to}/page/${page} 301`;

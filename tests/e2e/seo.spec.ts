@@ -1,4 +1,8 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { parseFeed } from "feedsmith";
+import { mf2 } from "microformats-parser";
+import { parse } from "node-html-parser";
+import { eventually, logIn, unique } from "./admin.ts";
 import { localServerInfo } from "./local-server.ts";
 
 const firstPostUrl = async (request: APIRequestContext) => ((await (await request.get("/api/blog-posts/1")).json()) as { url: string }).url;
@@ -14,6 +18,13 @@ test("robots.txt and the sitemap list the public pages and never the dashboard's
   expect(sitemap).toContain("/blog/category/cash-flow/<");
   expect(sitemap).toContain("/downloads/");
   for (const text of [robots, index, sitemap]) expect(text).not.toContain(adminPath);
+});
+
+test("the sitemap gives each post its last change as <lastmod>", async ({ request }) => {
+  const index = await (await request.get("/sitemap-index.xml")).text();
+  const sitemap = await (await request.get(new URL(/<loc>([^<]+)<\/loc>/.exec(index)?.[1] ?? "").pathname)).text();
+  const post = (await (await request.get("/api/blog-posts/1")).json()) as { url: string; updatedAt: string };
+  expect(sitemap).toContain(`${post.url}/</loc><lastmod>${post.updatedAt}</lastmod>`);
 });
 
 test("the RSS feed lists the newest published posts, 20 at most, at their slugs", async ({ request }) => {
@@ -42,5 +53,147 @@ test("a post page carries canonical, social cards and BlogPosting data, all at i
   const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}") as Record<string, unknown>;
   expect(data["@type"]).toBe("BlogPosting");
   expect(data.headline).toBe(await page.getByRole("heading", { level: 1 }).textContent());
-  expect(data.mainEntityOfPage).toMatch(new RegExp(`${url}$`));
+  expect(data.mainEntityOfPage).toMatch(new RegExp(`${url}/$`));
+});
+
+/** The `<head>` of a page as the server answers it. */
+async function head(request: APIRequestContext, path: string) {
+  const response = await request.get(path);
+  return parse(await response.text()).querySelector("head");
+}
+const alternates = (document: Awaited<ReturnType<typeof head>>) =>
+  (document?.querySelectorAll('link[rel="alternate"]') ?? []).map((link) => [link.getAttribute("type"), link.getAttribute("href")]);
+const siteFeeds = [
+  ["application/rss+xml", "/rss.xml"],
+  ["application/atom+xml", "/atom.xml"],
+  ["application/feed+json", "/feed.json"],
+];
+
+test("every page type announces the site's three feeds, a category's and a tag's pages theirs too, and each feed parses (issue 43 points 1 and 3)", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  // A tagged post, so the tag's pages and feeds exist.
+  await logIn(page);
+  const tagName = unique("Feed tag");
+  const title = unique("Feeds, told straight");
+  const made = await page.request.post("/api/blog-posts", {
+    headers: { origin: baseURL ?? "" },
+    multipart: { title, content: "<p>Every reader's format.</p>", category: "Funding", tags: tagName, published: "true" },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const post = (await made.json()) as { url: string; tags: string[] };
+  const tagSlug = post.tags[0] ?? "";
+  await eventually(request, `/blog/tag/${tagSlug}`, (_html, status) => status === 200);
+
+  for (const path of ["/", "/blog", "/blog/tags", post.url, "/downloads", "/privacy", "/subscribed", "/no-such-page"]) {
+    expect(alternates(await head(request, path)), path).toEqual(siteFeeds);
+  }
+  const scoped = { "/blog/category/funding": "/blog/category/funding/", [`/blog/tag/${tagSlug}`]: `/blog/tag/${tagSlug}/` };
+  for (const [path, folder] of Object.entries(scoped)) {
+    expect(alternates(await head(request, path)), path).toEqual([
+      ...siteFeeds,
+      ...siteFeeds.map(([type, file]) => [type, `${folder}${file?.slice(1) ?? ""}`]),
+    ]);
+    for (const [, file] of siteFeeds) {
+      const feed = await request.get(`${folder}${file?.slice(1) ?? ""}`);
+      expect(feed.status()).toBe(200);
+      const parsed = parseFeed(await feed.text());
+      const items = parsed.format === "atom" ? parsed.feed.entries : parsed.format === "rdf" ? [] : parsed.feed.items;
+      expect(JSON.stringify(items), `${folder}${file ?? ""}`).toContain(title.replace(/&/g, "&amp;"));
+    }
+  }
+  // The site's own feeds carry the post with its whole content.
+  for (const [, file] of siteFeeds) {
+    const text = await (await request.get(file ?? "")).text();
+    expect(text).toContain(title);
+    expect(text).toContain("Every reader's format.");
+  }
+
+  // Point 3: the post is an h-entry with every field; its tag and category are p-category.
+  const html = await (await request.get(post.url)).text();
+  const entry = mf2(html, { baseUrl: new URL(post.url, baseURL).href }).items.find((item) => item.type?.includes("h-entry"));
+  const properties = entry?.properties ?? {};
+  for (const name of ["name", "summary", "content", "published", "updated", "url", "author", "category"])
+    expect(properties[name], name).toBeDefined();
+  expect(properties.name).toEqual([title]);
+  expect(properties.url).toEqual([new URL(`${post.url}/`, baseURL).href]);
+  expect(properties.category).toEqual(["Funding", tagName]);
+  expect((properties.author?.[0] as { type?: string[] } | undefined)?.type).toEqual(["h-card"]);
+});
+
+test("a post with a cover is an h-entry with its featured photo; the home page an h-card with rel=me profiles", async ({ request, baseURL }) => {
+  const url = await firstPostUrl(request);
+  const entry = mf2(await (await request.get(url)).text(), { baseUrl: new URL(url, baseURL).href }).items.find((item) =>
+    item.type?.includes("h-entry"),
+  );
+  expect(JSON.stringify(entry?.properties.featured)).toMatch(/\/api\/files\/images\//);
+  expect(JSON.stringify(entry?.properties.photo)).toMatch(/\/api\/files\/images\//);
+  const home = mf2(await (await request.get("/")).text(), { baseUrl: baseURL ?? "" });
+  const card = home.items.find((item) => item.type?.includes("h-card"));
+  expect(card?.properties.name).toEqual(["No Filter"]);
+  expect(home.rels.me?.length).toBeGreaterThan(0);
+  // Each card of a list is an h-entry too: its name, address, date and summary.
+  const list = mf2(await (await request.get("/blog")).text(), { baseUrl: new URL("/blog/", baseURL).href });
+  const cards = list.items.filter((item) => item.type?.includes("h-entry"));
+  expect(cards.length).toBeGreaterThan(0);
+  for (const entry of cards) {
+    for (const name of ["name", "url", "published", "summary"]) expect(entry.properties[name], name).toHaveLength(1);
+  }
+});
+
+test("a post's head tells the truth: image size, type and alt, article times, section, twitter:site; form answers are noindex; a 404 has no canonical (issue 43 point 5)", async ({
+  request,
+}) => {
+  const document = await head(request, await firstPostUrl(request));
+  const meta = (key: string) => document?.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute("content");
+  expect(meta("og:image:width")).toBe("1200");
+  expect(meta("og:image:height")).toBe("630");
+  expect(meta("og:image:type")).toBe("image/jpeg");
+  expect(meta("og:image:alt")).toBeTruthy();
+  expect(meta("twitter:image:alt")).toBe(meta("og:image:alt"));
+  expect(Date.parse(meta("article:published_time") ?? "")).not.toBeNaN();
+  expect(Date.parse(meta("article:modified_time") ?? "")).not.toBeNaN();
+  expect(meta("article:section")).toBeTruthy();
+  expect(meta("twitter:site")).toMatch(/^@\w+$/);
+  const data = JSON.parse(document?.querySelector('script[type="application/ld+json"]')?.textContent ?? "{}") as Record<string, unknown>;
+  expect(data.mainEntityOfPage).toBe(document?.querySelector('link[rel="canonical"]')?.getAttribute("href"));
+  expect(data).toMatchObject({ image: { width: 1200, height: 630 }, author: { "@type": "Organization" } });
+  expect(data.dateModified).toBe(meta("article:modified_time"));
+
+  const home = await head(request, "/");
+  const graph = JSON.parse(home?.querySelector('script[type="application/ld+json"]')?.textContent ?? "{}") as { "@graph"?: { "@type": string }[] };
+  expect(graph["@graph"]?.map((node) => node["@type"])).toEqual(["WebSite", "Organization"]);
+
+  for (const path of ["/subscribed", "/subscribe-failed", "/subscribe-failed/try-later", "/download-failed", "/download-failed/try-later"]) {
+    const answer = await head(request, path);
+    expect(answer?.querySelector('meta[name="robots"]')?.getAttribute("content"), path).toBe("noindex, nofollow");
+    expect(answer?.querySelector('link[rel="canonical"]'), path).toBeNull();
+  }
+  for (const path of ["/no-such-page", "/blog/no-such-post"]) {
+    expect((await head(request, path))?.querySelector('link[rel="canonical"]'), path).toBeNull();
+  }
+});
+
+test("Pagefind's hashed index and fragments are cached as immutable; TRACE answers 405 and a plain 404 carries the security headers (issue 43 point 7)", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/blog");
+  const fragment = page.waitForResponse((response) => response.url().includes("/pagefind/fragment/"));
+  const index = page.waitForResponse((response) => response.url().includes("/pagefind/index/"));
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("dialog", { name: "Search No Filter" }).getByRole("searchbox", { name: "Search posts and resources" }).fill("funding");
+  for (const response of [await index, await fragment]) {
+    expect(response.headers()["cache-control"], response.url()).toBe("public, max-age=31536000, immutable");
+  }
+  const traced = await request.fetch("/", { method: "TRACE" });
+  expect(traced.status()).toBe(405);
+  for (const answer of [traced, await request.get("/_headers")]) {
+    expect(answer.headers()["content-security-policy"]).toMatch(/^default-src 'self'/);
+    expect(answer.headers()["permissions-policy"]).toBe("camera=(), microphone=(), geolocation=()");
+    expect(answer.headers()["x-frame-options"]).toBe("DENY");
+  }
 });

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { request, type IncomingMessage, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
@@ -12,6 +13,7 @@ import { startLocalBlobs } from "../../netlify/local/local-blobs.ts";
 import { adminLoginLine, readLocalEnv } from "../../netlify/local/local-env.ts";
 import { localHostCheck } from "../../netlify/local/local-hosts.ts";
 import { loadLocalSecrets, writePrivateFile } from "../../netlify/local/local-secrets.ts";
+import { readSiteHeaders } from "../../netlify/local/site-headers.ts";
 import { createLocalServer, type LocalSite } from "../../netlify/local/local-server.ts";
 import { startMailCatcher, type MailCatcher } from "../../netlify/local/mail-catcher.ts";
 
@@ -105,6 +107,7 @@ describe("finding 6: npm start answers only to this machine, serves no rule file
       api: () => Promise.resolve(Response.json({ status: "ok" })),
       netlifyDev,
       publishDir,
+      siteHeaders: await readSiteHeaders(fileURLToPath(new URL("../../netlify.toml", import.meta.url))),
       notFoundRules: [],
       buildHookPath: "/.netlify/local/build-hook/test",
       onBuildHook: () => undefined,
@@ -183,6 +186,31 @@ describe("finding 6: npm start answers only to this machine, serves no rule file
       expect(answer.body, pathname).not.toContain("first-post");
     }
     expect((await get("/", `localhost:${String(port)}`)).body).toContain("<h1>Home</h1>");
+  });
+
+  it("answers TRACE (a method Netlify refuses) with 405, and its plain 404 with the site's security headers (issue 43 point 7)", async () => {
+    const send = (method: string, pathname: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path: pathname, method, headers: { host: `localhost:${String(port)}` } });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const traced = await send("TRACE", "/");
+    expect(traced.status).toBe(405);
+    expect(traced.headers.allow).toBe("GET, HEAD");
+    const missing = await send("GET", "/no-such-page");
+    expect(missing.status).toBe(404);
+    for (const answer of [traced, missing]) {
+      expect(answer.headers["content-security-policy"]).toMatch(/^default-src 'self'/);
+      expect(answer.headers["x-frame-options"]).toBe("DENY");
+      expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+      expect(answer.headers["permissions-policy"]).toBe("camera=(), microphone=(), geolocation=()");
+    }
+    expect((await send("GET", "/")).status).toBe(200);
   });
 
   it("runs Blobs on 127.0.0.1 only, behind a long random token, and stores through it", async () => {

@@ -15,6 +15,15 @@ describe("sanitizePostHtml", () => {
     );
   });
 
+  it("keeps an imported figure with its caption, without its attributes (issue 43 point 7)", () => {
+    expect(
+      sanitizePostHtml(
+        '<figure class="wp-block-image"><img src="/api/files/images/a.png" alt="A"><figcaption style="x">The caption</figcaption></figure>',
+        isFile,
+      ),
+    ).toBe('<figure><img src="/api/files/images/a.png" alt="A" /><figcaption>The caption</figcaption></figure>');
+  });
+
   it("removes scripts, styles, iframes and forms with their content", () => {
     expect(sanitizePostHtml('<p>ok</p><script>alert(1)</script><style>p{}</style><iframe src="https://evil.example"></iframe>', isFile)).toBe(
       "<p>ok</p>",

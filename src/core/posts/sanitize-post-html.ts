@@ -27,6 +27,9 @@ const allowedTags = [
   "hr",
   "a",
   "img",
+  // Not made by the editor, but imports carry them (WordPress, Ghost): an image with its caption.
+  "figure",
+  "figcaption",
 ];
 
 /**
@@ -36,9 +39,15 @@ const allowedTags = [
  */
 export type IsOwnImage = (src: string) => boolean;
 
+/** The attributes a post keeps, by tag. */
+const allowedAttributes = { a: ["href", "target", "rel"], img: ["src", "alt"] };
+
+/** What the sanitizer keeps (the feeds pass a post through it again: src/core/feeds/feeds.ts). */
+export const postHtmlAllowed = { allowedTags, allowedAttributes } as const;
+
 const options = (isOwnImage: IsOwnImage): sanitizeHtml.IOptions => ({
   allowedTags,
-  allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt"] },
+  allowedAttributes,
   allowedSchemes: [...linkSchemes],
   allowedSchemesByTag: { img: [] },
   // `//host/path` would slip past the scheme list while loading from anywhere.

@@ -10,6 +10,8 @@ interface SettingDefinition {
   defaultValue: string;
   /** The owner may turn it off ("Don't show"): the site then leaves it out, which empty never does (empty is the default). */
   hideable?: true;
+  /** The only values it takes: the dashboard offers them in a list, the value check refuses any other. */
+  choices?: readonly string[];
 }
 
 /**
@@ -147,6 +149,13 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "9",
   },
+  // Issue 43 point 1: what a feed item carries (src/core/feeds/feeds.ts).
+  feed_content: {
+    description: "Feeds (RSS, Atom, JSON Feed) carry: full (the whole post) or excerpt",
+    type: "text",
+    defaultValue: "full",
+    choices: ["full", "excerpt"],
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */
@@ -168,6 +177,9 @@ export function splitClaim(claim: string): { figure: string; label: string } {
   const space = text.search(/\s/);
   return space === -1 ? { figure: text, label: "" } : { figure: text.slice(0, space), label: text.slice(space).trim() };
 }
+
+/** The values a setting takes when it is a choice (`feed_content`), else undefined. */
+export const settingChoices = (key: SettingKey): readonly string[] | undefined => (settingDefinitions[key] as SettingDefinition).choices;
 
 /** Whether the owner may turn this setting off. */
 export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;
@@ -214,6 +226,10 @@ export function settingValueSchema(key: SettingKey) {
       (value) => value === "" || (/^\d{1,3}(\.\d{1,3})?$/.test(value) && Number(value) > 0 && Number(value) <= 100),
       "Please enter a percentage between 0 and 100, e.g. 0.3.",
     );
+  }
+  const choices = settingChoices(key);
+  if (choices) {
+    return base.refine((value) => value === "" || choices.includes(value), `Please choose one of: ${choices.join(", ")}.`);
   }
   if (key === "digest_day") {
     return base.refine(

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { isHideable, settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
+import { isHideable, settingChoices, settingDefinitions, settingValueSchema, type SiteSetting } from "../../../core/settings/settings.schema.ts";
 import { siteSettingsRoutes } from "../../../api/routes/site-settings.routes.ts";
 import { ApiError, callApi } from "../api-client.ts";
 import { queries } from "../query-client.ts";
@@ -86,6 +86,39 @@ export default function SettingRow({ setting }: { setting: SiteSetting }) {
           onChange={(event) => console.info("Image settings are not uploaded yet", event.target.files?.[0]?.name)}
         />
         <p className="mt-1 break-all text-sm text-slate">{setting.value}</p>
+      </div>
+    );
+  }
+
+  const choices = settingChoices(setting.key);
+  if (choices) {
+    // A choice saves as soon as it is made: there is nothing to type, so nothing to confirm.
+    return (
+      <div>
+        <label htmlFor={id} className="block text-sm font-bold uppercase tracking-wide">
+          {setting.description}
+        </label>
+        <select
+          id={id}
+          className="admin-input mt-1"
+          value={draft}
+          disabled={save.isPending}
+          aria-describedby={`${id}-status`}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            setStatus(null);
+            save.mutate({ value: event.target.value });
+          }}
+        >
+          {choices.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-status`} role="status" className="mt-1 min-h-5 text-sm text-slate">
+          {status ? statusTexts[status] : ""}
+        </p>
       </div>
     );
   }

@@ -47,6 +47,13 @@ export default function SettingsTab() {
             </dd>
           </div>
           <div>
+            <dt className="font-bold">Feeds</dt>
+            <dd>
+              What each post in the RSS, Atom and JSON feeds carries: full (the whole post with its cover, the default) or excerpt (its summary, its
+              cover and a link to the post).
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Download counts</dt>
             <dd>
               A resource&apos;s count shows on its card once it reaches this number (0: always), so a new resource doesn&apos;t say &ldquo;0

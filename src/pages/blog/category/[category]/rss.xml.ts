@@ -1,0 +1,8 @@
+import type { APIContext, GetStaticPaths } from "astro";
+import { categoryFeedPaths, feedResponse, type categoryFeedScope } from "../../../../lib/site-feeds.ts";
+
+export const getStaticPaths = categoryFeedPaths satisfies GetStaticPaths;
+
+/** A category's newest posts as a feed, like the site's. */
+export const GET = (context: APIContext) =>
+  feedResponse("rss", (context.props as { scope: ReturnType<typeof categoryFeedScope> }).scope, context.site);
