@@ -7,6 +7,7 @@ import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
 import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
+import { receiptEmailRenderer } from "../core/payments/payments.service.ts";
 
 /** What the renderers read: the person-mail needs, and whether sequence links go through the click redirect. */
 export type MailKindsDeps = Omit<MailDeps, "mail" | "waitUntil" | "deliverMail"> & { clickTracking?: boolean | undefined };
@@ -37,6 +38,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     "newsletter-test": transactional((message) => renderTestEmail(deps, message)),
     sequence: (message) => renderSequenceEmail(deps, message),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
+    receipt: transactional(receiptEmailRenderer(deps)),
   };
 }
 

@@ -16,7 +16,7 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-addr
  * the delivery engine (delivery-engine.ts, decision 0044): claimed under a lease with `FOR UPDATE
  * SKIP LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
-export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled";
+export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled" | "receipt";
 
 /** A message to queue: who it goes to and what it is rendered from at delivery. */
 export interface QueuedMail {
@@ -29,6 +29,8 @@ export interface QueuedMail {
   postId?: number | null;
   /** The owner's email about an outgoing webhook endpoint switched off. */
   webhookEndpointId?: number | null;
+  /** A receipt's payment (src/core/payments/). */
+  paymentId?: number | null;
 }
 
 /** A claimed row, handed to the renderer and then to the SMTP server. */
@@ -41,6 +43,7 @@ export interface OutboxMessage extends LeasedRow {
   downloadId: number | null;
   postId: number | null;
   webhookEndpointId: number | null;
+  paymentId: number | null;
   messageId: string;
   /** How many times the row was handed over, this time included. */
   attempts: number;
@@ -103,11 +106,12 @@ export async function enqueueMail(
     messageId,
     deps.now(),
     mail.webhookEndpointId ?? null,
+    mail.paymentId ?? null,
   ];
   const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
   const { rows } = await db.query<{ message_id: string }>(
-    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id)
-     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id, payment_id)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer, $10::bigint
      ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
      RETURNING message_id`,
     [...values, ...(onlyIf?.params ?? [])],
@@ -123,6 +127,7 @@ interface OutboxRow {
   download_id: number | null;
   post_id: number | null;
   webhook_endpoint_id: number | null;
+  payment_id: string | number | null;
   message_id: string;
   created_at: Date;
   subscriber_status: string | null;
@@ -143,7 +148,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
       pick: ["subscriber_id"],
       join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
       returning:
-        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.message_id, q.created_at, s.status AS subscriber_status",
+        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.payment_id, q.message_id, q.created_at, s.status AS subscriber_status",
     },
     size,
     leaseMs,
@@ -157,6 +162,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     downloadId: row.download_id,
     postId: row.post_id,
     webhookEndpointId: row.webhook_endpoint_id,
+    paymentId: row.payment_id === null ? null : Number(row.payment_id),
     messageId: row.message_id,
     attempts: row.attempts,
     leaseUntil: row.leaseUntil,
