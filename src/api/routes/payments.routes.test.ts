@@ -270,6 +270,18 @@ describe("payments against the fake Stripe", () => {
     const text = await csv.text();
     expect(text.split("\r\n")[0]).toBe("Date,Kind,Status,Amount (minor units),Currency,Item,Email,Stripe Checkout Session,Live");
     expect(text).toContain(`tip,paid,500,usd,A tip,fan@example.com,${sessionId},no`);
+
+    // The person's export holds the payment; the erase keeps it for accounting, without the address.
+    const fanId = (await app.deps.db.query<{ id: number }>("SELECT id FROM subscribers WHERE email = 'fan@example.com'")).rows[0]?.id ?? 0;
+    const exported = await app.call(`/api/newsletter/subscribers/${String(fanId)}/export`, { headers: await app.adminHeaders() });
+    expect(((await exported.json()) as { payments: unknown[] }).payments).toEqual([
+      { kind: "tip", status: "paid", amount: 500, currency: "usd", item: "A tip", paidAt: clock.now().toISOString(), checkoutSessionId: sessionId },
+    ]);
+    expect((await app.call(`/api/newsletter/subscribers/${String(fanId)}`, { method: "DELETE", headers: await app.adminHeaders() })).status).toBe(
+      204,
+    );
+    const kept = await app.deps.db.query("SELECT email, amount FROM payments WHERE checkout_session_id = $1", [sessionId]);
+    expect(kept.rows).toEqual([{ email: null, amount: 500 }]);
   });
 
   it("refuses a free resource, an unknown one and the membership at checkout, and rate-limits the public call", async () => {
