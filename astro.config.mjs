@@ -44,6 +44,7 @@ export default defineConfig({
         return (
           ![
             "/subscribed",
+            "/thanks",
             "/subscribe-failed",
             "/subscribe-failed/try-later",
             "/download-failed",
