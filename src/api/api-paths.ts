@@ -82,6 +82,7 @@ export const apiPaths = {
   payments: "/api/payments",
   paymentsExport: "/api/payments/export",
   paymentsConfig: "/api/payments/config",
+  revenue: "/api/revenue",
   webhooks: "/api/webhooks",
   webhook: "/api/webhooks/:id",
   webhookTest: "/api/webhooks/:id/test",

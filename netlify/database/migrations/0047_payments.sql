@@ -19,6 +19,8 @@ CREATE TABLE payments (
   -- The resource's title when it was bought (the row outlives the resource: accounting).
   item_title text NOT NULL DEFAULT '',
   newsletter boolean NOT NULL DEFAULT false,
+  -- The site page the Checkout was started from (its path, from the request's same-origin Referer): revenue per post.
+  source_path text,
   livemode boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL,
   revoked_at timestamptz

@@ -1,5 +1,5 @@
 import { PayloadTooLargeError } from "../../core/errors.ts";
-import { exportPaymentsCsv, listPayments, paymentsConfig } from "../../core/payments/payments-admin.ts";
+import { exportPaymentsCsv, listPayments, paymentsConfig, revenue } from "../../core/payments/payments-admin.ts";
 import { checkoutStatus, receiveStripeEvent, startCheckout } from "../../core/payments/payments.service.ts";
 import { attachment } from "../attachment.ts";
 import { readLimitedBody } from "../body-limit.ts";
@@ -9,8 +9,20 @@ import type { paymentsRoutes } from "./payments.routes.ts";
 /** Stripe's events are a few kilobytes; this leaves room for a large session. */
 const maxEventBytes = 256 * 1024;
 
+/** The site page a Checkout was started from: a same-origin Referer's path, for revenue per post. */
+function refererPath(request: Request, siteUrl: string | undefined): string | null {
+  const referer = request.headers.get("referer");
+  if (!referer || !siteUrl) return null;
+  try {
+    const url = new URL(referer);
+    return url.origin === new URL(siteUrl).origin ? url.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 export const paymentsHandlers: RouteHandlers<typeof paymentsRoutes> = {
-  checkout: ({ body, deps, clientIp }) => startCheckout(deps, body, clientIp),
+  checkout: ({ body, deps, clientIp, request }) => startCheckout(deps, body, clientIp, refererPath(request, deps.env.SITE_URL)),
   checkoutStatus: ({ query, deps }) => checkoutStatus(deps, query.session),
   webhook: async ({ request, deps }) => {
     // The raw bytes: Stripe's signature is over the body exactly as it was sent.
@@ -23,5 +35,6 @@ export const paymentsHandlers: RouteHandlers<typeof paymentsRoutes> = {
   },
   list: ({ query, deps }) => listPayments(deps, { kind: query.kind, page: query.page }),
   export: async ({ deps }) => attachment(await exportPaymentsCsv(deps), { fileName: "payments.csv", contentType: "text/csv; charset=utf-8" }),
+  revenue: ({ query, deps }) => revenue(deps, { from: query.from, to: query.to }),
   config: ({ deps }) => Promise.resolve(paymentsConfig(deps.payments, deps.env)),
 };

@@ -284,6 +284,34 @@ describe("payments against the fake Stripe", () => {
     expect(kept.rows).toEqual([{ email: null, amount: 500 }]);
   });
 
+  it("sums what stands for the Revenue panel: tips, sales per resource, revenue per post, in the main currency", async () => {
+    const started = await app.call("/api/checkout", {
+      method: "POST",
+      body: JSON.stringify({ kind: "tip", amount: 300 }),
+      headers: { ...json, referer: `${testOrigin}/blog/the-round-that-almost-failed?x=1` },
+    });
+    const sessionId = ((await started.json()) as { url: string }).url.split("/").pop() ?? "";
+    expect((await post(stripe.pay(sessionId))).status).toBe(204);
+    const day = clock.now().toISOString().slice(0, 10);
+    const answer = await app.call(`/api/revenue?from=${day}&to=${day}`, { headers: await app.adminHeaders() });
+    expect(answer.status).toBe(200);
+    // Standing in usd: the 700 and 900 resources and the 500 and 300 tips (the 1900 eur sale and the 2500 ones were refunded or disputed).
+    expect(await answer.json()).toEqual({
+      tips: { count: 2, amount: 800 },
+      sales: [
+        { resourceId: expect.any(Number) as unknown, title: "Series A Financial Model", count: 1, amount: 900 },
+        { resourceId: expect.any(Number) as unknown, title: "Series A Financial Model", count: 1, amount: 700 },
+      ],
+      supporters: { active: 0, mrr: 0, churned: 0 },
+      byPost: [{ path: "/blog/the-round-that-almost-failed", amount: 300 }],
+      bySource: [],
+      currency: "usd",
+    });
+    const before = await app.call("/api/revenue?from=2026-01-01&to=2026-01-31", { headers: await app.adminHeaders() });
+    expect(((await before.json()) as { tips: unknown }).tips).toEqual({ count: 0, amount: 0 });
+    expect((await app.call("/api/revenue?from=2026-02-01&to=2026-01-01", { headers: await app.adminHeaders() })).status).toBe(400);
+  });
+
   it("refuses a free resource, an unknown one and the membership at checkout, and rate-limits the public call", async () => {
     const free = await createResource(app);
     expect((await checkout(app, { kind: "resource", resourceId: free.id })).status).toBe(400);

@@ -6,6 +6,8 @@ import {
   paymentsConfigSchema,
   paymentsPageSchema,
   paymentsQuerySchema,
+  revenueQuerySchema,
+  revenueSchema,
 } from "../../core/payments/payment.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer } from "../declare-route.ts";
@@ -58,6 +60,16 @@ export const paymentsRoutes = {
     scope: "subscribers:read",
     summary: "Every payment as CSV (payments.csv), amounts in minor units as Stripe has them",
     answers: { 200: fileAnswer("text/csv", "The CSV file, formula-safe") },
+  }),
+  revenue: declareRoute({
+    method: "GET",
+    path: apiPaths.revenue,
+    access: "admin",
+    scope: "stats:read",
+    summary:
+      "The Revenue panel between `from` and `to` (YYYY-MM-DD, UTC, both included; without them all time): tips, sales per resource, supporters, revenue per post (the page a Checkout started from) and per source, in minor units of the main currency",
+    query: revenueQuerySchema,
+    answers: { 200: jsonAnswer(revenueSchema, "The figures") },
   }),
   config: declareRoute({
     method: "GET",

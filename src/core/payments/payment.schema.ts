@@ -80,3 +80,22 @@ export const paymentsConfigSchema = z.object({
   missing: z.array(z.string()),
   docs: z.string(),
 });
+
+const dayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Dates are YYYY-MM-DD");
+
+/** `GET /api/revenue?from=&to=`: both days included (UTC); without them, everything. */
+export const revenueQuerySchema = z
+  .object({ from: dayString.optional(), to: dayString.optional() })
+  .refine((range) => !range.from || !range.to || range.from <= range.to, { message: "from must not be after to" });
+
+/** The Revenue panel's figures (issue 47 point 6, exact), amounts in minor units of `currency`. */
+export const revenueSchema = z.object({
+  tips: z.object({ count: z.number().int(), amount: z.number().int() }),
+  sales: z.array(z.object({ resourceId: z.number().int().nullable(), title: z.string(), count: z.number().int(), amount: z.number().int() })),
+  supporters: z.object({ active: z.number().int(), mrr: z.number().int(), churned: z.number().int() }),
+  byPost: z.array(z.object({ path: z.string(), amount: z.number().int() })),
+  bySource: z.array(z.object({ source: z.string(), amount: z.number().int() })),
+  currency: z.string(),
+});
+
+export type Revenue = z.output<typeof revenueSchema>;

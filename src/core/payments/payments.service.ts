@@ -48,10 +48,19 @@ export class PaymentProviderError extends AppError {
  * Nothing is written but the rate limit's hit: an abandoned Checkout leaves nothing behind; the
  * payment is recorded only when Stripe's signed event says it was paid.
  */
-export async function startCheckout(deps: PaymentsDeps, input: CheckoutRequest, clientIp: string): Promise<{ url: string }> {
+export async function startCheckout(
+  deps: PaymentsDeps,
+  input: CheckoutRequest,
+  clientIp: string,
+  sourcePath: string | null = null,
+): Promise<{ url: string }> {
   const gateway = gatewayOf(deps);
   await takeRateLimit(deps, checkoutLimit, clientIp);
-  const metadata: Record<string, string> = { kind: input.kind, newsletter: input.newsletter ? "1" : "0" };
+  const metadata: Record<string, string> = {
+    kind: input.kind,
+    newsletter: input.newsletter ? "1" : "0",
+    ...(sourcePath && { path: sourcePath.slice(0, 400) }),
+  };
   let line: { amount: number; currency: string; name: string };
   let cancelPath = "/";
   if (input.kind === "resource") {
@@ -185,8 +194,8 @@ async function recordPaidSession(
         : "Membership"
       : ((await tx.query<{ title: string }>("SELECT title FROM downloads WHERE id = $1", [resourceId])).rows[0]?.title ?? "A resource");
   const { rows } = await tx.query<{ id: string | number; status: string }>(
-    `INSERT INTO payments (kind, status, checkout_session_id, payment_intent_id, amount, currency, email, download_id, item_title, newsletter, livemode, created_at, revoked_at)
-     SELECT $1, COALESCE(r.reason, 'paid'), $2, $3, $4, $5, $6, (SELECT id FROM downloads WHERE id = $7), $8, $9, $10, $11, CASE WHEN r.reason IS NULL THEN NULL ELSE $11::timestamptz END
+    `INSERT INTO payments (kind, status, checkout_session_id, payment_intent_id, amount, currency, email, download_id, item_title, newsletter, livemode, created_at, revoked_at, source_path)
+     SELECT $1, COALESCE(r.reason, 'paid'), $2, $3, $4, $5, $6, (SELECT id FROM downloads WHERE id = $7), $8, $9, $10, $11, CASE WHEN r.reason IS NULL THEN NULL ELSE $11::timestamptz END, $12
        FROM (SELECT 1) AS one LEFT JOIN payment_revocations r ON r.payment_intent_id = $3
      ON CONFLICT DO NOTHING
      RETURNING id, status`,
@@ -202,6 +211,7 @@ async function recordPaidSession(
       metadata.newsletter === "1",
       livemode,
       deps.now(),
+      /^\/[^\s]{0,399}$/.test(metadata.path ?? "") ? metadata.path : null,
     ],
   );
   const payment = rows[0];
