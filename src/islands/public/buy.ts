@@ -16,7 +16,9 @@ for (const form of document.querySelectorAll<HTMLFormElement>("form[data-checkou
       return typeof value === "string" ? value.trim() : "";
     };
     const email = field("email");
-    const amount = Math.round(Number(field("amount") || "0") * 100);
+    // A tip: one of the owner's amounts, or the custom one (whole units; the server bounds it).
+    const chosen = field("amount") === "custom" ? field("custom") : field("amount");
+    const amount = Math.round(Number(chosen || "0") * 100);
     const body = {
       kind: form.dataset.checkout,
       ...(form.dataset.resource && { resourceId: Number(form.dataset.resource) }),
