@@ -48,6 +48,7 @@ export default defineConfig({
         return (
           ![
             "/subscribed",
+            "/thanks",
             "/subscribe-failed",
             "/subscribe-failed/try-later",
             "/preferences-failed",

@@ -186,6 +186,7 @@ const adaptersPolicy = {
     { pattern: pkg("nodemailer"), says: "nodemailer" },
     { pattern: pkg("yauzl"), says: "yauzl, yazl (archives as streams)" },
     { pattern: pkg("yazl"), says: "yauzl, yazl (archives as streams)" },
+    { pattern: pkg("stripe"), says: "stripe (payments)" },
   ],
   files: [{ pattern: /^src\/core\//, says: "`src/core/` (the seams and ports they implement)" }],
   hints: [

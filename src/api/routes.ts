@@ -52,6 +52,8 @@ import { sequencesHandlers } from "./routes/sequences.handlers.ts";
 import { sequencesRoutes } from "./routes/sequences.routes.ts";
 import { webhooksHandlers } from "./routes/webhooks.handlers.ts";
 import { webhooksRoutes } from "./routes/webhooks.routes.ts";
+import { paymentsHandlers } from "./routes/payments.handlers.ts";
+import { paymentsRoutes } from "./routes/payments.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -80,6 +82,7 @@ export const apiContract = {
   sequences: sequencesRoutes,
   apiKeys: apiKeysRoutes,
   webhooks: webhooksRoutes,
+  payments: paymentsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -119,4 +122,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(sequencesRoutes, sequencesHandlers),
   ...serve(apiKeysRoutes, apiKeysHandlers),
   ...serve(webhooksRoutes, webhooksHandlers),
+  ...serve(paymentsRoutes, paymentsHandlers),
 ];

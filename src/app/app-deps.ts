@@ -15,6 +15,7 @@ import type { MailDeps } from "../core/mail/person-mail.ts";
 import type { OutboxDeliveryDeps } from "../core/mail/outbox-delivery.ts";
 import type { StatsDeps } from "../core/stats/stats.service.ts";
 import type { WebhooksDeps } from "../core/webhooks/webhooks.service.ts";
+import type { PaymentsDeps } from "../core/payments/payments.service.ts";
 
 /**
  * Everything the app's features need, put together once by `createApp` (create-app.ts): the sum of
@@ -34,6 +35,7 @@ export type AppDeps = PostsDeps &
   BackupRunDeps &
   StatsDeps &
   WebhooksDeps &
+  Pick<PaymentsDeps, "payments"> &
   Pick<OutboxDeliveryDeps, "queuedMailRenderers" | "onUnknownRecipient"> & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;

@@ -1,7 +1,8 @@
 import { createApiHandler, type ApiHandler } from "../api/api-handler.ts";
 import { apiUrls } from "../api/api-urls.ts";
 import { apiRoutes } from "../api/routes.ts";
-import { isProduction, type ServerEnv } from "../config/server-env.ts";
+import { isProduction, stripeSettings, type ServerEnv } from "../config/server-env.ts";
+import { stripeGateway } from "../adapters/stripe-gateway.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { adminCredentials } from "../core/auth/admin-credentials.ts";
 import type { SqlExecutor } from "../core/db/sql-executor.ts";
@@ -133,6 +134,8 @@ export function createApp(parts: AppParts): App {
       ),
     ),
     snsCertificate: snsCertificates(snsFetch),
+    // Payments through the owner's Stripe account, once both secrets are set (docs/payments.md).
+    payments: ((settings) => settings && stripeGateway(settings))(stripeSettings(env)),
     // Newsletter links go through the signed click redirect unless the owner turned it off.
     clickTracking: env.CLICK_TRACKING !== "off",
     // Production holds mail back while the footer's postal address is the seeded placeholder.

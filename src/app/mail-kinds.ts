@@ -9,6 +9,7 @@ import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { renderSequenceStepTest } from "../core/sequences/sequence-test-send.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
 import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
+import { receiptEmailRenderer } from "../core/payments/payments.service.ts";
 
 /** What the renderers read: the person-mail needs, and whether sequence links go through the click redirect. */
 export type MailKindsDeps = Omit<MailDeps, "mail" | "waitUntil" | "deliverMail"> & { clickTracking?: boolean | undefined };
@@ -42,6 +43,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     // The newsletter's kind of mail, as a sequence step: its footer and one-click headers.
     digest: (message) => renderDigest(deps, message),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
+    receipt: transactional(receiptEmailRenderer(deps)),
   };
 }
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError } from "./env-errors.ts";
-import { databaseUrl, dkimSigning, previousSessionSecrets, readServerEnv } from "./server-env.ts";
+import { databaseUrl, dkimSigning, previousSessionSecrets, readServerEnv, stripeSettings } from "./server-env.ts";
 
 describe("server environment", () => {
   it("names each bad variable and the value it got", () => {
@@ -160,5 +160,32 @@ describe("production environment", () => {
 
   it("keeps the relaxed rules for a local server", () => {
     expect(() => readServerEnv({ SITE_ID: "0", NO_FILTER_ENV: "local", ADMIN_PASSWORD: "a local password" })).not.toThrow();
+  });
+});
+
+describe("Stripe (issue 47 point 1)", () => {
+  const stripe = { STRIPE_SECRET_KEY: "sk_test_51AbCdEfGh", STRIPE_WEBHOOK_SECRET: "whsec_abcdefgh12345678" };
+
+  it("turns payments on with both secrets, and off (nothing else changes) with neither", () => {
+    expect(stripeSettings(readServerEnv(stripe))).toEqual({
+      secretKey: stripe.STRIPE_SECRET_KEY,
+      webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+      apiUrl: undefined,
+    });
+    expect(stripeSettings(readServerEnv({ ...stripe, STRIPE_API_URL: "http://127.0.0.1:9410" }))?.apiUrl).toBe("http://127.0.0.1:9410");
+    expect(stripeSettings(readServerEnv({}))).toBeUndefined();
+    expect(stripeSettings(readServerEnv({ STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" }))).toBeUndefined();
+  });
+
+  it("refuses one secret without the other, a publishable key, a bad secret or URL, naming the variable", () => {
+    expect(() => readServerEnv({ STRIPE_SECRET_KEY: stripe.STRIPE_SECRET_KEY })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: is required with the other Stripe variable/,
+    );
+    expect(() => readServerEnv({ STRIPE_WEBHOOK_SECRET: stripe.STRIPE_WEBHOOK_SECRET })).toThrow(/STRIPE_SECRET_KEY: is required/);
+    expect(() => readServerEnv({ ...stripe, STRIPE_SECRET_KEY: "pk_test_51AbCdEfGh" })).toThrow(/STRIPE_SECRET_KEY: must be a Stripe secret key/);
+    expect(() => readServerEnv({ ...stripe, STRIPE_WEBHOOK_SECRET: "secret" })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: must be the webhook endpoint's signing secret/,
+    );
+    expect(() => readServerEnv({ ...stripe, STRIPE_API_URL: "ftp://x" })).toThrow(/STRIPE_API_URL: must be an http\(s\) URL/);
   });
 });

@@ -169,6 +169,15 @@ export const serverEnvSchema = z.object({
   IMPORT_ALLOW_PRIVATE_HOSTS: optional(z.enum(["1", "0"], { error: "must be 1 or 0" })),
   /** The time zone the Stats tab's days are counted in (an IANA name, e.g. Europe/Paris). Default UTC. */
   SITE_TIME_ZONE: optional(z.string().refine(isTimeZone, "must be an IANA time zone name, e.g. Europe/Paris or UTC")),
+  /**
+   * Payments (docs/payments.md): the owner's Stripe secret key (`sk_test_…`/`sk_live_…`, or a
+   * restricted `rk_…` one) and the webhook endpoint's signing secret. Both or neither; without them
+   * every paid feature is hidden.
+   */
+  STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, "must be a Stripe secret key, sk_test_… or sk_live_…")),
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, "must be the webhook endpoint's signing secret, whsec_…")),
+  /** Where the `stripe` library sends its calls; default Stripe's own (the tests and `npm start` may point it at the local fake). */
+  STRIPE_API_URL: optional(httpUrl),
   /** `off` keeps newsletter links as written (no click counting through the site's signed redirect). */
   CLICK_TRACKING: optional(z.enum(["on", "off"], { error: "must be on or off" })),
 });
@@ -191,6 +200,14 @@ const productionEnvSchema = serverEnvSchema.superRefine((env, ctx) => {
     for (const name of dkimNames.filter((candidate) => env[candidate] === undefined)) {
       problem(name, `is required with ${dkimSet.join(" and ")}: DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together`);
     }
+  }
+  // Half a Stripe setup would take money it never hears about, or hear events it cannot check.
+  if ((env.STRIPE_SECRET_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+    const missing = env.STRIPE_SECRET_KEY === undefined ? "STRIPE_SECRET_KEY" : "STRIPE_WEBHOOK_SECRET";
+    problem(
+      missing,
+      "is required with the other Stripe variable: payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together (docs/payments.md)",
+    );
   }
   if (!isProduction(env)) return;
   if (!env.DATABASE_URL && !env.NETLIFY_DB_URL) {
@@ -215,6 +232,12 @@ export type ServerEnv = z.output<typeof serverEnvSchema>;
  */
 export function readServerEnv(env: Record<string, string | undefined>): ServerEnv {
   return parseEnv(productionEnvSchema, env);
+}
+
+/** Stripe's settings when payments are set up (both secrets), else undefined: every paid feature hidden. */
+export function stripeSettings(env: Pick<ServerEnv, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_URL">) {
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return undefined;
+  return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL };
 }
 
 /** The database to use: an explicit `DATABASE_URL` wins over Netlify's. */

@@ -1,5 +1,5 @@
 import { bootApp, warmApp } from "../app/boot-app.ts";
-import { readServerEnv, type ServerEnv } from "../config/server-env.ts";
+import { readServerEnv, stripeSettings, type ServerEnv } from "../config/server-env.ts";
 import type { AppDeps } from "../app/app-deps.ts";
 import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
@@ -24,6 +24,11 @@ const buildApp = warmApp(() => bootApp(process.env));
 /** The site build's configuration, read from its environment once. */
 export function buildEnv(): ServerEnv {
   return (env ??= readServerEnv(process.env));
+}
+
+/** Whether the build's environment sets Stripe up (docs/payments.md): priced resources get a Buy form only then. */
+export function paymentsEnabled(): boolean {
+  return stripeSettings(buildEnv()) !== undefined;
 }
 
 function buildDeps(): Promise<AppDeps> {

@@ -32,6 +32,8 @@ const useCaseEdges: Record<string, string> = {
   "imports -> posts": "an import writes posts",
   "imports -> publishing": "an import rebuilds the site",
   "imports -> subscribers": "a subscriber import runs as an import run",
+  "payments -> downloads": "a paid resource is released through the resources' signed download link",
+  "payments -> subscribers": "a buyer who ticked the newsletter box is signed up as on the form",
   "newsletter -> email-events": "a send records SMTP bounces and pauses on its bounce and complaint figures",
   "newsletter -> posts": "a newsletter is a post's email",
   "newsletter -> stats": "a newsletter's links go through the click redirect",

@@ -28,12 +28,18 @@ export const downloadsHandlers: RouteHandlers<typeof downloadsRoutes> = {
     return answer;
   },
   file: async ({ params, query, deps, request }) => {
-    const link = { id: params.id, expires: query.expires ?? null, signature: query.signature ?? null, recipient: query.r ?? null };
+    const link = {
+      id: params.id,
+      expires: query.expires ?? null,
+      signature: query.signature ?? null,
+      recipient: query.r ?? null,
+      purchase: query.p ?? null,
+    };
     if (!verifyDownloadLink(deps.signer, link, deps.now())) {
       throw new ForbiddenError("This download link is invalid or has expired.");
     }
     const owner = link.recipient !== null && request.method === "GET" ? Number(link.recipient) : null;
-    const file = await downloadFile(deps, params.id, owner);
+    const file = await downloadFile(deps, params.id, owner, link.purchase === null ? null : Number(link.purchase));
     return attachment(new Uint8Array(file.data), { fileName: file.fileName, contentType: file.contentType, bytes: file.data.byteLength });
   },
 };

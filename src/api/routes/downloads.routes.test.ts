@@ -83,6 +83,8 @@ describe("GET /api/downloads", () => {
       thumbnailUrl: expect.stringMatching(/^\/api\/files\/images\/[0-9a-f-]{36}_600x400\.png$/) as unknown,
       thumbnailAlt: "Checklist card",
       downloadCount: 0,
+      price: 0,
+      currency: "usd",
     });
     const admin = await call("/api/downloads", { headers: await app.adminHeaders() });
     const adminItem = ((await admin.json()) as Download[]).find((item) => item.id === created.id);

@@ -3,6 +3,30 @@ import { missingFileMessage } from "../messages.ts";
 import { altTextField, decorativeField, missingAlt } from "../shared/image-alt.schema.ts";
 import { subscribeSchema } from "../subscribers/subscriber.schema.ts";
 
+/** ISO 4217, lower case, as Stripe spells currencies. */
+export const currencySchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{3}$/, "The currency must be a three-letter ISO 4217 code, e.g. usd or eur");
+
+/** Minor units: 0 (free) up to 999,999.99. */
+export const maxPrice = 99_999_999;
+
+/**
+ * A price given as a multipart field, in minor units: empty is free (0); left out is undefined (an
+ * update keeps the stored price, a new resource is free).
+ */
+export const priceField = z.preprocess(
+  (value) => (value === "" ? 0 : value),
+  z.coerce
+    .number({ error: "The price must be a whole number of minor units (cents)" })
+    .int("The price must be a whole number of minor units (cents)")
+    .min(0, "The price cannot be negative")
+    .max(maxPrice, `The price must be at most ${String(maxPrice)}`)
+    .optional(),
+);
+
 /** The categories the dashboard offers; the server accepts any other short name as well. */
 export const downloadCategories = ["Templates", "Checklists", "Guides", "Tools"] as const;
 
@@ -29,6 +53,10 @@ export const downloadFormSchema = z
     // Required with a new thumbnail unless decorative; without one, given replaces, left out keeps.
     thumbnailAlt: altTextField,
     thumbnailDecorative: decorativeField,
+    /** Minor units (cents); empty or 0 = free (issue 47 point 3). */
+    price: priceField,
+    /** ISO 4217, lower case; default `usd`. */
+    currency: z.preprocess((value) => (value === "" ? undefined : value), currencySchema.optional()),
   })
   .superRefine((form, context) => {
     if (form.thumbnail && missingAlt(form.thumbnailAlt, form.thumbnailDecorative)) {
@@ -37,7 +65,9 @@ export const downloadFormSchema = z
   });
 
 /** What the service is given: the alt fields may be left out by a caller that stores no new thumbnail. */
-export type DownloadForm = Omit<z.output<typeof downloadFormSchema>, "thumbnailAlt" | "thumbnailDecorative"> & {
+export type DownloadForm = Omit<z.output<typeof downloadFormSchema>, "thumbnailAlt" | "thumbnailDecorative" | "price" | "currency"> & {
+  price?: number | undefined;
+  currency?: string | undefined;
   thumbnailAlt?: string | undefined;
   thumbnailDecorative?: boolean | undefined;
 };
@@ -62,6 +92,10 @@ export const publicDownloadSchema = z.object({
     .nullable()
     .meta({ description: 'The thumbnail\'s alt text; `""` when marked decorative; null when not described yet (or no thumbnail)' }),
   downloadCount: z.number().int(),
+  /** Minor units; 0 = free (asked for with an email). */
+  price: z.number().int(),
+  /** ISO 4217, lower case. */
+  currency: z.string(),
 });
 
 export type PublicDownload = z.output<typeof publicDownloadSchema>;
@@ -75,4 +109,10 @@ export type AdminDownload = z.output<typeof adminDownloadSchema>;
 export const downloadLinkSchema = z.object({ downloadUrl: z.string() });
 
 /** The query of a signed download link. */
-export const downloadLinkQuerySchema = z.object({ expires: z.string().optional(), signature: z.string().optional(), r: z.string().optional() });
+export const downloadLinkQuerySchema = z.object({
+  expires: z.string().optional(),
+  signature: z.string().optional(),
+  r: z.string().optional(),
+  /** A paid resource's link: its payment. */
+  p: z.string().optional(),
+});

@@ -71,10 +71,12 @@ describe("downloads service", () => {
     const listed = (await listDownloads(app.deps)).find((item) => item.id === created.id);
     expect(listed && Object.keys(listed).sort()).toEqual([
       "category",
+      "currency",
       "description",
       "downloadCount",
       "fileName",
       "id",
+      "price",
       "thumbnailAlt",
       "thumbnailUrl",
       "title",

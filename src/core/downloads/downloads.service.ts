@@ -2,7 +2,7 @@ import { enrollDownloadOwner } from "../sequences/sequences.service.ts";
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { altToStore } from "../shared/image-alt.schema.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { missingFileMessage, resourceGoneMessage } from "../messages.ts";
 import { deleteFilesQuietly, type FileStore } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey, type CleanImage } from "../files/image-cleaning.ts";
@@ -43,9 +43,11 @@ interface DownloadRow {
   thumbnail_key: string | null;
   thumbnail_alt: string | null;
   download_count: number;
+  price: number;
+  currency: string;
 }
 
-const rowColumns = "id, title, description, category, file_name, thumbnail_key, thumbnail_alt, download_count";
+const rowColumns = "id, title, description, category, file_name, thumbnail_key, thumbnail_alt, download_count, price, currency";
 
 /** Visitors asking for links: enough for a team behind one address, not for a script. */
 export const downloadRequestLimit: RateLimit = { bucket: "download-request", max: 30, windowMs: 10 * 60 * 1000 };
@@ -60,6 +62,8 @@ function toPublic(row: DownloadRow, fileUrl: ApiUrls["file"]): PublicDownload {
     thumbnailUrl: row.thumbnail_key ? fileUrl(row.thumbnail_key) : null,
     thumbnailAlt: row.thumbnail_key ? row.thumbnail_alt : null,
     downloadCount: row.download_count,
+    price: row.price,
+    currency: row.currency,
   };
 }
 
@@ -128,8 +132,8 @@ export async function createDownload(deps: DownloadsDeps, input: DownloadForm): 
   const row = await withStoredUploads(deps.files, checked, async ({ file, thumbnail }) => {
     if (!file) throw new ValidationError(missingFileMessage);
     const { rows } = await deps.db.query<DownloadRow>(
-      `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, thumbnail_alt)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${rowColumns}`,
+      `INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key, thumbnail_alt, price, currency)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${rowColumns}`,
       [
         input.title,
         input.description,
@@ -140,6 +144,8 @@ export async function createDownload(deps: DownloadsDeps, input: DownloadForm): 
         file.bytes.byteLength,
         thumbnail?.key ?? null,
         thumbnail ? (altToStore(input.thumbnailAlt, input.thumbnailDecorative) ?? null) : null,
+        input.price ?? 0,
+        input.currency ?? "usd",
       ],
     );
     return rows[0] as DownloadRow;
@@ -160,10 +166,11 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
               file_name = COALESCE($5, d.file_name), file_key = COALESCE($6, d.file_key),
               file_type = COALESCE($7, d.file_type), file_size = COALESCE($8, d.file_size),
               thumbnail_key = COALESCE($9, d.thumbnail_key), updated_at = $10,
-              thumbnail_alt = CASE WHEN $9::text IS NOT NULL OR $11::boolean THEN $12::text ELSE d.thumbnail_alt END
+              thumbnail_alt = CASE WHEN $9::text IS NOT NULL OR $11::boolean THEN $12::text ELSE d.thumbnail_alt END,
+              price = COALESCE($13::integer, d.price), currency = COALESCE($14::text, d.currency)
          FROM (SELECT id, file_key, thumbnail_key FROM downloads WHERE id = $1 FOR UPDATE) AS old
         WHERE d.id = old.id
-        RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.thumbnail_alt, d.download_count,
+        RETURNING d.id, d.title, d.description, d.category, d.file_name, d.thumbnail_key, d.thumbnail_alt, d.download_count, d.price, d.currency,
                   old.file_key AS old_file_key, old.thumbnail_key AS old_thumbnail_key`,
       [
         id,
@@ -179,6 +186,9 @@ export async function updateDownload(deps: DownloadsDeps, id: number, input: Dow
         // A new thumbnail takes the alt given with it; without one, a given alt replaces the stored one.
         alt !== undefined,
         alt ?? null,
+        // Left out keeps the price and currency; a given price (0 = free) replaces it.
+        input.price ?? null,
+        input.currency ?? null,
       ],
     );
     const updated = rows[0];
@@ -201,6 +211,11 @@ export async function deleteDownload(deps: DownloadsDeps, id: number): Promise<v
   deps.rebuild();
   await deleteFilesQuietly(deps.files, [deleted.file_key, deleted.thumbnail_key]);
 }
+
+/** A download request for a priced resource. */
+export const paidResourceMessage = "This resource is paid for: buy it to download it.";
+/** A paid resource's link without a standing payment (none, refunded, disputed). */
+export const purchaseRevokedMessage = "This download link no longer works: the payment behind it was refunded or disputed.";
 
 export interface DownloadRequestInput {
   id: number;
@@ -225,10 +240,15 @@ export async function requestDownload(
   const now = deps.now();
   const queued = await deps.db.transaction(async (tx) => {
     // Row-locked increment: exact under concurrency; rolled back with the signup if either fails.
-    const { rows } = await tx.query<{ title: string }>("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 RETURNING title", [
-      input.id,
-    ]);
-    if (!rows[0]) throw new NotFoundError(resourceGoneMessage);
+    // A priced resource is never traded for an email: only its Checkout releases it.
+    const { rows } = await tx.query<{ title: string }>(
+      "UPDATE downloads SET download_count = download_count + 1 WHERE id = $1 AND price = 0 RETURNING title",
+      [input.id],
+    );
+    if (!rows[0]) {
+      const { rows: priced } = await tx.query("SELECT 1 FROM downloads WHERE id = $1", [input.id]);
+      throw priced[0] ? new ValidationError(paidResourceMessage) : new NotFoundError(resourceGoneMessage);
+    }
     await takeRateLimit({ ...deps, db: tx }, limit, input.clientIp);
     const { recipient, consentId } = await recordDownloadRequester(tx, input.email, now, deps);
     // Where the person came from (issue 42 point 4): kept with the first download's date.
@@ -254,12 +274,17 @@ export async function downloadFile(
   deps: Pick<DownloadsDeps, "db" | "files" | "now">,
   id: number,
   owner: number | null = null,
+  purchase: number | null = null,
 ): Promise<{ data: Uint8Array; contentType: string; fileName: string }> {
-  const { rows } = await deps.db.query<{ file_key: string; file_name: string; file_type: string }>(
-    "SELECT file_key, file_name, file_type FROM downloads WHERE id = $1",
-    [id],
+  const { rows } = await deps.db.query<{ file_key: string; file_name: string; file_type: string; price: number; paid: boolean }>(
+    `SELECT file_key, file_name, file_type, price,
+            EXISTS (SELECT 1 FROM payments WHERE id = $2 AND download_id = downloads.id AND status = 'paid') AS paid
+       FROM downloads WHERE id = $1`,
+    [id, purchase],
   );
   const row = rows[0];
+  // A paid resource: only through its payment's link, and only while the payment stands (a refund or dispute stops it).
+  if (row && row.price > 0 && !row.paid) throw new ForbiddenError(purchaseRevokedMessage);
   const stored = row && (await deps.files.get(row.file_key));
   if (!row || !stored) throw new NotFoundError(resourceGoneMessage);
   if (owner !== null) await enrollDownloadOwner(deps, { subscriberId: owner, downloadId: id });

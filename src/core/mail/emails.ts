@@ -162,6 +162,27 @@ export async function renderWebhookDisabledEmail(
   );
 }
 
+/** To a buyer or tipper: the receipt, with a paid resource's download link (absolute) when there is one. */
+export async function renderReceiptEmail(
+  input: SiteIdentity & { amount: string; itemTitle: string; downloadUrl: string | null; linkLifetime: string },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const downloadUrl = input.downloadUrl === null ? null : absoluteUrl("downloadUrl", input.downloadUrl);
+  const { ReceiptEmail } = await templates();
+  const subject = oneLine(`Your receipt from ${site.siteName}`);
+  return renderEmail(
+    subject,
+    h(ReceiptEmail, {
+      ...site,
+      subject,
+      amount: oneLine(input.amount),
+      itemTitle: oneLine(input.itemTitle),
+      downloadUrl,
+      linkLifetime: input.linkLifetime,
+    }),
+  );
+}
+
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
   const { renderParts } = await templates();
   return { subject: oneLine(subject), ...(await renderParts(email)) };

@@ -13,6 +13,7 @@ export const outboxKinds = [
   "webhook-disabled",
   "digest",
   "sequence-test",
+  "receipt",
 ] as const;
 
 export type OutboxKind = (typeof outboxKinds)[number];

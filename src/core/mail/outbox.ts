@@ -32,6 +32,8 @@ export interface QueuedMail {
   webhookEndpointId?: number | null;
   /** The sequence step a test send is made from. */
   sequenceStepId?: number | null;
+  /** A receipt's payment (src/core/payments/). */
+  paymentId?: number | null;
 }
 
 /** A claimed row, handed to the renderer and then to the SMTP server. */
@@ -45,6 +47,7 @@ export interface OutboxMessage extends LeasedRow {
   postId: number | null;
   webhookEndpointId: number | null;
   sequenceStepId: number | null;
+  paymentId: number | null;
   messageId: string;
   /** How many times the row was handed over, this time included. */
   attempts: number;
@@ -108,11 +111,12 @@ export async function enqueueMail(
     deps.now(),
     mail.webhookEndpointId ?? null,
     mail.sequenceStepId ?? null,
+    mail.paymentId ?? null,
   ];
   const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
   const { rows } = await db.query<{ message_id: string }>(
-    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id, sequence_step_id)
-     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer, $10::integer
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id, sequence_step_id, payment_id)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer, $10::integer, $11::bigint
      ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
      RETURNING message_id`,
     [...values, ...(onlyIf?.params ?? [])],
@@ -129,6 +133,7 @@ interface OutboxRow {
   post_id: number | null;
   webhook_endpoint_id: number | null;
   sequence_step_id: number | null;
+  payment_id: string | number | null;
   message_id: string;
   created_at: Date;
   subscriber_status: string | null;
@@ -149,7 +154,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
       pick: ["subscriber_id"],
       join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
       returning:
-        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.sequence_step_id, q.message_id, q.created_at, s.status AS subscriber_status",
+        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.sequence_step_id, q.payment_id, q.message_id, q.created_at, s.status AS subscriber_status",
     },
     size,
     leaseMs,
@@ -164,6 +169,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     postId: row.post_id,
     webhookEndpointId: row.webhook_endpoint_id,
     sequenceStepId: row.sequence_step_id,
+    paymentId: row.payment_id === null ? null : Number(row.payment_id),
     messageId: row.message_id,
     attempts: row.attempts,
     leaseUntil: row.leaseUntil,

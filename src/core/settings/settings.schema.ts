@@ -114,6 +114,12 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "0",
   },
+  // Issue 47 point 2: the "Support this work" box's amounts, shown only once Stripe is set up.
+  tip_amounts: {
+    description: "Tip amounts offered in the Support box (whole units of the tips' currency, comma-separated; empty hides the box)",
+    type: "text",
+    defaultValue: "3, 5, 10",
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",

@@ -9,6 +9,8 @@ export interface SignedDownload {
   expires: string;
   signature: string;
   r?: string;
+  /** A paid resource's link names its payment (src/core/downloads/download-link.ts). */
+  p?: string;
 }
 
 /**

@@ -108,6 +108,18 @@ export const subscriberDataSchema = z.object({
   ),
   /** The owner's labels on them (subscriber tags), with when and why each was set; erase removes them. */
   tags: z.array(subscriberTagUseSchema),
+  /** What they paid through Stripe with this address (issue 47 point 7): kept for accounting after an erase, without the address. */
+  payments: z.array(
+    z.object({
+      kind: z.string(),
+      status: z.string(),
+      amount: z.number().int().meta({ description: "Minor units, as Stripe has it" }),
+      currency: z.string(),
+      item: z.string(),
+      paidAt: z.iso.datetime(),
+      checkoutSessionId: z.string(),
+    }),
+  ),
   exportedAt: z.iso.datetime(),
 });
 

@@ -117,6 +117,18 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         WHERE e.subscriber_id = $1 ORDER BY e.id, d.id`,
       [id],
     );
+    const payments = await tx.query<{
+      kind: string;
+      status: string;
+      amount: number;
+      currency: string;
+      item_title: string;
+      created_at: Date;
+      checkout_session_id: string;
+    }>(
+      "SELECT kind, status, amount, currency, item_title, created_at, checkout_session_id FROM payments WHERE lower(email) = lower($1) ORDER BY created_at, id",
+      [row.email],
+    );
     const sequences = new Map<number, SubscriberData["sequences"][number]>();
     for (const step of sequenceSteps.rows) {
       const sequence = sequences.get(step.enrollment_id) ?? {
@@ -189,6 +201,15 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       })),
       sequences: [...sequences.values()],
       tags: (await subscriberTagsOf(tx, [row.id])).get(row.id) ?? [],
+      payments: payments.rows.map((payment) => ({
+        kind: payment.kind,
+        status: payment.status,
+        amount: payment.amount,
+        currency: payment.currency,
+        item: payment.item_title,
+        paidAt: payment.created_at.toISOString(),
+        checkoutSessionId: payment.checkout_session_id,
+      })),
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -210,6 +231,8 @@ export async function eraseSubscriber(deps: { db: SqlExecutor }, id: number): Pr
     if (!person) throw new NotFoundError(subscriberGoneMessage);
     await tx.query("UPDATE newsletter_recipients SET last_error = NULL WHERE subscriber_id = $1 AND last_error IS NOT NULL", [id]);
     await tx.query("DELETE FROM outbox WHERE subscriber_id IS NULL AND lower(to_address) = lower($1)", [person.email]);
+    // Payments stay for accounting (tax law), without the address (docs/decisions/0074-payments.md).
+    await tx.query("UPDATE payments SET email = NULL WHERE lower(email) = lower($1)", [person.email]);
     await tx.query("DELETE FROM subscribers WHERE id = $1", [id]);
   });
 }

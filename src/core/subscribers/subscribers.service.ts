@@ -125,6 +125,21 @@ export async function subscribe(deps: MailDeps, input: SubscribeInput, limit: Ra
 }
 
 /**
+ * A buyer ticked the newsletter box at Checkout (issue 47 point 3): on the payment's transaction,
+ * the same three statements as a signup on the form (`subscribe`, without its rate limit, which the
+ * checkout call took): pending, a consent record with the form's wording, a confirmation email.
+ * Answers whether an email was queued.
+ */
+export async function subscribeOnTransaction(tx: SqlQueryable, deps: Pick<MailDeps, "site" | "now">, email: string): Promise<boolean> {
+  const now = deps.now();
+  const subscriber = await recordAddress(tx, email, "newsletter", now, true);
+  if (subscriber.inserted) await recordWebhookEvent(tx, deps, "subscriber.created", subscriber, subscriber.id);
+  const asking = subscriber.status !== "active";
+  const consentId = await recordConsentAsk(tx, subscriber.id, "newsletter", newsletterConsentWording, now, asking);
+  return queueConfirmationEmail(tx, deps, subscriber, consentId, asking);
+}
+
+/**
  * Someone gave their address for a resource: a new address is recorded `pending` (source
  * `download`); a known one keeps its status (an unsubscribed person asked for a file, not for the
  * newsletter). Unless they are active, they are invited to the newsletter in the download email:

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import type { RouteAnswer, RouteDeclaration } from "../../api/declare-route.ts";
 import { apiKeysRoutes } from "../../api/routes/api-keys.routes.ts";
+import { paymentsRoutes } from "../../api/routes/payments.routes.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
@@ -81,6 +82,8 @@ export const queries = {
   siteBuild: routeQuery(siteBuildRoutes.status),
   setup: routeQuery(setupRoutes.checklist),
   apiKeys: routeQuery(apiKeysRoutes.list),
+  /** Whether Stripe is set up (test or live): the price fields and the payments list show only then. */
+  paymentsConfig: routeQuery(paymentsRoutes.config),
   session: { queryKey: [authRoutes.session.path], queryFn: (): Promise<SessionState> => callApi(authRoutes.session) },
   /** The Stats tab's figures for a range of days. */
   stats: (range: { from: string; to: string }) => ({

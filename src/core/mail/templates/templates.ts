@@ -25,3 +25,4 @@ export function plainText(html: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+export { ReceiptEmail } from "./receipt-email.ts";

@@ -1,4 +1,5 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { queries } from "../query-client.ts";
 import { useState, type FormEvent } from "react";
 import {
   downloadCategories,
@@ -27,6 +28,8 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const chosenThumbnail = useChosenImage();
+  // The price fields show only once Stripe is set up (docs/payments.md): without it nothing paid appears.
+  const payments = useQuery(queries.paymentsConfig).data;
   // A resource saved with a category outside the four (the API allows it) keeps it as an option.
   const categories: readonly string[] =
     editing && !(downloadCategories as readonly string[]).includes(editing.category) ? [...downloadCategories, editing.category] : downloadCategories;
@@ -64,6 +67,7 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
       description: formText(data, "description"),
       category: formText(data, "category"),
       ...(hasThumbnail && { thumbnailAlt: alt.alt ?? "", thumbnailDecorative: alt.decorative }),
+      ...(data.has("price") && { price: formText(data, "price"), currency: formText(data, "currency") }),
     };
     const checked = validateForm(downloadFormSchema, { ...text, file, thumbnail });
     const found: FieldErrors = { ...(checked.ok ? {} : checked.errors) };
@@ -120,6 +124,32 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
         <Field label="Category" name="category" idPrefix="download" error={errors.category}>
           {(props) => <CategorySelect {...props} categories={categories} defaultValue={editing?.category ?? ""} />}
         </Field>
+        {payments?.enabled && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="Price (in cents)"
+              name="price"
+              idPrefix="download"
+              error={errors.price}
+              hint={`Leave empty or 0 for free (asked for with an email). 1900 is 19.00. Stripe ${payments.mode === "live" ? "live" : "test"} mode.`}
+            >
+              {(props) => (
+                <input
+                  {...props}
+                  type="number"
+                  min={0}
+                  step={1}
+                  inputMode="numeric"
+                  defaultValue={editing?.price ? String(editing.price) : ""}
+                  className="admin-input"
+                />
+              )}
+            </Field>
+            <Field label="Currency" name="currency" idPrefix="download" error={errors.currency} hint="Three letters, e.g. usd or eur.">
+              {(props) => <input {...props} type="text" maxLength={3} defaultValue={editing?.currency ?? "usd"} className="admin-input" />}
+            </Field>
+          </div>
+        )}
         <Field
           label="File"
           name="file"

@@ -44,6 +44,11 @@ export default function DownloadList({ items: downloads, loading, error, editing
               <p className="mt-1 text-sm">{download.description}</p>
               <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                 <span className="admin-badge">{download.category}</span>
+                {download.price > 0 && (
+                  <span className="admin-badge">
+                    {new Intl.NumberFormat("en", { style: "currency", currency: download.currency.toUpperCase() }).format(download.price / 100)}
+                  </span>
+                )}
                 <span>{countLabel(download.downloadCount)}</span>
                 <span className="break-all text-slate">{download.fileName}</span>
                 {download.thumbnailUrl && download.thumbnailAlt === null && <span className="admin-badge">No alt text yet</span>}

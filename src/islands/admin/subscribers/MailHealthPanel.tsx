@@ -17,6 +17,7 @@ const kindLabels: Record<OutboxHealth["messages"][number]["kind"], string> = {
   "webhook-disabled": "Webhook notice",
   digest: "Weekly digest",
   "sequence-test": "Sequence test",
+  receipt: "Receipt",
 };
 
 /** Mail waiting to go out: checked again every few seconds until it has gone (the only polling here). */

@@ -1,0 +1,258 @@
+/**
+ * A local fake of the parts of Stripe's HTTP API the site calls (Checkout Sessions create and
+ * retrieve, Customer Portal sessions), with a one-button Checkout page in place of Stripe's, and the
+ * events Stripe would send, signed by the official library's test-header helper
+ * (`stripe.webhooks.generateTestHeaderString`). The tests start it on port 0; `npm start` can use it
+ * too (docs/payments.md):
+ *
+ *   node tests/support/fake-stripe.ts   # FAKE_STRIPE_PORT (9410), STRIPE_WEBHOOK_SECRET, FAKE_STRIPE_WEBHOOK_URL
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+export const fakeStripeKey = "sk_test_fakefakefakefake";
+export const fakeWebhookSecret = "whsec_fakeStripeSigningSecret0001";
+
+export interface FakeSession {
+  id: string;
+  object: "checkout.session";
+  mode: string;
+  url: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  payment_intent: string | null;
+  amount_total: number;
+  currency: string;
+  customer_email: string | null;
+  customer_details: { email: string | null } | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  livemode: false;
+  /** What the caller asked for, as Stripe's form fields (the tests read the line's price from it). */
+  line: { name: string; unit_amount: number; currency: string };
+}
+
+export interface SignedEvent {
+  event: Record<string, unknown>;
+  payload: string;
+  header: string;
+}
+
+export interface FakeStripe {
+  /** `http://127.0.0.1:<port>`: STRIPE_API_URL. */
+  url: string;
+  sessions: Map<string, FakeSession>;
+  /** Every API call, in order: method, path and the form fields it sent. */
+  calls: { method: string; path: string; form: Record<string, string> }[];
+  /** The buyer pays on the Checkout page: the session is paid; answers `checkout.session.completed`, signed. */
+  pay(sessionId: string, options?: { email?: string; timestamp?: number }): SignedEvent;
+  /** Stripe's `charge.refunded` for the session's payment, signed. */
+  refund(sessionId: string, options?: { timestamp?: number }): SignedEvent;
+  /** Stripe's `charge.dispute.created` for the session's payment, signed. */
+  dispute(sessionId: string, options?: { timestamp?: number }): SignedEvent;
+  /** Any event, signed with the fake's secret at `timestamp` (unix seconds; default now). */
+  sign(event: Record<string, unknown>, options?: { timestamp?: number; secret?: string }): SignedEvent;
+  stop(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
+  response.end(JSON.stringify(body));
+}
+
+function stripeError(response: ServerResponse, status: number, message: string): void {
+  send(response, status, { error: { type: "invalid_request_error", message } });
+}
+
+/**
+ * Starts the fake. `webhookUrl`: where the Checkout page's Pay button posts the signed
+ * `checkout.session.completed` (as Stripe would); without it, the test posts the events itself.
+ */
+export async function startFakeStripe(
+  options: { port?: number; host?: string; webhookUrl?: string; secret?: string; now?: () => Date } = {},
+): Promise<FakeStripe> {
+  const secret = options.secret ?? fakeWebhookSecret;
+  const now = options.now ?? (() => new Date());
+  const sessions = new Map<string, FakeSession>();
+  const calls: FakeStripe["calls"] = [];
+  let base = "";
+
+  const sign: FakeStripe["sign"] = (event, signOptions = {}) => {
+    const payload = JSON.stringify(event, null, 2);
+    const timestamp = signOptions.timestamp ?? Math.floor(now().getTime() / 1000);
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: signOptions.secret ?? secret, timestamp });
+    return { event, payload, header };
+  };
+  const eventOf = (type: string, object: unknown, timestamp?: number) => ({
+    id: id("evt"),
+    object: "event",
+    api_version: "2025-10-29.clover",
+    created: timestamp ?? Math.floor(now().getTime() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    type,
+    data: { object },
+  });
+  const sessionOf = (sessionId: string) => {
+    const session = sessions.get(sessionId);
+    if (!session) throw new Error(`No fake Checkout Session ${sessionId}`);
+    return session;
+  };
+  const pay: FakeStripe["pay"] = (sessionId, payOptions = {}) => {
+    const session = sessionOf(sessionId);
+    session.status = "complete";
+    session.payment_status = "paid";
+    session.payment_intent ??= id("pi");
+    const email = payOptions.email ?? session.customer_email ?? "buyer@example.com";
+    session.customer_details = { email };
+    return sign(eventOf("checkout.session.completed", { ...session }, payOptions.timestamp), {
+      ...(payOptions.timestamp && { timestamp: payOptions.timestamp }),
+    });
+  };
+  const charge = (sessionId: string) => {
+    const session = sessionOf(sessionId);
+    session.payment_intent ??= id("pi");
+    return { id: id("ch"), object: "charge", amount: session.amount_total, currency: session.currency, payment_intent: session.payment_intent };
+  };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? "/", base);
+      const body = await readBody(request);
+      const form = Object.fromEntries(new URLSearchParams(body));
+      if (url.pathname.startsWith("/v1/")) {
+        calls.push({ method: request.method ?? "GET", path: url.pathname, form });
+        if (!/^Bearer (sk|rk)_test_/.test(request.headers.authorization ?? "")) return stripeError(response, 401, "Invalid API Key provided");
+      }
+      if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+        const unitAmount = Number(form["line_items[0][price_data][unit_amount]"]);
+        const currency = form["line_items[0][price_data][currency]"] ?? "";
+        if (!Number.isInteger(unitAmount) || unitAmount < 1 || !/^[a-z]{3}$/.test(currency)) return stripeError(response, 400, "Invalid line item");
+        const metadata: Record<string, string> = {};
+        for (const [key, value] of Object.entries(form)) {
+          const match = /^metadata\[(.+)\]$/.exec(key);
+          if (match?.[1]) metadata[match[1]] = value;
+        }
+        const sessionId = id("cs");
+        const session: FakeSession = {
+          id: sessionId,
+          object: "checkout.session",
+          mode: form.mode ?? "payment",
+          url: `${base}/checkout/${sessionId}`,
+          status: "open",
+          payment_status: "unpaid",
+          payment_intent: null,
+          amount_total: unitAmount,
+          currency,
+          customer_email: form.customer_email ?? null,
+          customer_details: null,
+          metadata,
+          success_url: form.success_url ?? "",
+          cancel_url: form.cancel_url ?? "",
+          livemode: false,
+          line: { name: form["line_items[0][price_data][product_data][name]"] ?? "", unit_amount: unitAmount, currency },
+        };
+        sessions.set(sessionId, session);
+        return send(response, 200, session);
+      }
+      const retrieve = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(url.pathname);
+      if (request.method === "GET" && retrieve?.[1]) {
+        const session = sessions.get(retrieve[1]);
+        return session ? send(response, 200, session) : stripeError(response, 404, "No such checkout.session");
+      }
+      if (request.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
+        if (!form.customer) return stripeError(response, 400, "Missing required param: customer.");
+        return send(response, 200, {
+          id: id("bps"),
+          object: "billing_portal.session",
+          customer: form.customer,
+          url: `${base}/portal/${form.customer}`,
+        });
+      }
+      // The Checkout page: one button instead of Stripe's card form.
+      const page = /^\/checkout\/([\w-]+)(\/pay)?$/.exec(url.pathname);
+      const session = page?.[1] ? sessions.get(page[1]) : undefined;
+      if (page && session && request.method === "GET" && !page[2]) {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        const amount = `${(session.amount_total / 100).toFixed(2)} ${session.currency.toUpperCase()}`;
+        return response.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake Stripe Checkout</title></head><body>` +
+            `<h1>Fake Stripe Checkout</h1><p>${session.line.name.replace(/[<>&]/g, "")}: ${amount}</p>` +
+            `<form method="post" action="/checkout/${session.id}/pay"><label>Email <input name="email" type="email" value="${(session.customer_email ?? "").replace(/"/g, "")}" required></label>` +
+            `<button type="submit">Pay ${amount}</button></form><p><a href="${session.cancel_url}">Cancel</a></p></body></html>`,
+        );
+      }
+      if (page && session && request.method === "POST" && page[2]) {
+        const signed = pay(session.id, { ...(form.email && { email: form.email }) });
+        if (options.webhookUrl) {
+          await fetch(options.webhookUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json", "stripe-signature": signed.header },
+            body: signed.payload,
+          });
+        }
+        response.writeHead(303, { location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id) });
+        return response.end();
+      }
+      return stripeError(response, 404, `Unrecognized request URL (${request.method ?? "GET"}: ${url.pathname})`);
+    })().catch((error: unknown) => {
+      response.writeHead(500);
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  return {
+    url: base,
+    sessions,
+    calls,
+    pay,
+    refund: (sessionId, refundOptions = {}) =>
+      sign(eventOf("charge.refunded", { ...charge(sessionId), refunded: true }, refundOptions.timestamp), {
+        ...(refundOptions.timestamp && { timestamp: refundOptions.timestamp }),
+      }),
+    dispute: (sessionId, disputeOptions = {}) => {
+      const paid = charge(sessionId);
+      return sign(
+        eventOf(
+          "charge.dispute.created",
+          { id: id("dp"), object: "dispute", charge: paid.id, payment_intent: paid.payment_intent },
+          disputeOptions.timestamp,
+        ),
+        { ...(disputeOptions.timestamp && { timestamp: disputeOptions.timestamp }) },
+      );
+    },
+    sign,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+// `node tests/support/fake-stripe.ts`: the fake for `npm start` (docs/payments.md).
+if (import.meta.url === `file://${process.argv[1] ?? ""}`) {
+  const fake = await startFakeStripe({
+    port: Number(process.env.FAKE_STRIPE_PORT ?? 9410),
+    secret: process.env.STRIPE_WEBHOOK_SECRET ?? fakeWebhookSecret,
+    webhookUrl: process.env.FAKE_STRIPE_WEBHOOK_URL ?? "http://localhost:8888/api/stripe/webhook",
+  });
+  console.log(
+    `Fake Stripe on ${fake.url}: set STRIPE_API_URL=${fake.url} STRIPE_SECRET_KEY=${fakeStripeKey} STRIPE_WEBHOOK_SECRET=${process.env.STRIPE_WEBHOOK_SECRET ?? fakeWebhookSecret}`,
+  );
+}
