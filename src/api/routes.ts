@@ -48,6 +48,8 @@ import { sequencesHandlers } from "./routes/sequences.handlers.ts";
 import { sequencesRoutes } from "./routes/sequences.routes.ts";
 import { webhooksHandlers } from "./routes/webhooks.handlers.ts";
 import { webhooksRoutes } from "./routes/webhooks.routes.ts";
+import { readersHandlers } from "./routes/readers.handlers.ts";
+import { readersRoutes } from "./routes/readers.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -74,6 +76,7 @@ export const apiContract = {
   sequences: sequencesRoutes,
   apiKeys: apiKeysRoutes,
   webhooks: webhooksRoutes,
+  readers: readersRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -111,4 +114,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(sequencesRoutes, sequencesHandlers),
   ...serve(apiKeysRoutes, apiKeysHandlers),
   ...serve(webhooksRoutes, webhooksHandlers),
+  ...serve(readersRoutes, readersHandlers),
 ];

@@ -4,6 +4,7 @@ import type { QueuedMailRenderers } from "../core/mail/outbox-delivery.ts";
 import type { OutboxDeps, RenderQueued } from "../core/mail/outbox.ts";
 import type { MailDeps } from "../core/mail/person-mail.ts";
 import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
+import { readerSignInEmailRenderer } from "../core/readers/reader-sign-in.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
 import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
@@ -37,6 +38,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     "newsletter-test": transactional((message) => renderTestEmail(deps, message)),
     sequence: (message) => renderSequenceEmail(deps, message),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
+    "reader-sign-in": transactional(readerSignInEmailRenderer(deps)),
   };
 }
 

@@ -16,7 +16,7 @@ import { placeholderAddressMessage, usesPlaceholderAddress } from "./postal-addr
  * the delivery engine (delivery-engine.ts, decision 0044): claimed under a lease with `FOR UPDATE
  * SKIP LOCKED`, marked sent only after the SMTP server accepted it, one Message-ID for every hand-over.
  */
-export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled";
+export type OutboxKind = "confirmation" | "welcome" | "download" | "newsletter-test" | "sequence" | "webhook-disabled" | "reader-sign-in";
 
 /** A message to queue: who it goes to and what it is rendered from at delivery. */
 export interface QueuedMail {

@@ -17,6 +17,8 @@ export const subscriberDataSchema = z.object({
     subscribedAt: z.iso.datetime(),
     confirmedAt: z.iso.datetime().nullable(),
     unsubscribedAt: z.iso.datetime().nullable(),
+    /** The name they show as a reader (issue 44), null until they chose one. */
+    displayName: z.string().nullable(),
   }),
   consents: z.array(
     z.object({
@@ -96,6 +98,10 @@ export const subscriberDataSchema = z.object({
       ),
     }),
   ),
+  /** Their reader sign-ins (issue 44): when each email's link and code were made, ran out and were used; never a token or code. */
+  readerSignIns: z.array(z.object({ createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(), usedAt: z.iso.datetime().nullable() })),
+  /** The browsers they are signed in on as a reader: when each signed in, was last seen and ends; never the session's secret. */
+  readerSessions: z.array(z.object({ createdAt: z.iso.datetime(), lastSeenAt: z.iso.datetime(), expiresAt: z.iso.datetime() })),
   exportedAt: z.iso.datetime(),
 });
 
