@@ -1,3 +1,15 @@
+/**
+ * The reader's API paths, written out: importing `apiPaths` would put the whole table in a chunk
+ * shared with every page's script (an extra request on every page, and /account over its 5 KB).
+ * `account-api.test.ts` holds them equal to `apiPaths`.
+ */
+export const readerApi = {
+  signIn: "/api/readers/sign-in",
+  verify: "/api/readers/sign-in/verify",
+  signOut: "/api/readers/sign-out",
+  me: "/api/readers/me",
+} as const;
+
 /** The reader's calls from `/account` and its Continue page: JSON in, `{ status, data }` out, never a throw for an answer. */
 export async function callReaders(method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   try {

@@ -1,5 +1,4 @@
-import { apiPaths } from "../../api/api-paths.ts";
-import { callReaders, errorOf } from "./account-api.ts";
+import { callReaders, errorOf, readerApi } from "./account-api.ts";
 
 /**
  * The sign-in link's page: the token is in the fragment (no scanner or server sees it); only pressing
@@ -11,7 +10,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
 form?.addEventListener("submit", (event) => {
   event.preventDefault();
   void (async () => {
-    const answer = await callReaders("POST", apiPaths.readerSignInVerify, { token });
+    const answer = await callReaders("POST", readerApi.verify, { token });
     if (answer.status === 200) {
       history.replaceState(null, "", location.pathname);
       location.assign("/account");

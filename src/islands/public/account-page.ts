@@ -1,5 +1,4 @@
-import { apiPaths } from "../../api/api-paths.ts";
-import { callReaders, errorOf } from "./account-api.ts";
+import { callReaders, errorOf, readerApi } from "./account-api.ts";
 
 /** `/account`: signed out, the email and then the code; signed in, the reader's name, data and account. */
 const root = document.querySelector<HTMLElement>("[data-account]");
@@ -41,7 +40,7 @@ function onSubmit(selector: string, handle: (form: HTMLFormElement) => Promise<v
 
 onSubmit("[data-sign-in-form]", async (form) => {
   email = fieldOf(form, "email").trim();
-  const answer = await callReaders("POST", apiPaths.readerSignIn, { email });
+  const answer = await callReaders("POST", readerApi.signIn, { email });
   if (answer.status !== 202) return say(errorOf(answer), true);
   say("", false);
   const codeForm = $<HTMLFormElement>("[data-code-form]");
@@ -53,7 +52,7 @@ onSubmit("[data-sign-in-form]", async (form) => {
 
 onSubmit("[data-code-form]", async (form) => {
   const code = fieldOf(form, "code");
-  const answer = await callReaders("POST", apiPaths.readerSignInVerify, { email, code });
+  const answer = await callReaders("POST", readerApi.verify, { email, code });
   if (answer.status !== 200) return say(errorOf(answer), true);
   say("You're signed in.", false);
   show(answer.data);
@@ -61,14 +60,14 @@ onSubmit("[data-code-form]", async (form) => {
 
 onSubmit("[data-name-form]", async (form) => {
   const name = fieldOf(form, "name");
-  const answer = await callReaders("PUT", apiPaths.readerMe, { name });
+  const answer = await callReaders("PUT", readerApi.me, { name });
   if (answer.status !== 200) return say(errorOf(answer), true);
   show(answer.data);
   say("Name saved.", false);
 });
 
 $("[data-sign-out]")?.addEventListener("click", () => {
-  void callReaders("POST", apiPaths.readerSignOut).then(() => {
+  void callReaders("POST", readerApi.signOut).then(() => {
     show(null);
     say("You're signed out.", false);
   });
@@ -81,7 +80,7 @@ $("[data-delete-start]")?.addEventListener("click", () => {
 });
 $("[data-delete-no]")?.addEventListener("click", () => confirmBox?.setAttribute("hidden", ""));
 $("[data-delete-yes]")?.addEventListener("click", () => {
-  void callReaders("DELETE", apiPaths.readerMe).then((answer) => {
+  void callReaders("DELETE", readerApi.me).then((answer) => {
     if (answer.status !== 204) return say(errorOf(answer), true);
     confirmBox?.setAttribute("hidden", "");
     show(null);
@@ -89,4 +88,4 @@ $("[data-delete-yes]")?.addEventListener("click", () => {
   });
 });
 
-void callReaders("GET", apiPaths.readerMe).then((answer) => show(answer.status === 200 ? answer.data : null));
+void callReaders("GET", readerApi.me).then((answer) => show(answer.status === 200 ? answer.data : null));
