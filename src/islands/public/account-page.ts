@@ -1,7 +1,29 @@
-import { callReaders, errorOf, readerApi } from "./account-api.ts";
+import { readerApi } from "./account-paths.ts";
+
+/** The reader's calls from `/account` and its Continue page: JSON in, `{ status, data }` out, never a throw for an answer. */
+async function callReaders(method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  try {
+    const response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const data = response.status === 204 ? {} : ((await response.json().catch(() => ({}))) as Record<string, unknown>);
+    return { status: response.status, data };
+  } catch {
+    return { status: 0, data: {} };
+  }
+}
+
+/** The answer's own words, or the page's plain fallback (the page's words are in its HTML: no bytes of script). */
+function errorOf(answer: { status: number; data: Record<string, unknown> }): string {
+  return typeof answer.data.error === "string" ? answer.data.error : (words.failed ?? "");
+}
 
 /** `/account`: signed out, the email and then the code; signed in, the reader's name, data and account. */
 const root = document.querySelector<HTMLElement>("[data-account]");
+const words = root?.dataset ?? {};
 const $ = <T extends HTMLElement>(selector: string) => root?.querySelector<T>(selector) ?? null;
 const error = $("[data-account-error]");
 const status = $("[data-account-status]");
@@ -26,6 +48,7 @@ function show(reader: Record<string, unknown> | null): void {
   if (!reader) return;
   const emailText = $("[data-reader-email]");
   if (emailText) emailText.textContent = String(reader.email);
+  $("[data-reader-export]")?.setAttribute("href", readerApi.exportData);
   const name = $<HTMLInputElement>("#reader-name");
   if (name) name.value = typeof reader.name === "string" ? reader.name : "";
 }
@@ -54,7 +77,7 @@ onSubmit("[data-code-form]", async (form) => {
   const code = fieldOf(form, "code");
   const answer = await callReaders("POST", readerApi.verify, { email, code });
   if (answer.status !== 200) return say(errorOf(answer), true);
-  say("You're signed in.", false);
+  say(words.signedIn ?? "", false);
   show(answer.data);
 });
 
@@ -63,13 +86,13 @@ onSubmit("[data-name-form]", async (form) => {
   const answer = await callReaders("PUT", readerApi.me, { name });
   if (answer.status !== 200) return say(errorOf(answer), true);
   show(answer.data);
-  say("Name saved.", false);
+  say(words.saved ?? "", false);
 });
 
 $("[data-sign-out]")?.addEventListener("click", () => {
   void callReaders("POST", readerApi.signOut).then(() => {
     show(null);
-    say("You're signed out.", false);
+    say(words.signedOut ?? "", false);
   });
 });
 
@@ -84,8 +107,27 @@ $("[data-delete-yes]")?.addEventListener("click", () => {
     if (answer.status !== 204) return say(errorOf(answer), true);
     confirmBox?.setAttribute("hidden", "");
     show(null);
-    say("Your account is deleted. Everything we held about you is gone.", false);
+    say(words.deleted ?? "", false);
   });
 });
 
-void callReaders("GET", readerApi.me).then((answer) => show(answer.status === 200 ? answer.data : null));
+const continueForm = $<HTMLFormElement>("[data-continue-form]");
+if (continueForm) wakeContinue(continueForm);
+else void callReaders("GET", readerApi.me).then((answer) => show(answer.status === 200 ? answer.data : null));
+
+/**
+ * The sign-in link's page (the same script, so both pages load one file): the token is in the
+ * fragment (no scanner or server sees it); only pressing Continue posts it, so a mail scanner
+ * opening the link spends nothing.
+ */
+function wakeContinue(form: HTMLFormElement): void {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? "";
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void callReaders("POST", readerApi.verify, { token }).then((answer) => {
+      // Replaced, not added: the token leaves the browser's history.
+      if (answer.status === 200) location.replace("/account");
+      else say(errorOf(answer), true);
+    });
+  });
+}

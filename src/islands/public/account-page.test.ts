@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { apiPaths } from "../../api/api-paths.ts";
-import { readerApi } from "./account-api.ts";
+import { readerApi } from "./account-paths.ts";
 
 test("the reader page's paths are the API's", () => {
   expect(readerApi).toEqual({
@@ -8,5 +8,6 @@ test("the reader page's paths are the API's", () => {
     verify: apiPaths.readerSignInVerify,
     signOut: apiPaths.readerSignOut,
     me: apiPaths.readerMe,
+    exportData: apiPaths.readerMeExport,
   });
 });
