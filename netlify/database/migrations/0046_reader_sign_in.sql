@@ -34,9 +34,10 @@ CREATE TABLE reader_sessions (
 CREATE INDEX reader_sessions_subscriber_idx ON reader_sessions (subscriber_id);
 CREATE INDEX reader_sessions_expires_idx ON reader_sessions (expires_at);
 
+-- 'digest' (0044) and 'sequence-test' (0050) are other issues' kinds, listed so this order-independent list drops none.
 ALTER TABLE outbox DROP CONSTRAINT outbox_kind_check;
 ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check
-  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter-test', 'sequence', 'webhook-disabled', 'reader-sign-in'));
+  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter-test', 'sequence', 'webhook-disabled', 'digest', 'sequence-test', 'reader-sign-in'));
 ALTER TABLE subscriber_emails DROP CONSTRAINT subscriber_emails_kind_check;
 ALTER TABLE subscriber_emails ADD CONSTRAINT subscriber_emails_kind_check
-  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter', 'sequence', 'reader-sign-in'));
+  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter', 'sequence', 'digest', 'reader-sign-in'));
