@@ -97,6 +97,12 @@ export const apiPaths = {
   webhookRotateSecret: "/api/webhooks/:id/rotate-secret",
   webhookDeliveries: "/api/webhooks/:id/deliveries",
   webhookRedeliver: "/api/webhooks/:id/deliveries/redeliver",
+  readerSignIn: "/api/readers/sign-in",
+  readerSignInVerify: "/api/readers/sign-in/verify",
+  readerSignOut: "/api/readers/sign-out",
+  readerMe: "/api/readers/me",
+  readerMeExport: "/api/readers/me/export",
+  readerSessionsEnd: "/api/readers/:id/sign-out",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -54,6 +54,8 @@ import { webhooksHandlers } from "./routes/webhooks.handlers.ts";
 import { webhooksRoutes } from "./routes/webhooks.routes.ts";
 import { paymentsHandlers } from "./routes/payments.handlers.ts";
 import { paymentsRoutes } from "./routes/payments.routes.ts";
+import { readersHandlers } from "./routes/readers.handlers.ts";
+import { readersRoutes } from "./routes/readers.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -83,6 +85,7 @@ export const apiContract = {
   apiKeys: apiKeysRoutes,
   webhooks: webhooksRoutes,
   payments: paymentsRoutes,
+  readers: readersRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -123,4 +126,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(apiKeysRoutes, apiKeysHandlers),
   ...serve(webhooksRoutes, webhooksHandlers),
   ...serve(paymentsRoutes, paymentsHandlers),
+  ...serve(readersRoutes, readersHandlers),
 ];

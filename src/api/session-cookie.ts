@@ -2,6 +2,7 @@ import { parseCookie, stringifySetCookie } from "cookie";
 import { deviceCookieLifetimeMs } from "../core/auth/device-cookies.ts";
 import { pendingLoginTtlMs } from "../core/auth/pending-logins.ts";
 import { sessionMaxMs } from "../core/auth/sessions.ts";
+import { readerSessionMs } from "../core/readers/reader-sessions.ts";
 
 /**
  * Over https the cookies get the `__Host-` prefix (Secure, Path=/, no Domain: they can't be set or
@@ -15,12 +16,12 @@ function isHttps(request: Request): boolean {
   return new URL(request.url).protocol === "https:";
 }
 
-function setCookie(request: Request, name: string, value: string, maxAgeMs: number): string {
+function setCookie(request: Request, name: string, value: string, maxAgeMs: number, sameSite: "strict" | "lax" = "strict"): string {
   return stringifySetCookie({
     name: cookieName(request, name),
     value,
     httpOnly: true,
-    sameSite: "strict",
+    sameSite,
     secure: isHttps(request),
     path: "/",
     maxAge: Math.floor(maxAgeMs / 1000),
@@ -69,4 +70,22 @@ export function readDeviceCookie(request: Request): string | undefined {
 /** Kept for a year, and left in place at logout: it is what lets the owner's browser in when strangers are locked out. */
 export function deviceCookie(request: Request, value: string): string {
   return setCookie(request, device, value, deviceCookieLifetimeMs);
+}
+
+/**
+ * A reader's session (issue 44, decision 0073): a cookie of its own name, never read as the owner's.
+ * Lax, not Strict: a reader who follows a link to the site from their mail arrives signed in.
+ */
+const reader = "nf_reader";
+
+export function readReaderToken(request: Request): string | undefined {
+  return parseCookie(request.headers.get("cookie") ?? "")[cookieName(request, reader)];
+}
+
+export function readerCookie(request: Request, token: string): string {
+  return setCookie(request, reader, token, readerSessionMs, "lax");
+}
+
+export function clearedReaderCookie(request: Request): string {
+  return setCookie(request, reader, "", 0, "lax");
 }

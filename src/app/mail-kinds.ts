@@ -5,6 +5,7 @@ import type { OutboxDeps, RenderQueued } from "../core/mail/outbox.ts";
 import type { MailDeps } from "../core/mail/person-mail.ts";
 import { renderTestEmail } from "../core/newsletter/newsletter-test-send.ts";
 import { renderDigest } from "../core/newsletter/weekly-digest.ts";
+import { readerSignInEmailRenderer } from "../core/readers/reader-sign-in.ts";
 import { renderSequenceEmail } from "../core/sequences/sequence-email.ts";
 import { renderSequenceStepTest } from "../core/sequences/sequence-test-send.ts";
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
@@ -44,6 +45,7 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     digest: (message) => renderDigest(deps, message),
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
     receipt: transactional(receiptEmailRenderer(deps)),
+    "reader-sign-in": transactional(readerSignInEmailRenderer(deps)),
   };
 }
 

@@ -50,7 +50,7 @@ test("every public page runs at most 5 KB of JavaScript after load and 3 s idle,
   // Tag lists (issue 42) are list pages like a category's: a tag that lists a post, when the site has one yet.
   const tags = (await (await page.request.get("/api/tags")).json()) as { slug: string; postCount: number }[];
   const tagList = tags.find((tag) => tag.postCount > 0);
-  for (const path of ["/", "/blog", post, "/downloads", "/blog/tags", ...(tagList ? [`/blog/tag/${tagList.slug}`] : [])]) {
+  for (const path of ["/", "/blog", post, "/downloads", "/account", "/blog/tags", ...(tagList ? [`/blog/tag/${tagList.slug}`] : [])]) {
     await test.step(path, async () => {
       const scripts = watchScripts(page);
       await page.clock.install();

@@ -43,6 +43,7 @@ const useCaseEdges: Record<string, string> = {
   "posts -> publishing": "a post's change rebuilds the site",
   "posts -> webhooks": "publishing, updating or unpublishing a post is a webhook event",
   "sequences -> segments": "a sequence may be limited to a segment",
+  "readers -> subscribers": "a reader is a subscriber: a stranger's sign-in is a signup, and delete my account is the person's erase",
   "sequences -> posts": "a step's body is cleaned as a post's is",
   "sequences -> stats": "a step's links go through the click redirect",
   "setup -> downloads": "the checklist counts resources",

@@ -5,4 +5,4 @@ ALTER TABLE outbox ADD COLUMN sequence_step_id integer REFERENCES sequence_steps
 -- Every kind of queued mail, this one included (the list is the union of the kinds before it).
 ALTER TABLE outbox DROP CONSTRAINT outbox_kind_check;
 ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check
-  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter-test', 'sequence', 'webhook-disabled', 'digest', 'receipt', 'sequence-test'));
+  CHECK (kind IN ('confirmation', 'welcome', 'download', 'newsletter-test', 'sequence', 'webhook-disabled', 'digest', 'receipt', 'reader-sign-in', 'sequence-test'));

@@ -15,6 +15,9 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
  */
 export const excludedTables: ReadonlySet<string> = new Set([
   "admin_sessions",
+  // Reader sessions and sign-ins hold secrets' hashes and live minutes to days: a restore signs readers out (decision 0073).
+  "reader_sessions",
+  "reader_sign_ins",
   "admin_passkeys",
   "admin_recovery_codes",
   "admin_security",

@@ -49,6 +49,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "posts",
       "preview_links",
       "rate_limit_counters",
+      "reader_sessions",
+      "reader_sign_ins",
       "schema_migrations",
       "segments",
       "sequence_deliveries",

@@ -183,6 +183,15 @@ export async function renderReceiptEmail(
   );
 }
 
+/** A reader's sign-in: the "Continue" page's link (absolute) and the 6-digit code, both for 15 minutes. */
+export async function renderReaderSignInEmail(input: SiteIdentity & { signInUrl: string; code: string }): Promise<EmailContent> {
+  const site = siteParts(input);
+  const signInUrl = absoluteUrl("signInUrl", input.signInUrl);
+  const { ReaderSignInEmail } = await templates();
+  const subject = oneLine(`Your ${site.siteName} sign-in code: ${input.code}`);
+  return renderEmail(subject, h(ReaderSignInEmail, { ...site, subject, signInUrl, code: input.code }));
+}
+
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
   const { renderParts } = await templates();
   return { subject: oneLine(subject), ...(await renderParts(email)) };

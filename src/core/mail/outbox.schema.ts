@@ -14,6 +14,7 @@ export const outboxKinds = [
   "digest",
   "sequence-test",
   "receipt",
+  "reader-sign-in",
 ] as const;
 
 export type OutboxKind = (typeof outboxKinds)[number];

@@ -5,7 +5,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * can never pass as another's.
  */
 export type SigningPurpose =
-  "download-link" | "subscription-token" | "background-run" | "device-cookie" | "message-id" | "preview-link" | "backup-link" | "newsletter-click";
+  | "download-link"
+  | "subscription-token"
+  | "background-run"
+  | "device-cookie"
+  | "message-id"
+  | "preview-link"
+  | "backup-link"
+  | "newsletter-click"
+  | "reader-sign-in";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -28,6 +36,7 @@ const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> =
   "preview-link": (secret) => createHmac("sha256", secret).update("no-filter preview-link v1").digest(),
   "backup-link": (secret) => createHmac("sha256", secret).update("no-filter backup-link v1").digest(),
   "newsletter-click": (secret) => createHmac("sha256", secret).update("no-filter newsletter-click v1").digest(),
+  "reader-sign-in": (secret) => createHmac("sha256", secret).update("no-filter reader-sign-in v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {

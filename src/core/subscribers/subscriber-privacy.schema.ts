@@ -18,6 +18,8 @@ export const subscriberDataSchema = z.object({
     subscribedAt: z.iso.datetime(),
     confirmedAt: z.iso.datetime().nullable(),
     unsubscribedAt: z.iso.datetime().nullable(),
+    /** The name they show as a reader (issue 44), null until they chose one. */
+    displayName: z.string().nullable(),
   }),
   /** What they chose to get (issue 42 point 7): everything or their topics, how often, and when they last changed it. */
   preferences: z.object({
@@ -120,6 +122,10 @@ export const subscriberDataSchema = z.object({
       checkoutSessionId: z.string(),
     }),
   ),
+  /** Their reader sign-ins (issue 44): when each email's link and code were made, ran out and were used; never a token or code. */
+  readerSignIns: z.array(z.object({ createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(), usedAt: z.iso.datetime().nullable() })),
+  /** The browsers they are signed in on as a reader: when each signed in, was last seen and ends; never the session's secret. */
+  readerSessions: z.array(z.object({ createdAt: z.iso.datetime(), lastSeenAt: z.iso.datetime(), expiresAt: z.iso.datetime() })),
   exportedAt: z.iso.datetime(),
 });
 

@@ -15,6 +15,7 @@ interface SubscriberRow {
   follows_everything: boolean;
   frequency: "each" | "weekly";
   preferences_updated_at: Date | null;
+  display_name: string | null;
 }
 
 interface ConsentRow {
@@ -71,7 +72,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => Date }, id: number): Promise<SubscriberData> {
   return deps.db.transaction(async (tx: SqlQueryable) => {
     const { rows } = await tx.query<SubscriberRow>(
-      `SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at, follows_everything, frequency, preferences_updated_at
+      `SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at, follows_everything, frequency, preferences_updated_at, display_name
          FROM subscribers WHERE id = $1`,
       [id],
     );
@@ -129,6 +130,14 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       "SELECT kind, status, amount, currency, item_title, created_at, checkout_session_id FROM payments WHERE lower(email) = lower($1) ORDER BY created_at, id",
       [row.email],
     );
+    const signIns = await tx.query<{ created_at: Date; expires_at: Date; used_at: Date | null }>(
+      "SELECT created_at, expires_at, used_at FROM reader_sign_ins WHERE subscriber_id = $1 ORDER BY id",
+      [id],
+    );
+    const readerSessions = await tx.query<{ created_at: Date; last_seen_at: Date; expires_at: Date }>(
+      "SELECT created_at, last_seen_at, expires_at FROM reader_sessions WHERE subscriber_id = $1 ORDER BY created_at",
+      [id],
+    );
     const sequences = new Map<number, SubscriberData["sequences"][number]>();
     for (const step of sequenceSteps.rows) {
       const sequence = sequences.get(step.enrollment_id) ?? {
@@ -156,6 +165,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         subscribedAt: row.subscribed_at.toISOString(),
         confirmedAt: iso(row.confirmed_at),
         unsubscribedAt: iso(row.unsubscribed_at),
+        displayName: row.display_name,
       },
       preferences: {
         everything: row.follows_everything,
@@ -210,6 +220,16 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         paidAt: payment.created_at.toISOString(),
         checkoutSessionId: payment.checkout_session_id,
       })),
+      readerSignIns: signIns.rows.map((signIn) => ({
+        createdAt: signIn.created_at.toISOString(),
+        expiresAt: signIn.expires_at.toISOString(),
+        usedAt: iso(signIn.used_at),
+      })),
+      readerSessions: readerSessions.rows.map((session) => ({
+        createdAt: session.created_at.toISOString(),
+        lastSeenAt: session.last_seen_at.toISOString(),
+        expiresAt: session.expires_at.toISOString(),
+      })),
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -218,7 +238,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
  * send record, the topics they follow and their weekly digests, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
- * sequence enrollments with each step queued for them. Their clicks on tracked links stay, nameless (subscriber_id NULL). Their newsletter rows
+ * sequence enrollments with each step queued for them, and their reader sign-ins and sessions (signed out everywhere). Their clicks on tracked links stay, nameless (subscriber_id NULL). Their newsletter rows
  * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
  * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such
  * user"). A test send to the address (nobody's row) goes too. One transaction, so the address is

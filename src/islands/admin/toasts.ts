@@ -28,5 +28,10 @@ export const toastTexts = {
     description: `Everything held about this subscriber has been saved to subscriber-${String(id)}.json.`,
   }),
   testSent: (email: string): ToastMessage => ({ title: "Test Sent", description: `A test of the newsletter was sent to ${email}.` }),
+  readerSignedOut: (ended: number) => ({
+    title: "Signed Out",
+    description:
+      ended === 0 ? "They were not signed in on any browser." : `Their reader sessions on ${String(ended)} browser${ended === 1 ? "" : "s"} ended.`,
+  }),
   subscriberErased: { title: "Subscriber Erased", description: "The subscriber and everything held about them have been deleted." },
 } satisfies Record<string, ToastMessage | ((...args: never[]) => ToastMessage)>;

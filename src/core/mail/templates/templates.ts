@@ -5,6 +5,7 @@ export { ConfirmationEmail } from "./confirmation-email.ts";
 export { DigestEmail } from "./digest-email.ts";
 export { DownloadEmail } from "./download-email.ts";
 export { NewsletterEmail } from "./newsletter-email.ts";
+export { ReaderSignInEmail } from "./reader-sign-in-email.ts";
 export { WebhookDisabledEmail } from "./webhook-disabled-email.ts";
 export { WelcomeEmail } from "./welcome-email.ts";
 

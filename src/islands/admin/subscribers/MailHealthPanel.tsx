@@ -18,6 +18,7 @@ const kindLabels: Record<OutboxHealth["messages"][number]["kind"], string> = {
   digest: "Weekly digest",
   "sequence-test": "Sequence test",
   receipt: "Receipt",
+  "reader-sign-in": "Reader sign-in",
 };
 
 /** Mail waiting to go out: checked again every few seconds until it has gone (the only polling here). */

@@ -9,12 +9,14 @@ interface Props {
   subscribers: TaggedSubscriber[];
   onExport: (subscriber: TaggedSubscriber) => void;
   onErase: (subscriber: TaggedSubscriber) => void;
+  /** Ends the person's reader sessions on every browser (issue 44). */
+  onSignOut: (subscriber: TaggedSubscriber) => void;
   /** The subscriber whose export is on its way (its button waits). */
   exportingId: number | undefined;
 }
 
-/** The subscribers, one line each, with each person's export and erase. */
-export function SubscriberTable({ subscribers, onExport, onErase, exportingId }: Props) {
+/** The subscribers, one line each, with each person's export, reader sign-out and erase. */
+export function SubscriberTable({ subscribers, onExport, onErase, onSignOut, exportingId }: Props) {
   // Bounced and complained people get nothing: the list says why, and since when.
   const showWhy = subscribers.some((subscriber) => subscriber.statusReason);
   return (
@@ -63,6 +65,15 @@ export function SubscriberTable({ subscribers, onExport, onErase, exportingId }:
                     onClick={() => onExport(subscriber)}
                   >
                     <Icon name="download" />
+                  </button>
+                  <button
+                    type="button"
+                    className="admin-icon-button px-2 text-sm"
+                    aria-label={`Sign ${subscriber.email} out`}
+                    title="End their reader sessions on every browser"
+                    onClick={() => onSignOut(subscriber)}
+                  >
+                    Sign out
                   </button>
                   <ConfirmButton
                     label={`Erase ${subscriber.email}`}

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
+import { readersRoutes } from "../../../api/routes/readers.routes.ts";
 import type { TaggedSubscriber as Subscriber } from "../../../core/subscribers/subscriber-tags.schema.ts";
 import { callApi, fetchApiFile } from "../api-client.ts";
 import { queries } from "../query-client.ts";
@@ -51,6 +52,11 @@ export default function SubscribersTab() {
     },
     onError: () => showErrorToast("Failed to erase subscriber."),
   });
+  const readerSignOut = useMutation({
+    mutationFn: (subscriber: Subscriber) => callApi(readersRoutes.endSessions, { params: { id: subscriber.id } }),
+    onSuccess: ({ ended }) => showToast(toastTexts.readerSignedOut(ended)),
+    onError: () => showErrorToast("Failed to sign the reader out."),
+  });
   const counts = totals.data ?? { all: 0, pending: 0, active: 0, unsubscribed: 0, bounced: 0, complained: 0, newsletterSignups: 0 };
   const { active, newsletterSignups: fromNewsletter } = counts;
   const visible = subscribers.data?.pages.flatMap((page) => page.rows) ?? [];
@@ -97,6 +103,7 @@ export default function SubscribersTab() {
                 subscribers={visible}
                 onExport={(subscriber) => personExporter.mutate(subscriber)}
                 onErase={(subscriber) => eraser.mutate(subscriber)}
+                onSignOut={(subscriber) => readerSignOut.mutate(subscriber)}
                 exportingId={personExporter.isPending ? personExporter.variables.id : undefined}
               />
               {subscribers.hasNextPage && (

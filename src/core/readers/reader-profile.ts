@@ -1,0 +1,29 @@
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import { UnauthorizedError } from "../errors.ts";
+import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
+import type { Reader } from "./reader.schema.ts";
+import type { ReaderSession } from "./reader-sessions.ts";
+
+export const signedOutMessage = "You're not signed in. Sign in with your email to continue.";
+
+/** The signed-in reader as `/api/readers/me` answers; 401 when the session's person is gone. */
+export async function readerProfile(deps: { db: SqlQueryable }, session: ReaderSession): Promise<Reader> {
+  const { rows } = await deps.db.query<{ id: number; email: string; display_name: string | null; status: Reader["status"] }>(
+    "SELECT id, email, display_name, status FROM subscribers WHERE id = $1",
+    [session.subscriberId],
+  );
+  const row = rows[0];
+  if (!row) throw new UnauthorizedError(signedOutMessage);
+  return { id: row.id, email: row.email, name: row.display_name, status: row.status, sessionExpiresAt: session.expiresAt.toISOString() };
+}
+
+/** Sets the reader's display name (already checked by `displayNameSchema`). */
+export async function renameReader(deps: { db: SqlQueryable }, session: ReaderSession, name: string): Promise<Reader> {
+  await deps.db.query("UPDATE subscribers SET display_name = $2 WHERE id = $1", [session.subscriberId, name]);
+  return readerProfile(deps, session);
+}
+
+/** "Delete my account": the dashboard's erase of the person; their sessions and sign-ins go with the row (ON DELETE CASCADE). */
+export async function eraseReader(deps: { db: SqlExecutor }, session: ReaderSession): Promise<void> {
+  await eraseSubscriber(deps, session.subscriberId);
+}
