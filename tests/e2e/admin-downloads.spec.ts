@@ -89,6 +89,13 @@ test("the owner uploads a resource, a visitor downloads it; edit keeps the file;
   await form(page).getByLabel("Category").selectOption("Checklists");
   await form(page).getByLabel("File", { exact: true }).setInputFiles(demoFile("investor-pitch-checklist.pdf"));
   await form(page).getByLabel("Thumbnail Image (optional)").setInputFiles(demoFile("thumb-investor-pitch-checklist.png"));
+  // The chosen thumbnail shows before anything is sent.
+  await expect(form(page).getByRole("img", { name: "Thumbnail preview" })).toHaveJSProperty("complete", true);
+  expect(
+    await form(page)
+      .getByRole("img", { name: "Thumbnail preview" })
+      .evaluate((image: HTMLImageElement) => image.naturalWidth),
+  ).toBeGreaterThan(0);
   // Required with a thumbnail: the form says so before anything is sent.
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(form(page).getByText("Describe the thumbnail (alt text), or mark it decorative")).toBeVisible();

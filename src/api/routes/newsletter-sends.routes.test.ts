@@ -105,6 +105,25 @@ describe("the newsletter send API", () => {
     expect(rows).toHaveLength(0);
   });
 
+  it("puts the post's cover at the top of its email, with its alt text, as the CDN's copy at the email's width", async () => {
+    const postId = await addPost(true);
+    await app.deps.db.query(
+      "UPDATE posts SET featured_image_key = 'images/cover_2560x1440.jpg', featured_image_alt = 'A runway chart' WHERE id = $1",
+      [postId],
+    );
+    const answer = await app.call(`/api/newsletter/sends/preview?postId=${String(postId)}`, { headers: admin });
+    const { html } = (await answer.json()) as { html: string };
+    const cover = /<img[^>]*alt="A runway chart"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(cover).toContain(`src="${testOrigin}/.netlify/images?url=%2Fapi%2Ffiles%2Fimages%2Fcover_2560x1440.jpg&amp;w=1076&amp;fm=jpg"`);
+    // Above the body: the first image, before the post's first words.
+    expect(html.indexOf(cover)).toBeLessThan(html.indexOf("Count the months."));
+    // A post without a cover gets no image.
+    const plain = (await (await app.call(`/api/newsletter/sends/preview?postId=${String(await addPost(true))}`, { headers: admin })).json()) as {
+      html: string;
+    };
+    expect(plain.html).not.toContain("/api/files/images/");
+  });
+
   it("previews a published post's email without sending it (400 for a draft, 401 without a session)", async () => {
     app.mail.clear();
     const postId = await addPost(true);

@@ -10,6 +10,7 @@ import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../mail/person-mail.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
+import { escapeHtml } from "../shared/escape-html.ts";
 import {
   placeholderPreferencesUrl,
   placeholderTopicUnsubscribe,
@@ -25,7 +26,7 @@ export interface NewsletterDeps {
   now: Clock["now"];
   /** The same clock, for waits (the worker's lease keeper). */
   clock: Clock;
-  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick" | "preferences">;
+  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick" | "preferences" | "file">;
   site: Site;
   /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
   clickTracking?: boolean;
@@ -48,6 +49,9 @@ export interface PostRow {
   email_subject: string | null;
   published: boolean;
   slug: string;
+  /** The cover, at the top of the email as on the post's page (issue 41 point 6); null: none. */
+  featured_image_key: string | null;
+  featured_image_alt: string | null;
 }
 
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
@@ -63,12 +67,16 @@ export async function renderPostNewsletter(
   options: { perRecipientReason?: boolean } = {},
 ): Promise<EmailContent> {
   const site = await siteIdentity(deps);
+  // Made fit for email with the body (emailSafeHtml): absolute, the CDN's copy at the email's width.
+  const cover = post.featured_image_key
+    ? `<img src="${escapeHtml(deps.urls.file(post.featured_image_key))}" alt="${escapeHtml(post.featured_image_alt ?? "")}">`
+    : "";
   return renderNewsletterEmail({
     ...site,
     title: post.title,
     subject: post.email_subject,
     excerpt: post.excerpt,
-    contentHtml: post.content,
+    contentHtml: cover + post.content,
     postUrl: deps.site.absolute(postPath(post.slug)),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
     preferencesUrl: placeholderPreferencesUrl(deps),
@@ -79,9 +87,10 @@ export async function renderPostNewsletter(
 
 export async function publishedPost(deps: Pick<NewsletterDeps, "db">, postId: number): Promise<PostRow> {
   if (!isRowId(postId)) throw new NotFoundError("Post not found");
-  const { rows } = await deps.db.query<PostRow>("SELECT id, title, content, excerpt, email_subject, published, slug FROM posts WHERE id = $1", [
-    postId,
-  ]);
+  const { rows } = await deps.db.query<PostRow>(
+    "SELECT id, title, content, excerpt, email_subject, published, slug, featured_image_key, featured_image_alt FROM posts WHERE id = $1",
+    [postId],
+  );
   const post = rows[0];
   if (!post) throw new NotFoundError("Post not found");
   if (!post.published) throw new ValidationError("Only a published post can be sent as the newsletter");

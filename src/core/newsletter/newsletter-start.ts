@@ -25,6 +25,8 @@ interface WaitingRow {
   content: string;
   excerpt: string | null;
   email_subject: string | null;
+  featured_image_key: string | null;
+  featured_image_alt: string | null;
 }
 
 /**
@@ -40,7 +42,7 @@ interface WaitingRow {
 export async function startIfLive(deps: NewsletterDeps, sendId: number, options: PrepareOptions = {}): Promise<boolean> {
   const now = deps.now();
   const { rows } = await deps.db.query<WaitingRow>(
-    `SELECT s.id, s.post_id, COALESCE(s.send_at, s.created_at) AS due_at, p.slug, p.published, p.title, p.content, p.excerpt, p.email_subject
+    `SELECT s.id, s.post_id, COALESCE(s.send_at, s.created_at) AS due_at, p.slug, p.published, p.title, p.content, p.excerpt, p.email_subject, p.featured_image_key, p.featured_image_alt
        FROM newsletter_sends s JOIN posts p ON p.id = s.post_id
       WHERE s.id = $1 AND s.status IN ('scheduled', 'waiting') AND COALESCE(s.send_at, s.created_at) <= $2`,
     [sendId, now],

@@ -20,6 +20,7 @@ import type { ItemFormProps } from "../ui/ListAndForm.tsx";
 import { ImageNote } from "../ui/ImageNote.tsx";
 import { checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
 import { useChosenImage } from "../use-chosen-image.ts";
+import { useObjectUrl } from "../use-object-url.ts";
 
 const tooLargeTogether = "The file and thumbnail together are too large to send (the limit is 4 MB per upload). Choose a smaller file or thumbnail.";
 
@@ -28,6 +29,8 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const chosenThumbnail = useChosenImage();
+  // A chosen thumbnail shows before it is sent, as the post form's cover does (issue 41 point 6).
+  const thumbnailPreview = useObjectUrl(chosenThumbnail.file);
   // The price fields show only once Stripe is set up (docs/payments.md): without it nothing paid appears.
   const payments = useQuery(queries.paymentsConfig).data;
   // A resource saved with a category outside the four (the API allows it) keeps it as an option.
@@ -196,8 +199,12 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
           )}
         </Field>
         <ImageNote image={chosenThumbnail} />
-        {editing?.thumbnailUrl && (
-          <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
+        {thumbnailPreview ? (
+          <img src={thumbnailPreview} alt="Thumbnail preview" className="max-h-32 border-3 border-ink object-cover" />
+        ) : (
+          editing?.thumbnailUrl && (
+            <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
+          )
         )}
         {(chosenThumbnail.file ?? editing?.thumbnailUrl) && (
           <ImageAltFields

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import {
   defaultReadTime,
   maxReadTime,
@@ -26,6 +26,7 @@ import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkFormSize } from "../upload-checks.ts";
 import { ImageNote } from "../ui/ImageNote.tsx";
 import { useChosenImage } from "../use-chosen-image.ts";
+import { useObjectUrl } from "../use-object-url.ts";
 import { Field } from "../ui/Field.tsx";
 import { CategorySelect } from "../ui/CategorySelect.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
@@ -39,19 +40,12 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   const [content, setContent] = useState(editing?.content ?? "");
   const chosenImage = useChosenImage();
   const image = chosenImage.file;
-  const [preview, setPreview] = useState<string | null>(editing?.featuredImage ?? null);
+  // A chosen file previews from memory; without one, the stored image.
+  const preview = useObjectUrl(image) ?? editing?.featuredImage ?? null;
   const [focus, setFocus] = useState<ImageFocus | null>(editing?.featuredImageFocus ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [publishNow, setPublishNow] = useState(editing?.published ?? false);
   const queryClient = useQueryClient();
-
-  // A chosen file previews from memory; the object URL is released when it is replaced.
-  useEffect(() => {
-    if (!image) return;
-    const url = URL.createObjectURL(image);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [image]);
 
   const save = useMutation({
     mutationFn: (body: PostFormInput) =>
@@ -217,7 +211,6 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
                 // A new picture's subject is somewhere else: its point starts in the middle (set here,
                 // not when the scaled-down file arrives, which would undo a click made meanwhile).
                 setFocus(file ? null : (editing?.featuredImageFocus ?? null));
-                if (!file) setPreview(editing?.featuredImage ?? null);
               }}
             />
           )}
