@@ -217,7 +217,14 @@ describe("the reader's session", () => {
     const me = await call("/api/readers/me", { headers: { cookie } });
     expect(me.status).toBe(200);
     expect(me.headers.get("cache-control")).toBe("no-store");
-    expect(await me.json()).toMatchObject({ email: "gus@example.com", name: null });
+    const profile = (await me.json()) as { email: string; name: string | null; preferencesUrl: string };
+    expect(profile).toMatchObject({ email: "gus@example.com", name: null });
+    // Their own "Choose what you get" page, the same the emails link to: it opens on their topics.
+    const preferences = await call(
+      profile.preferencesUrl.replace(/^https?:\/\/[^/]+/, "").replace("/api/newsletter/preferences", "/api/preferences"),
+    );
+    expect(preferences.status).toBe(200);
+    expect(await preferences.json()).toMatchObject({ email: "g***@example.com", everything: true, frequency: "each" });
     const renamed = await call("/api/readers/me", {
       method: "PUT",
       headers: { cookie, origin: testOrigin, "content-type": "application/json" },

@@ -45,6 +45,8 @@ export const readerSchema = z.object({
   status: z.enum(["pending", "active", "unsubscribed", "bounced", "complained"]),
   /** When this browser's session ends. */
   sessionExpiresAt: z.iso.datetime(),
+  /** Their "Choose what you get" page (topics and how often, issue 42), signed for them as every email's link is. */
+  preferencesUrl: z.string(),
 });
 
 export type Reader = z.output<typeof readerSchema>;

@@ -49,6 +49,7 @@ function show(reader: Record<string, unknown> | null): void {
   const emailText = $("[data-reader-email]");
   if (emailText) emailText.textContent = String(reader.email);
   $("[data-reader-export]")?.setAttribute("href", readerApi.exportData);
+  $("[data-reader-preferences]")?.setAttribute("href", String(reader.preferencesUrl));
   const name = $<HTMLInputElement>("#reader-name");
   if (name) name.value = typeof reader.name === "string" ? reader.name : "";
 }
