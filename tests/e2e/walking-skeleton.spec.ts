@@ -73,7 +73,9 @@ test("each public page has one h1 and loads one script (islands, search, the bea
     // Each more module request cost ~150 ms of first paint on Lighthouse's phone (site-script.ts).
     // The inline one sets the stored theme before the first paint (docs/decisions/0042-dark-mode.md): it
     // fetches nothing, and it stays a few hundred bytes (page-weight.spec.ts counts it too).
-    expect(html.match(/<script[^>]*>/g), path).toEqual(["<script>", expect.stringMatching(/src="\/_astro\/BaseLayout[^"]+\.js"/)]);
+    // JSON-LD blocks (structured data) are data, never run: not scripts in this sense.
+    const scripts = (html.match(/<script[^>]*>/g) ?? []).filter((tag) => !tag.includes("application/ld+json"));
+    expect(scripts, path).toEqual(["<script>", expect.stringMatching(/src="\/_astro\/BaseLayout[^"]+\.js"/)]);
     const inline = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? "";
     expect(inline, path).toContain("localStorage");
     expect(inline.length, path).toBeLessThanOrEqual(300);

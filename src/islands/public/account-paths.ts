@@ -1,7 +1,8 @@
 /**
- * The reader's API paths, written out: importing `apiPaths` would put the whole table in a chunk
- * shared with every page's script (an extra request on every page, and /account over its 5 KB).
- * `account-page.test.ts` holds them equal to `apiPaths`.
+ * The reader page's API paths, written out: importing `apiPaths` from a page script put the whole
+ * table in a chunk shared with every page's script (an extra request on every page, and /account
+ * over its 5 KB). Only the reader page imports this file, so it is bundled into that page's script.
+ * `page-script-paths.test.ts` holds these paths equal to `apiPaths`.
  */
 export const readerApi = {
   signIn: "/api/readers/sign-in",

@@ -5,11 +5,11 @@
  * from the device (docs/decisions/0032-cookieless-stats.md). Kept free of imports but the API's
  * paths, so it stays a few hundred bytes.
  */
-import { apiPaths } from "../../api/api-paths.ts";
+import { siteScriptApi } from "./site-script-paths.ts";
 
 function send(): void {
   const notFound = "notFound" in document.body.dataset;
-  navigator.sendBeacon(apiPaths.events, JSON.stringify({ url: location.href, referrer: document.referrer, ...(notFound && { notFound }) }));
+  navigator.sendBeacon(siteScriptApi.events, JSON.stringify({ url: location.href, referrer: document.referrer, ...(notFound && { notFound }) }));
 }
 
 function whenIdle(): void {

@@ -3,7 +3,7 @@
  * Checkout and goes there. The amount of a resource is never sent: the server reads its price.
  * Loaded only on pages with such a form.
  */
-import { apiPaths } from "../../api/api-paths.ts";
+import { checkoutApi } from "./checkout-paths.ts";
 
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-checkout]")) {
   form.addEventListener("submit", (event) => {
@@ -28,7 +28,7 @@ for (const form of document.querySelectorAll<HTMLFormElement>("form[data-checkou
     };
     if (button) button.disabled = true;
     if (status) status.textContent = "Opening Stripe Checkout…";
-    void fetch(apiPaths.checkout, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    void fetch(checkoutApi.checkout, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
       .then(async (response) => {
         const answer = (await response.json()) as { url?: string; error?: string };
         if (!response.ok || !answer.url) throw new Error(answer.error ?? "Checkout could not start. Please try again.");

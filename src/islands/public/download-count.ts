@@ -1,4 +1,4 @@
-import { apiPaths } from "../../api/api-paths.ts";
+import { siteScriptApi } from "./site-script-paths.ts";
 
 /**
  * Download counts shown on resource cards, kept in step across islands: the download button
@@ -17,7 +17,7 @@ let refreshing: Promise<void> | null = null;
 
 /** Fetches the current counts once per page and announces each (errors leave the built counts). */
 export function refreshCounts(): Promise<void> {
-  refreshing ??= fetch(apiPaths.downloads, { credentials: "same-origin" })
+  refreshing ??= fetch(siteScriptApi.downloads, { credentials: "same-origin" })
     .then(async (response) => {
       if (!response.ok) return;
       const downloads = (await response.json()) as { id: number; downloadCount: number }[];

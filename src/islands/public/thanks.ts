@@ -3,7 +3,7 @@
  * buyer back with, every 2 seconds for 2 minutes, until Stripe's event has arrived; then shows the
  * download link of a paid resource. Reloading the page asks again.
  */
-import { apiPaths } from "../../api/api-paths.ts";
+import { checkoutApi } from "./checkout-paths.ts";
 
 const root = document.querySelector<HTMLElement>("[data-thanks]");
 const session = new URLSearchParams(window.location.search).get("session");
@@ -12,7 +12,7 @@ const link = root?.querySelector<HTMLAnchorElement>("[data-thanks-download]");
 
 async function ask(attempt: number): Promise<void> {
   if (!root || !text || !session) return;
-  const response = await fetch(`${apiPaths.checkoutStatus}?${new URLSearchParams({ session }).toString()}`);
+  const response = await fetch(`${checkoutApi.status}?${new URLSearchParams({ session }).toString()}`);
   const answer = response.ok ? ((await response.json()) as { status: string; itemTitle: string | null; downloadUrl: string | null }) : null;
   if (answer?.status === "paid") {
     text.textContent = answer.downloadUrl

@@ -1,8 +1,10 @@
 import { expect, test } from "vitest";
 import { apiPaths } from "../../api/api-paths.ts";
 import { readerApi } from "./account-paths.ts";
+import { checkoutApi } from "./checkout-paths.ts";
+import { siteScriptApi } from "./site-script-paths.ts";
 
-test("the reader page's paths are the API's", () => {
+test("the page scripts' paths are the API's", () => {
   expect(readerApi).toEqual({
     signIn: apiPaths.readerSignIn,
     verify: apiPaths.readerSignInVerify,
@@ -10,4 +12,6 @@ test("the reader page's paths are the API's", () => {
     me: apiPaths.readerMe,
     exportData: apiPaths.readerMeExport,
   });
+  expect(checkoutApi).toEqual({ checkout: apiPaths.checkout, status: apiPaths.checkoutStatus });
+  expect(siteScriptApi).toEqual({ events: apiPaths.events, downloads: apiPaths.downloads });
 });
