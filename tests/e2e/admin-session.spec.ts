@@ -225,7 +225,17 @@ test("the sections work from the keyboard (the sidebar's arrow keys), and axe fi
 
   await logIn(page);
   await page.getByRole("tab", { name: "Blog Posts" }).focus();
-  for (const name of ["Downloads", "Email Subscribers", "Sequences", "Stats", "Integrations", "Site Settings", "Security", "Import & Backup"]) {
+  for (const name of [
+    "Downloads",
+    "Email Subscribers",
+    "Sequences",
+    "Stats",
+    "Revenue",
+    "Integrations",
+    "Site Settings",
+    "Security",
+    "Import & Backup",
+  ]) {
     await page.keyboard.press("ArrowDown");
     const tab = page.getByRole("tab", { name });
     await expect(tab).toBeFocused();

@@ -4,6 +4,7 @@ import { useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
+import PaymentsPanel from "./downloads/PaymentsPanel.tsx";
 import IntegrationsTab from "./integrations/IntegrationsTab.tsx";
 import MovingTab from "./moving/MovingTab.tsx";
 import PostsTab from "./posts/PostsTab.tsx";
@@ -27,6 +28,7 @@ const panels: Record<AdminSection, ComponentType> = {
   security: SecurityTab,
   moving: MovingTab,
   stats: StatsTab,
+  revenue: PaymentsPanel,
   integrations: IntegrationsTab,
 };
 

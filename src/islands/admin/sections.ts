@@ -10,6 +10,7 @@ export const adminSections = [
   { value: "subscribers", label: "Email Subscribers" },
   { value: "sequences", label: "Sequences" },
   { value: "stats", label: "Stats" },
+  { value: "revenue", label: "Revenue" },
   { value: "integrations", label: "Integrations" },
   { value: "settings", label: "Site Settings" },
   { value: "security", label: "Security" },

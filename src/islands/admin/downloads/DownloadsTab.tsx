@@ -6,24 +6,18 @@ import { toastTexts } from "../toasts.ts";
 import { ListAndForm } from "../ui/ListAndForm.tsx";
 import DownloadForm from "./DownloadForm.tsx";
 import DownloadList from "./DownloadList.tsx";
-import PaymentsPanel from "./PaymentsPanel.tsx";
 
-/** Downloads: the resource form (upload, or edit the chosen one), the list of resources, and the payments (tips and sales). */
+/** Downloads: the resource form (upload, or edit the chosen one) and the list of resources; payments have their own section, Revenue. */
 export default function DownloadsTab() {
   return (
-    <>
-      <ListAndForm<AdminDownload>
-        list={queries.downloads}
-        remove={(download) => callApi(downloadsRoutes.remove, { params: { id: download.id } })}
-        deleted={toastTexts.downloadDeleted}
-        deleteFailed="Failed to delete downloadable resource."
-        formId="admin-download-form"
-        Form={DownloadForm}
-        List={DownloadList}
-      />
-      <div className="mt-6">
-        <PaymentsPanel />
-      </div>
-    </>
+    <ListAndForm<AdminDownload>
+      list={queries.downloads}
+      remove={(download) => callApi(downloadsRoutes.remove, { params: { id: download.id } })}
+      deleted={toastTexts.downloadDeleted}
+      deleteFailed="Failed to delete downloadable resource."
+      formId="admin-download-form"
+      Form={DownloadForm}
+      List={DownloadList}
+    />
   );
 }
