@@ -184,14 +184,15 @@ function json(body: unknown): Response {
   return new Response(JSON.stringify(body, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
 }
 
-function page(title: string, body: SafeHtml, status = 200): Response {
+/** A local page (the inbox's, the local WebSub hub's): its own strict policy, never cached, never indexed. */
+export function page(title: string, body: SafeHtml, status = 200, of = "No Filter local inbox"): Response {
   const document = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>${title} · No Filter local inbox</title>
+        <title>${title} · ${of}</title>
         <style>
           ${styles}
         </style>

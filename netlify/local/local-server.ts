@@ -11,6 +11,7 @@ import { localHostCheck, misdirected } from "./local-hosts.ts";
 import type { MailCatcher } from "./mail-catcher.ts";
 import { sendWebResponse, toWebRequest } from "./node-http.ts";
 import { siteRedirects } from "./site-redirects.ts";
+import type { LocalHub } from "./websub-hub.ts";
 
 /** What the server answers with once the site is ready. */
 export interface LocalSite {
@@ -30,11 +31,13 @@ export interface LocalSite {
   onBuildHook: () => void;
   /** The local SMTP catcher behind the inbox page; undefined when SMTP_URL sends mail out. */
   mailCatcher: MailCatcher | undefined;
+  /** The local WebSub hub (websub-hub.ts): the pings the site sent it, shown on its page. */
+  websubHub?: LocalHub | undefined;
 }
 
 /**
  * The `npm start` server: `/api/*` in-process, the build hook, the API reference, the local inbox,
- * then Netlify's static handling. Only to the hosts of this machine and SITE_URL (local-hosts.ts).
+ * the local WebSub hub, then Netlify's static handling. Only to the hosts of this machine and SITE_URL (local-hosts.ts).
  * It listens before the site is ready (so a taken port fails at once, before the database opens)
  * and answers 503 until `site()` returns the site.
  */
@@ -97,6 +100,8 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
   if (reference) return reference;
   const inbox = await answerInbox(new URL(req.url ?? "/", "http://localhost"), req.method ?? "GET", options.mailCatcher);
   if (inbox) return inbox;
+  const hub = await options.websubHub?.answer(pathname, req.method ?? "GET", () => toWebRequest(req));
+  if (hub) return hub;
   // TRACE and the like: Netlify refuses them; NetlifyDev would hand them on. A page only reads.
   if (!knownMethods.has(req.method ?? "GET")) {
     return new Response("Method not allowed", {

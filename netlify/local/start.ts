@@ -18,6 +18,7 @@ import { noKick } from "../../src/core/newsletter/newsletter-background.ts";
 import { databaseUrl } from "../../src/config/server-env.ts";
 import { apiReferencePath } from "./api-reference.ts";
 import { inboxPath } from "./inbox.ts";
+import { createLocalHub, websubHubPath } from "./websub-hub.ts";
 import { startLocalBlobs } from "./local-blobs.ts";
 import { loadLocalSecrets, writePrivateFile } from "./local-secrets.ts";
 import { adminLoginLine, localRuntimeEnv, readLocalEnvOrExit } from "./local-env.ts";
@@ -124,6 +125,10 @@ const prepared = await prepareLocalDatabase(app.deps);
 if (prepared.migrationsApplied.length > 0) log(`Applied migrations: ${prepared.migrationsApplied.join(", ")}`);
 if (prepared.seeded) log("Seeded the demo content.");
 
+// The local WebSub hub the site names when the `websub_hub` setting is empty (decision 0077).
+const websubHub = createLocalHub();
+const websubHubUrl = `${siteUrl}${websubHubPath}`;
+
 const publishDir = path.join(siteRoot, "dist");
 const builder = new SiteBuilder({
   projectRoot,
@@ -157,6 +162,7 @@ ready.site = {
   buildHookPath,
   onBuildHook: () => void builder.request(),
   mailCatcher,
+  websubHub,
 };
 
 // The background jobs run in this process, each row of src/app/background-jobs.ts on its local
@@ -176,6 +182,7 @@ await writePrivateFile(
       buildHookUrl,
       databaseUrl: withUser(databaseUrl(serverEnv) ?? ""),
       ...(mailCatcher && { inboxUrl, mailCatcherUrl: mailCatcher.url }),
+      websubHubUrl,
     },
     null,
     2,
@@ -192,6 +199,7 @@ console.log(
     `  Admin:    ${adminUrl}`,
     // The host only: SMTP_URL carries the provider's credentials.
     inboxUrl ? `  Inbox:    ${inboxUrl}` : `  Email:    sent through ${new URL(env.SMTP_URL ?? "smtp://localhost").host} (SMTP_URL)`,
+    `  WebSub:   ${websubHubUrl} (the local hub: the pings after a publish)`,
     `  Login:    ${adminLoginLine(env, process.env, secretsFileShown)}`,
     `  API:      ${siteUrl}${apiReferencePath} (reference of ${siteUrl}${apiPaths.openApi})`,
     `  Build hook (local): POST ${buildHookUrl}`,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageCheck } from "./page-check.ts";
+import { modifiedTimeIn, pageCheck } from "./page-check.ts";
 
 // A real HTTP server on loopback stands in for the site: a page is missing until it is "built".
 describe("is the post's page live? (a real GET)", () => {
@@ -38,5 +38,13 @@ describe("is the post's page live? (a real GET)", () => {
     const answer = await pageCheck({ timeoutMs: 2000 })(`http://127.0.0.1:${String(port)}/blog/runway-math`);
     expect(answer.live).toBe(false);
     expect(answer.answer).toMatch(/^no answer \(.+\)$/);
+  });
+});
+
+describe("a page's modified time (what WebSub waits for)", () => {
+  it("reads article:modified_time from the head, whatever the attribute order and quotes", () => {
+    expect(modifiedTimeIn('<meta property="article:modified_time" content="2026-11-27T09:00:00.000Z" />')).toBe("2026-11-27T09:00:00.000Z");
+    expect(modifiedTimeIn("<meta content='2026-11-27T09:00:00.000Z' property='article:modified_time'>")).toBe("2026-11-27T09:00:00.000Z");
+    expect(modifiedTimeIn('<meta property="article:published_time" content="2026-11-27T09:00:00.000Z" />')).toBeUndefined();
   });
 });

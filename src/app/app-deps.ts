@@ -16,6 +16,7 @@ import type { OutboxDeliveryDeps } from "../core/mail/outbox-delivery.ts";
 import type { StatsDeps } from "../core/stats/stats.service.ts";
 import type { WebhooksDeps } from "../core/webhooks/webhooks.service.ts";
 import type { PaymentsDeps } from "../core/payments/payments.service.ts";
+import type { WebsubDeps } from "../core/publishing/websub.ts";
 
 /**
  * Everything the app's features need, put together once by `createApp` (create-app.ts): the sum of
@@ -36,6 +37,7 @@ export type AppDeps = PostsDeps &
   StatsDeps &
   WebhooksDeps &
   Pick<PaymentsDeps, "payments"> &
+  Pick<WebsubDeps, "websubDefaultHub"> &
   Pick<OutboxDeliveryDeps, "queuedMailRenderers" | "onUnknownRecipient"> & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;

@@ -6,6 +6,7 @@ import { runBackgroundSends } from "../core/newsletter/newsletter-background.ts"
 import { runDueSends } from "../core/newsletter/newsletter-watchdog.ts";
 import { publishDuePosts } from "../core/posts/posts.service.ts";
 import { retryUnbuiltChanges } from "../core/publishing/build-status.ts";
+import { pingHubs } from "../core/publishing/websub.ts";
 import { queueWeeklyDigests } from "../core/newsletter/weekly-digest.ts";
 import { runDueSequenceSteps } from "../core/sequences/sequences.service.ts";
 import type { AppDeps } from "./app-deps.ts";
@@ -68,8 +69,8 @@ export const backgroundJobs = [
   },
   {
     // The mail watchdog: the outbox (what a request's own run left: a frozen instance, a retry due,
-    // SMTP back after an outage), then the newsletter sends that wait and are due once their post's
-    // page answers 200 (decision 0038), and every send with work due. Rows are leased: replays and
+    // SMTP back after an outage), the WebSub pings of changes now live, then the newsletter sends
+    // that wait and are due once their post's page answers 200 (decision 0038), and every send with work due. Rows are leased: replays and
     // overlapping runs send nothing twice. Under `npm start` it is also the sends' only worker.
     name: "newsletter-watchdog",
     localEveryMs: 1000,
@@ -84,6 +85,15 @@ export const backgroundJobs = [
       const hooks = await deliverWebhooks(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
       if (hooks.sent + hooks.failed + hooks.retried > 0) {
         log(`[webhooks] ${String(hooks.sent)} delivered, ${String(hooks.failed)} failed, ${String(hooks.retried)} to retry`);
+      }
+      // WebSub: the post changes whose page now shows them, pinged to the hub; a hub down is retried (decision 0077).
+      // Its failure is logged, never in the way of the sends below (the next run tries again).
+      const pings = await pingHubs(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) }).catch((error: unknown) => {
+        log(`[websub] pinging the hub failed, the next run retries: ${error instanceof Error ? error.message : String(error)}`);
+        return { sent: 0, failed: 0, retried: 0 };
+      });
+      if (pings.sent + pings.failed + pings.retried > 0) {
+        log(`[websub] ${String(pings.sent)} hub pings sent, ${String(pings.failed)} failed, ${String(pings.retried)} to retry`);
       }
       let finished = false;
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {

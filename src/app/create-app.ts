@@ -26,6 +26,7 @@ import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
 import { webhookHostCheck, webhookPoster } from "../adapters/webhook-poster.ts";
+import { localWebsubHubPath, publicWebsubHub } from "../core/publishing/websub.ts";
 import { deliverWebhooks, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
@@ -127,6 +128,8 @@ export function createApp(parts: AppParts): App {
     webhooksLocal,
     postWebhook: parts.postWebhook ?? webhookPoster({ allowPrivateHosts: webhooksLocal }),
     checkWebhookHost: webhookHostCheck({ allowPrivateHosts: webhooksLocal }),
+    // WebSub (docs/decisions/0077-websub.md): with no hub set, Google's public one; under `npm start` the local hub, which shows the pings.
+    websubDefaultHub: webhooksLocal && env.SITE_URL ? `${env.SITE_URL.replace(/\/+$/, "")}${localWebsubHubPath}` : publicWebsubHub,
     adminPath: env.ADMIN_PATH,
     deliverWebhooks: oneRunAtATime(() =>
       deliverWebhooks(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch((error: unknown) =>

@@ -11,6 +11,7 @@ import type { Tag } from "../core/posts/tag.schema.ts";
 import { listTags, tagRedirects } from "../core/posts/tags.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
+import { websubHub } from "../core/publishing/websub.ts";
 
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
@@ -54,6 +55,11 @@ function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {
 
 /** Site settings for pages, read from the database when the site is built. */
 export const loadSiteSettings = oncePerBuild(async (): Promise<SiteSettings> => siteSettingValues(await buildDeps()));
+
+/** The WebSub hub feeds and pages name: the `websub_hub` setting, or the default (Google's; the local hub under `npm start`). */
+export const loadWebsubHub = oncePerBuild(async (): Promise<string> =>
+  websubHub((await loadSiteSettings()).websub_hub, (await buildDeps()).websubDefaultHub),
+);
 
 /** Published posts, newest first. */
 export const loadPublishedPosts = oncePerBuild(async (): Promise<Post[]> => listPosts(await buildDeps(), { publishedOnly: true }));

@@ -3,7 +3,7 @@ import { buildFeed, feedFormats, type FeedContent, type FeedFormat } from "../co
 import type { Post, PostCategory } from "../core/posts/post.schema.ts";
 import type { Tag } from "../core/posts/tag.schema.ts";
 import { categoryPath, postsByCategory, postsByTag, tagPath } from "./blog-pages.ts";
-import { loadPublishedPosts, loadSiteSettings, loadTags } from "./build-data.ts";
+import { loadPublishedPosts, loadSiteSettings, loadTags, loadWebsubHub } from "./build-data.ts";
 import { postSummary } from "./post-excerpt.ts";
 
 /** The site's name and the line under it, as every feed names them. */
@@ -52,7 +52,7 @@ export const tagFeedPaths = async () =>
 
 /** The answer of one feed endpoint (`/rss.xml`, `/blog/tag/{slug}/atom.xml`, …). */
 export async function feedResponse(format: FeedFormat, scope: FeedScope, site: URL | undefined): Promise<Response> {
-  const [settings, tags] = await Promise.all([loadSiteSettings(), loadTags()]);
+  const [settings, tags, hub] = await Promise.all([loadSiteSettings(), loadTags(), loadWebsubHub()]);
   const body = buildFeed(format, {
     site: { url: site?.href ?? localSite, name: siteName, description: siteDescription, language: "en" },
     ...scope,
@@ -60,6 +60,7 @@ export async function feedResponse(format: FeedFormat, scope: FeedScope, site: U
     content: (settings.feed_content === "excerpt" ? "excerpt" : "full") satisfies FeedContent,
     isOwnImage: isPublicFileUrl,
     summaryOf: postSummary,
+    hub,
   });
   return new Response(body, { headers: { "Content-Type": `${feedFormats[format].type}; charset=utf-8` } });
 }

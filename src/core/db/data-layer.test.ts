@@ -79,6 +79,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "webhook_deliveries",
       "webhook_endpoints",
       "webhook_events",
+      "websub_pings",
       "weekly_digests",
     ]);
   });

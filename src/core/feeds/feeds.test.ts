@@ -219,4 +219,20 @@ describe("feeds", () => {
       { type: "application/feed+json", href: "/blog/tag/pricing/feed.json", title: "No Filter — Pricing (JSON Feed)" },
     ]);
   });
+
+  it("names the WebSub hub in every format (RSS atom:link, Atom link, JSON Feed hubs), and none when there is none", async () => {
+    const hub = "https://hub.example/";
+    const withHub = { ...source(), hub };
+    const rss = buildFeed("rss", withHub);
+    expect(rss).toContain(`<atom:link href="${hub}" rel="hub"/>`);
+    expect(rss).toContain('<atom:link href="https://nofilter.example/blog/category/funding/rss.xml" rel="self" type="application/rss+xml"/>');
+    const atom = parseFeed(buildFeed("atom", withHub));
+    expect(atom.format).toBe("atom");
+    expect((atom.feed as { links?: { href?: string; rel?: string }[] }).links).toContainEqual(expect.objectContaining({ href: hub, rel: "hub" }));
+    expect((JSON.parse(buildFeed("json", withHub)) as { hubs?: unknown }).hubs).toEqual([{ type: "WebSub", url: hub }]);
+    // The two parsers still read the RSS feed with the hub in it.
+    expect((await rssParser.parseString(rss)).items).toHaveLength(2);
+    expect(buildFeed("rss", source())).not.toContain('rel="hub"');
+    expect(JSON.parse(buildFeed("json", source()))).not.toHaveProperty("hubs");
+  });
 });

@@ -50,6 +50,8 @@ export interface FeedSource {
   isOwnImage: IsOwnImage;
   /** A post's summary as its card shows it (its excerpt, or the start of its text). */
   summaryOf: (post: Post) => string;
+  /** The WebSub hub readers may subscribe at (`rel="hub"`, JSON Feed `hubs`); none: not named. */
+  hub?: string | undefined;
 }
 
 /** A feed's autodiscovery links (`<link rel="alternate">`), one per format. */
@@ -188,7 +190,7 @@ export function buildFeed(format: FeedFormat, source: FeedSource): string {
         language: source.site.language,
         lastBuildDate: updated,
         ...(entries[0] && { pubDate: entries[0].published }),
-        atom: { links: [{ href: self, rel: "self", type: feedFormats.rss.type }] },
+        atom: { links: [{ href: self, rel: "self", type: feedFormats.rss.type }, ...(source.hub ? [{ href: source.hub, rel: "hub" }] : [])] },
         items: entries.map((entry) => ({
           title: entry.title,
           link: entry.url,
@@ -214,6 +216,7 @@ export function buildFeed(format: FeedFormat, source: FeedSource): string {
         links: [
           { href: self, rel: "self", type: feedFormats.atom.type },
           { href: home, rel: "alternate", type: "text/html" },
+          ...(source.hub ? [{ href: source.hub, rel: "hub" }] : []),
         ],
         authors: [{ name: author.name, uri: author.url }],
         xml: { lang: source.site.language },
@@ -236,6 +239,7 @@ export function buildFeed(format: FeedFormat, source: FeedSource): string {
     title: source.title,
     home_page_url: home,
     feed_url: self,
+    ...(source.hub && { hubs: [{ type: "WebSub", url: source.hub }] }),
     description: source.description,
     language: source.site.language,
     authors: [author],

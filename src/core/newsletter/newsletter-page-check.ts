@@ -3,6 +3,8 @@ export interface PageCheck {
   live: boolean;
   /** What came back, for the dashboard: "200", "404", or why nothing came back ("connection refused"). */
   answer: string;
+  /** A 200 page's `article:modified_time` (a post's page), when it has one: WebSub waits for an update to show. */
+  modifiedTime?: string;
 }
 
 /**

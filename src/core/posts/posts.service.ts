@@ -16,6 +16,7 @@ import { postPath } from "./post-slug-rules.ts";
 import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
 import { asSlugConflict, recordSlugChange, slugToSave } from "./post-slug-store.ts";
 import { postTagSlugs, setPostTags } from "./post-tags.ts";
+import { postFeedFolders, queuePostHubPing } from "./post-hub-ping.ts";
 import { isEmptyPostHtml, sanitizePostHtml, type IsOwnImage } from "./sanitize-post-html.ts";
 
 /** What posts need: the database, the file store, the clock, a rebuild after a change, and image links. */
@@ -152,7 +153,10 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           emailSubject: form.emailSubject ?? null,
           tags: form.tags ?? [],
         });
-        if (row.published) await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+        if (row.published) {
+          await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+          await queuePostHubPing(tx, deps, row);
+        }
         return row;
       })
       .catch((error: unknown) => {
@@ -178,6 +182,8 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
       .transaction(async (tx) => {
         const current = await findPostRow(tx, id, true);
         if (!current) throw new NotFoundError("Post not found");
+        // The feeds it is in before the change: a post that leaves a category or a tag changes that feed too.
+        const feedsBefore = current.published ? await postFeedFolders(tx, id, current.category) : [];
         const slug = await slugToSave(tx, { id, title: form.title, wanted: form.slug, current: current.slug });
         const publishedAt = current.published_at === null ? null : new Date(current.published_at);
         const state = publishStateAfterSave(form, now, { published: current.published, publishedAt });
@@ -222,6 +228,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
         const change = saved.published ? (current.published ? "post.updated" : "post.published") : current.published ? "post.unpublished" : null;
         if (change) await recordWebhookEvent(tx, deps, change, postEventData(saved));
         if (form.tags !== undefined) await setPostTags(tx, id, form.tags);
+        if (change) await queuePostHubPing(tx, deps, saved, feedsBefore);
         return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
       })
       .catch((error: unknown) => {
@@ -237,11 +244,16 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
 export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
   if (!isRowId(id)) throw new NotFoundError("Post not found");
   const deleted = await deps.db.transaction(async (tx) => {
+    const current = await findPostRow(tx, id, true);
+    const feedsBefore = current?.published ? await postFeedFolders(tx, id, current.category) : [];
     const { rows } = await tx.query<{ featured_image_key: string | null; id: number; title: string; slug: string; published: boolean }>(
       "DELETE FROM posts WHERE id = $1 RETURNING featured_image_key, id, title, slug, published",
       [id],
     );
-    if (rows[0]?.published) await recordWebhookEvent(tx, deps, "post.unpublished", postEventData({ ...rows[0], published: false }));
+    if (rows[0]?.published) {
+      await recordWebhookEvent(tx, deps, "post.unpublished", postEventData({ ...rows[0], published: false }));
+      await queuePostHubPing(tx, deps, { ...rows[0], published: false, updated_at: null, category: null }, feedsBefore);
+    }
     return rows[0];
   });
   if (!deleted) throw new NotFoundError("Post not found");
@@ -271,13 +283,16 @@ export async function publishDuePosts(
 ): Promise<PostGoneLive[]> {
   const now = deps.now();
   const rows = await deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: number; title: string; slug: string; published: boolean }>(
+    const { rows } = await tx.query<{ id: number; title: string; slug: string; published: boolean; updated_at: Date; category: Post["category"] }>(
       `UPDATE posts SET published = true, published_at = publish_at, publish_at = NULL, updated_at = $1
        WHERE publish_at <= $1 AND NOT published
-       RETURNING id, title, slug, published`,
+       RETURNING id, title, slug, published, updated_at, category`,
       [now],
     );
-    for (const row of rows) await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+    for (const row of rows) {
+      await recordWebhookEvent(tx, deps, "post.published", postEventData(row));
+      await queuePostHubPing(tx, deps, row);
+    }
     return rows;
   });
   if (rows.length > 0) deps.rebuild(rebuildOptions);

@@ -162,6 +162,12 @@ export const settingDefinitions = {
     defaultValue: "full",
     choices: ["full", "excerpt"],
   },
+  // Issue 43 point 2: the WebSub hub feeds and pages name (`rel="hub"`) and the site pings after a change (src/core/publishing/websub.ts).
+  websub_hub: {
+    description: "WebSub hub for instant feed updates (empty: Google's public hub; under npm start, the local hub)",
+    type: "url",
+    defaultValue: "",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */
