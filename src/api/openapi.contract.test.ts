@@ -89,7 +89,10 @@ const calls: Record<string, Call | Call[]> = {
   },
   "blogPosts.remove": { path: `/api/blog-posts/${String(none)}`, status: 404 },
   "tags.list": { path: "/api/tags", as: "anonymous", status: 200 },
-  "tags.create": { path: "/api/tags", json: { name: "Contract tag" }, status: 201 },
+  "tags.create": [
+    { path: "/api/tags", json: { name: "Contract tag" }, status: 201 },
+    { path: "/api/tags", json: { name: "x".repeat(70_000) }, status: 413 },
+  ],
   "tags.update": { path: "/api/tags/no-such-tag", json: { name: "Renamed" }, status: 404 },
   "tags.remove": { path: "/api/tags/no-such-tag", status: 404 },
   "downloads.list": { path: "/api/downloads", as: "anonymous", status: 200 },
@@ -106,7 +109,11 @@ const calls: Record<string, Call | Call[]> = {
   "setup.checklist": { path: "/api/setup-checklist", status: 200 },
   "setup.removeDemoContent": { path: "/api/setup/remove-demo-content", status: 200 },
   // An accepted address is mailed its confirmation before the call returns here (seconds): the invalid one is the cheap answer.
-  "newsletter.subscribe": { path: "/api/newsletter/subscribe", as: "anonymous", json: { email: "not an address" }, status: 400 },
+  "newsletter.subscribe": [
+    { path: "/api/newsletter/subscribe", as: "anonymous", json: { email: "not an address" }, status: 400 },
+    // A browser's own form post, without JavaScript: to the failure page.
+    { path: "/api/newsletter/subscribe", as: "anonymous", form: { email: "not an address" }, status: 303 },
+  ],
   "newsletter.subscribers": { path: "/api/newsletter/subscribers", status: 200 },
   "newsletter.counts": { path: "/api/newsletter/subscribers/counts", status: 200 },
   "newsletter.export": { path: "/api/newsletter/subscribers/export", status: 200 },
@@ -331,7 +338,9 @@ describe("the OpenAPI document against the real handlers", () => {
 
   for (const [operationId, entry] of Object.entries(calls)) {
     for (const call of [entry].flat()) {
-      const label = `${operationId}: ${call.method ?? ""}${call.as === "anonymous" ? " anonymous" : ""} → ${String(call.status)}`;
+      const label = [operationId, call.method, call.as === "anonymous" && "anonymous", call.form && "form", `→ ${String(call.status)}`]
+        .filter(Boolean)
+        .join(" ");
       it(label, async () => {
         const found = operations.get(operationId);
         expect(found, `${operationId} is not in the document`).toBeDefined();
