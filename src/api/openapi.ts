@@ -143,7 +143,7 @@ function security(route: RouteDeclaration): Record<string, unknown> {
  * (a control character in a path or query value is refused before any route's own check), 405 (the
  * path with another method) and 503.
  */
-export function errorStatuses(route: RouteDeclaration): number[] {
+function errorStatuses(route: RouteDeclaration): number[] {
   const statuses = new Set<number>([400, 405, 503, ...(route.errors ?? [])]);
   for (const status of route.htmlErrors ?? []) {
     if (!statuses.has(status)) throw new Error(`${route.method} ${route.path}: an HTML error ${String(status)} that is not one of its errors`);
