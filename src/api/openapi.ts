@@ -47,7 +47,6 @@ export function buildOpenApiDocument(
   sessionCookie = "nf_session",
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const tags = Object.keys(contract);
   for (const [tag, routes] of Object.entries(contract)) {
     for (const [name, route] of Object.entries(routes)) {
       const path = route.path.replace(/:([A-Za-z]+)/g, "{$1}");
@@ -69,7 +68,6 @@ export function buildOpenApiDocument(
     },
     // Relative: the origin that serves this document (the site's own), as OpenAPI resolves it.
     servers: [{ url: "/", description: "The site that serves this document" }],
-    tags: tags.map((name) => ({ name, description: `The ${name} calls` })),
     paths,
     components: {
       securitySchemes: {
