@@ -66,8 +66,13 @@ export interface RouteDeclaration {
   crossSite?: "token";
   /** The successful answers by status; the first JSON one is what a handler's plain value becomes. */
   answers: { readonly [status: number]: Answer };
-  /** Error statuses this route answers beyond those its shape implies (400, 401, 403, 404, 413, 415, 503). */
+  /** Error statuses this route answers beyond those its shape implies (400, 401, 403, 404, 405, 413, 415, 429, 503). */
   errors?: readonly number[];
+  /**
+   * Error statuses answered with an HTML page rather than JSON `{ error }`: the pages a person
+   * reaches from an email's link (a bad or expired token). Each must be one of the route's errors.
+   */
+  htmlErrors?: readonly number[];
 }
 
 /** Declares a route, keeping every schema's exact type for the handler and the client. */

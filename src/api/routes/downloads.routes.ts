@@ -79,6 +79,8 @@ export const downloadsRoutes = {
     params: resourceId,
     query: downloadLinkQuerySchema,
     answers: { 200: fileAnswer("application/octet-stream", "The file, as an attachment under its original name") },
+    // The link's signature is forged or altered, or it has expired.
+    errors: [403],
   }),
 };
 

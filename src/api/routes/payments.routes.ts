@@ -42,7 +42,8 @@ export const paymentsRoutes = {
     // Signed by Stripe instead: it posts from its servers, with no Origin and no cookie.
     crossSite: "token",
     answers: { 204: emptyAnswer("Handled (or a repeat, which changes nothing)") },
-    errors: [413],
+    // 404: payments are not set up on this site.
+    errors: [404, 413],
   }),
   list: declareRoute({
     method: "GET",

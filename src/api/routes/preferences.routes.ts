@@ -50,6 +50,7 @@ export const preferencesRoutes = {
     query: pageQuery,
     answers: { 200: fileAnswer("text/html", "The page") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
 };
 

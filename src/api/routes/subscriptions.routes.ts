@@ -21,6 +21,7 @@ export const subscriptionsRoutes = {
     query: tokenQuery,
     answers: { 200: page("The page") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
   confirm: declareRoute({
     method: "POST",
@@ -33,6 +34,7 @@ export const subscriptionsRoutes = {
     query: tokenQuery,
     answers: { 200: page("The page saying so") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
   unsubscribePage: declareRoute({
     method: "GET",
@@ -42,6 +44,7 @@ export const subscriptionsRoutes = {
     query: tokenQuery,
     answers: { 200: page("The page") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
   unsubscribe: declareRoute({
     method: "POST",
@@ -53,6 +56,7 @@ export const subscriptionsRoutes = {
     query: tokenQuery,
     answers: { 200: page("A short page saying so") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
 };
 
