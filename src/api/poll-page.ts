@@ -42,7 +42,12 @@ export function pollFormHtml(shown: { poll: Poll; selected: number }, action: st
 }
 
 /** The page for a reader's link: the question, the form. */
-export function pollPage(shown: { poll: Poll; selected: number; held: number | null }, action: string, notice: PollNotice, loadTemplate: LoadTemplate): Promise<Response> {
+export function pollPage(
+  shown: { poll: Poll; selected: number; held: number | null },
+  action: string,
+  notice: PollNotice,
+  loadTemplate: LoadTemplate,
+): Promise<Response> {
   const content: PageContent = {
     status: 200,
     heading: shown.poll.question,

@@ -32,20 +32,27 @@ describe.each(databaseTargets)("polls on $name", (target) => {
   };
   const sameSite = { origin: testOrigin, "sec-fetch-site": "same-origin" };
   const admin = async (method: string, path: string, body?: unknown) =>
-    call(path, { method, ...(body !== undefined && { body: JSON.stringify(body) }), headers: { ...(await app.adminHeaders()), "content-type": "application/json" } });
+    call(path, {
+      method,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+      headers: { ...(await app.adminHeaders()), "content-type": "application/json" },
+    });
   const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
 
   let people = 0;
   async function reader(): Promise<{ id: number; email: string }> {
     people += 1;
     const email = `voter${String(people)}@example.com`;
-    const { rows } = await app.deps.db.query<{ id: number }>("INSERT INTO subscribers (email, status, source) VALUES ($1, 'active', 'newsletter') RETURNING id", [
-      email,
-    ]);
+    const { rows } = await app.deps.db.query<{ id: number }>(
+      "INSERT INTO subscribers (email, status, source) VALUES ($1, 'active', 'newsletter') RETURNING id",
+      [email],
+    );
     return { id: (rows[0] as { id: number }).id, email };
   }
 
-  async function newPoll(answers = [{ text: "Seed" }, { text: "Series A", tag: "stage:series-a" }, { text: "Bootstrapped", tag: "stage:bootstrapped" }]) {
+  async function newPoll(
+    answers = [{ text: "Seed" }, { text: "Series A", tag: "stage:series-a" }, { text: "Bootstrapped", tag: "stage:bootstrapped" }],
+  ) {
     const made = await admin("POST", "/api/polls", { question: "How are you funded?", answers });
     expect(made.status).toBe(201);
     return ((await made.json()) as { id: number }).id;
@@ -67,11 +74,17 @@ describe.each(databaseTargets)("polls on $name", (target) => {
     ).rows;
   const answerPath = (pollId: number, token: string) => `/api/polls/${String(pollId)}/answer?${new URLSearchParams({ token }).toString()}`;
   const answerJson = (pollId: number, token: string, answer: unknown, headers: Record<string, string> = sameSite) =>
-    call(answerPath(pollId, token), { method: "POST", body: JSON.stringify({ answer }), headers: { ...headers, "content-type": "application/json" } });
+    call(answerPath(pollId, token), {
+      method: "POST",
+      body: JSON.stringify({ answer }),
+      headers: { ...headers, "content-type": "application/json" },
+    });
 
   describe("making a poll and its results (admin)", () => {
     it("makes a poll of 2 to 5 answers; the results count and share each answer; 401 without a session", async () => {
-      expect((await call("/api/polls", { method: "POST", body: "{}", headers: { ...sameSite, "content-type": "application/json" } })).status).toBe(401);
+      expect((await call("/api/polls", { method: "POST", body: "{}", headers: { ...sameSite, "content-type": "application/json" } })).status).toBe(
+        401,
+      );
       const one = await admin("POST", "/api/polls", { question: "Yes?", answers: [{ text: "Yes" }] });
       expect(one.status).toBe(400);
       expect(await errorOf(one)).toContain("2 to 5 answers");
@@ -172,9 +185,7 @@ describe.each(databaseTargets)("polls on $name", (target) => {
       expect(await votes(pollId)).toEqual([{ subscriber: person.id, answer: 2 }]);
       expect(await tagsOf(person.id)).toEqual([{ slug: "stage:bootstrapped", source: "poll" }]);
       // An answer with no tag takes the poll's tag off; a tag the owner set stays.
-      await app.deps.db.query(
-        `INSERT INTO subscriber_tags (slug) VALUES ('stage:series-a') ON CONFLICT DO NOTHING;`,
-      );
+      await app.deps.db.query(`INSERT INTO subscriber_tags (slug) VALUES ('stage:series-a') ON CONFLICT DO NOTHING;`);
       await app.deps.db.query(
         `INSERT INTO subscriber_tag_assignments (subscriber_id, subscriber_tag_id, source) SELECT $1, id, 'owner' FROM subscriber_tags WHERE slug = 'stage:series-a'`,
         [person.id],
@@ -183,7 +194,10 @@ describe.each(databaseTargets)("polls on $name", (target) => {
       await answerJson(pollId, token, 0);
       expect(await votes(pollId)).toEqual([{ subscriber: person.id, answer: 0 }]);
       expect(await tagsOf(person.id)).toEqual([{ slug: "stage:series-a", source: "owner" }]);
-      const { rows } = await app.deps.db.query<{ answered_at: Date; updated_at: Date }>("SELECT answered_at, updated_at FROM poll_votes WHERE poll_id = $1", [pollId]);
+      const { rows } = await app.deps.db.query<{ answered_at: Date; updated_at: Date }>(
+        "SELECT answered_at, updated_at FROM poll_votes WHERE poll_id = $1",
+        [pollId],
+      );
       expect(rows).toHaveLength(1);
     });
 
@@ -198,7 +212,9 @@ describe.each(databaseTargets)("polls on $name", (target) => {
         expect((await call(answerPath(pollId, bad))).status).toBe(403);
       }
       for (const answer of [3, 9, -1, "Angel", "", 1.5]) expect((await answerJson(pollId, token, answer)).status).toBe(400);
-      expect((await call(answerPath(pollId, token), { method: "POST", body: "{}", headers: { ...sameSite, "content-type": "application/json" } })).status).toBe(400);
+      expect(
+        (await call(answerPath(pollId, token), { method: "POST", body: "{}", headers: { ...sameSite, "content-type": "application/json" } })).status,
+      ).toBe(400);
       expect((await answerJson(99999, signPollToken(app.deps.signer, person.id, 99999, 0), 0)).status).toBe(404);
       expect((await answerJson(pollId, token, 0, { origin: "https://evil.example" })).status).toBe(403);
       expect(await votes(pollId)).toEqual([]);
@@ -228,7 +244,8 @@ describe.each(databaseTargets)("polls on $name", (target) => {
       const send = await startSend(app.deps, postId);
       expect(await runSendWorker(app.deps, send.id)).toMatchObject({ sent: 2, finished: true });
 
-      const linksOf = (mail: CaughtMail) => [...mail.html.matchAll(/href="([^"]*\/api\/polls\/[^"]*)"/g)].map((match) => (match[1] as string).replace(/&amp;/g, "&"));
+      const linksOf = (mail: CaughtMail) =>
+        [...mail.html.matchAll(/href="([^"]*\/api\/polls\/[^"]*)"/g)].map((match) => (match[1] as string).replace(/&amp;/g, "&"));
       for (const person of [ann, bob]) {
         const mail = app.mail.to(person.email)[0] as CaughtMail;
         expect(mail.html).toContain("How are you funded?");

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { pollAnsweredSchema, pollAnswerSchema, pollCreatedSchema, pollFormSchema, pollResultsSchema, pollTokenQuerySchema } from "../../core/polls/poll.schema.ts";
+import {
+  pollAnsweredSchema,
+  pollAnswerSchema,
+  pollCreatedSchema,
+  pollFormSchema,
+  pollResultsSchema,
+  pollTokenQuerySchema,
+} from "../../core/polls/poll.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, fileAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
 import { rowIdParams, rowIdQuery } from "../params.schema.ts";
@@ -28,7 +35,8 @@ export const pollsRoutes = {
     path: apiPaths.polls,
     access: "admin",
     scope: "content:write",
-    summary: "Makes a poll: a question and 2 to 5 answers, each with an optional subscriber tag set on the people who give it. The editor places it in a post",
+    summary:
+      "Makes a poll: a question and 2 to 5 answers, each with an optional subscriber tag set on the people who give it. The editor places it in a post",
     body: { type: "json", schema: pollFormSchema },
     answers: { 201: jsonAnswer(pollCreatedSchema, "The new poll's id") },
   }),

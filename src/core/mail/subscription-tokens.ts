@@ -85,7 +85,8 @@ export function verifyPollToken(signer: Signer, raw: string | undefined): TokenC
   const parts = (raw ?? "").split(".");
   if (parts.length !== 5) return { ok: false, reason: "invalid" };
   const [kind, subscriberId = "", pollId = "", answerIndex = "", signature = ""] = parts;
-  if (kind !== "v" || !idPattern.test(subscriberId) || !idPattern.test(pollId) || !/^[0-4]$/.test(answerIndex)) return { ok: false, reason: "invalid" };
+  if (kind !== "v" || !idPattern.test(subscriberId) || !idPattern.test(pollId) || !/^[0-4]$/.test(answerIndex))
+    return { ok: false, reason: "invalid" };
   if (!signer.verify("subscription-token", `poll.v.${subscriberId}.${pollId}.${answerIndex}`, signature)) return { ok: false, reason: "invalid" };
   return { ok: true, token: { purpose: "poll", subscriberId: Number(subscriberId), pollId: Number(pollId), answerIndex: Number(answerIndex) } };
 }

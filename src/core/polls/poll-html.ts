@@ -1,4 +1,5 @@
 import { escapeHtml } from "../shared/escape-html.ts";
+import { pollWebNote } from "./poll.schema.ts";
 import type { Poll } from "./polls.service.ts";
 
 /**
@@ -7,9 +8,6 @@ import type { Poll } from "./polls.service.ts";
  * shows them with a note that the poll is answered from the email. The email replaces the block
  * with one link per answer (`pollBlocksForEmail`).
  */
-
-/** The note under a poll on the post's page. */
-export const pollWebNote = "Answer from your email: each answer in the newsletter is a link.";
 
 /** The block the editor stores for a poll (and what the sanitizer keeps of it). */
 export function pollBlockHtml(poll: Pick<Poll, "id" | "question"> & { answers: readonly { text: string }[] }): string {
@@ -25,7 +23,11 @@ const pollBlock = /<div\b[^>]*\bdata-poll="([1-9]\d{0,9})"[^>]*>[\s\S]*?<\/div>/
  * (`answerUrl`, absolute, carrying the recipient's token or its stand-in), from the poll as stored
  * (the block's text is the editor's copy). A block whose poll is gone is left out.
  */
-export function pollBlocksForEmail(html: string, polls: ReadonlyMap<number, Poll>, answerUrl: (pollId: number, answerIndex: number) => string): string {
+export function pollBlocksForEmail(
+  html: string,
+  polls: ReadonlyMap<number, Poll>,
+  answerUrl: (pollId: number, answerIndex: number) => string,
+): string {
   return html.replace(pollBlock, (_whole, id: string) => {
     const poll = polls.get(Number(id));
     if (!poll) return "";

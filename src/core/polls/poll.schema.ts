@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { subscriberTagSlugPattern } from "../subscribers/subscriber-tags.schema.ts";
 
+/** The note under a poll on the post's page (the editor's block; the email has the links). */
+export const pollWebNote = "Answer from your email: each answer in the newsletter is a link.";
+
 /** How many answers a poll has (issue 42 point 6). */
 export const minPollAnswers = 2;
 export const maxPollAnswers = 5;
@@ -26,12 +29,19 @@ export const pollAnswerFormSchema = z.object({
 
 /** `POST /api/polls`: a question and 2 to 5 answers. */
 export const pollFormSchema = z.object({
-  question: z.string({ error: "The question must be text" }).trim().min(1, "The question must not be empty").max(300, "The question is at most 300 characters"),
+  question: z
+    .string({ error: "The question must be text" })
+    .trim()
+    .min(1, "The question must not be empty")
+    .max(300, "The question is at most 300 characters"),
   answers: z
     .array(pollAnswerFormSchema, { error: "The answers must be a list" })
     .min(minPollAnswers, `A poll has ${String(minPollAnswers)} to ${String(maxPollAnswers)} answers`)
     .max(maxPollAnswers, `A poll has ${String(minPollAnswers)} to ${String(maxPollAnswers)} answers`)
-    .refine((answers) => new Set(answers.map((answer) => answer.text.toLowerCase())).size === answers.length, "Two answers must not say the same thing"),
+    .refine(
+      (answers) => new Set(answers.map((answer) => answer.text.toLowerCase())).size === answers.length,
+      "Two answers must not say the same thing",
+    ),
 });
 export type PollForm = z.output<typeof pollFormSchema>;
 
@@ -54,7 +64,10 @@ export type PollResults = z.output<typeof pollResultsSchema>;
 
 /** The answer page's query: the recipient's signed token, and what it says above the form. */
 export const pollTokenQuerySchema = z.object({
-  token: z.string({ error: "The link's token is missing" }).max(200, "The link's token is too long").meta({ description: "The signed token of the email's answer link" }),
+  token: z
+    .string({ error: "The link's token is missing" })
+    .max(200, "The link's token is too long")
+    .meta({ description: "The signed token of the email's answer link" }),
 });
 
 /**
@@ -63,9 +76,19 @@ export const pollTokenQuerySchema = z.object({
  */
 export const pollAnswerSchema = z.object({
   answer: z
-    .union([z.number().int().min(0).max(maxPollAnswers - 1), z.string().trim().min(1).max(200)], {
-      error: "The answer must be the answer's text or its index",
-    })
+    .union(
+      [
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(maxPollAnswers - 1),
+        z.string().trim().min(1).max(200),
+      ],
+      {
+        error: "The answer must be the answer's text or its index",
+      },
+    )
     .meta({ description: "The answer's index (0 for the first) or its text" }),
 });
 export type PollAnswerInput = z.output<typeof pollAnswerSchema>;

@@ -38,7 +38,10 @@ export const unknownAnswerMessage = (answer: string | number) => `“${String(an
 /** Makes a poll: its question and 2–5 answers, numbered from 0 in the order given. */
 export async function createPoll(deps: PollsDeps, form: PollForm): Promise<{ id: number }> {
   return deps.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: number }>("INSERT INTO polls (question, created_at) VALUES ($1, $2) RETURNING id", [form.question, deps.now()]);
+    const { rows } = await tx.query<{ id: number }>("INSERT INTO polls (question, created_at) VALUES ($1, $2) RETURNING id", [
+      form.question,
+      deps.now(),
+    ]);
     const id = (rows[0] as { id: number }).id;
     await tx.query(
       `INSERT INTO poll_answers (poll_id, answer_index, text, tag)
@@ -217,7 +220,8 @@ export async function answerPoll(deps: PollAnswerDeps, pollId: number, rawToken:
         [token.subscriberId, before.tag, `Poll ${String(poll.id)}: `],
       );
     }
-    if (chosen.tag) await setSubscriberTags(tx, [token.subscriberId], [chosen.tag], { source: "poll", detail: tagDetail(poll, chosen.text), at: now });
+    if (chosen.tag)
+      await setSubscriberTags(tx, [token.subscriberId], [chosen.tag], { source: "poll", detail: tagDetail(poll, chosen.text), at: now });
     return { ...answered, changed: before !== undefined };
   });
 }
