@@ -49,7 +49,21 @@ export function PollForm({ onAdd, onCancel }: { onAdd: (poll: PollAttributes) =>
   };
 
   return (
-    <div className="admin-link-form flex-col items-stretch" role="group" aria-labelledby="admin-poll-title">
+    <div
+      className="admin-link-form flex-col items-stretch"
+      role="group"
+      aria-labelledby="admin-poll-title"
+      onKeyDown={(event) => {
+        // Enter in a field must not submit the post form around the dialog; Escape closes it.
+        if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+          event.preventDefault();
+          void add();
+        } else if (event.key === "Escape") {
+          event.preventDefault();
+          onCancel();
+        }
+      }}
+    >
       <p id="admin-poll-title" className="font-display text-sm uppercase">
         New poll
       </p>
