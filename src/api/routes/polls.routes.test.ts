@@ -290,6 +290,25 @@ describe.each(databaseTargets)("polls on $name", (target) => {
     });
   });
 
+  describe("the tables", () => {
+    it("hold one vote per person per poll, only for an answer the poll has; a poll's answers are numbered 0 to 4", async () => {
+      const pollId = await newPoll([{ text: "Yes" }, { text: "No" }]);
+      const person = await reader();
+      const vote = (answer: number) =>
+        app.deps.db.query(
+          "INSERT INTO poll_votes (poll_id, subscriber_id, answer_index, answered_at, updated_at) VALUES ($1, $2, $3, now(), now())",
+          [pollId, person.id, answer],
+        );
+      await vote(0);
+      await expect(vote(1)).rejects.toThrow(/duplicate key|poll_votes_pkey/);
+      await app.deps.db.query("DELETE FROM poll_votes WHERE poll_id = $1", [pollId]);
+      await expect(vote(2)).rejects.toThrow(/foreign key/);
+      await expect(app.deps.db.query("INSERT INTO poll_answers (poll_id, answer_index, text) VALUES ($1, 5, 'Six')", [pollId])).rejects.toThrow(
+        /check/,
+      );
+    });
+  });
+
   describe("privacy", () => {
     it("a person's export lists their poll answers with timestamps; erase removes them; the backup holds the polls' tables", async () => {
       const pollId = await newPoll();
