@@ -1,6 +1,7 @@
 import type { ApiUrls } from "../core/shared/links.ts";
 import { downloadFileUrl } from "./routes/downloads.routes.ts";
 import { isPublicFileUrl, publicFileUrl } from "./routes/files.routes.ts";
+import { pollAnswerPageUrl } from "./routes/polls.routes.ts";
 import { preferencesPageUrl } from "./routes/preferences.routes.ts";
 import { newsletterClickUrl } from "./routes/stats.routes.ts";
 import { confirmSubscriptionUrl, unsubscribeUrl } from "./routes/subscriptions.routes.ts";
@@ -13,5 +14,6 @@ export const apiUrls: ApiUrls = {
   confirmSubscription: confirmSubscriptionUrl,
   unsubscribe: unsubscribeUrl,
   preferences: (token, unfollow) => preferencesPageUrl(token, unfollow === undefined ? {} : { unfollow }),
+  pollAnswer: (pollId, token) => pollAnswerPageUrl(pollId, token),
   newsletterClick: newsletterClickUrl,
 };

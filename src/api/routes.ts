@@ -24,6 +24,8 @@ import { newsletterSendsHandlers } from "./routes/newsletter-sends.handlers.ts";
 import { newsletterSendsRoutes } from "./routes/newsletter-sends.routes.ts";
 import { segmentsHandlers } from "./routes/segments.handlers.ts";
 import { segmentsRoutes } from "./routes/segments.routes.ts";
+import { pollsHandlers } from "./routes/polls.handlers.ts";
+import { pollsRoutes } from "./routes/polls.routes.ts";
 import { newsletterHandlers } from "./routes/newsletter.handlers.ts";
 import { newsletterRoutes } from "./routes/newsletter.routes.ts";
 import { passkeysHandlers } from "./routes/passkeys.handlers.ts";
@@ -72,6 +74,7 @@ export const apiContract = {
   newsletter: newsletterRoutes,
   newsletterSends: newsletterSendsRoutes,
   segments: segmentsRoutes,
+  polls: pollsRoutes,
   mail: mailRoutes,
   subscriptions: subscriptionsRoutes,
   preferences: preferencesRoutes,
@@ -113,6 +116,7 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(newsletterRoutes, newsletterHandlers),
   ...serve(newsletterSendsRoutes, newsletterSendsHandlers),
   ...serve(segmentsRoutes, segmentsHandlers),
+  ...serve(pollsRoutes, pollsHandlers),
   ...serve(mailRoutes, mailHandlers),
   ...serve(subscriptionsRoutes, subscriptionsHandlers),
   ...serve(preferencesRoutes, preferencesHandlers),

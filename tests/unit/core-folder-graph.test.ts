@@ -38,6 +38,8 @@ const useCaseEdges: Record<string, string> = {
   "newsletter -> posts": "a newsletter is a post's email",
   "newsletter -> stats": "a newsletter's links go through the click redirect",
   "newsletter -> segments": "a send goes to an audience: everyone or a segment",
+  "newsletter -> polls": "a post's polls become one signed link per answer in its email",
+  "polls -> subscribers": "a poll answer may set a subscriber tag",
   "newsletter -> subscribers": "a newsletter goes to subscribers",
   "newsletter -> webhooks": "a finished send is a webhook event",
   "posts -> publishing": "a post's change rebuilds the site",

@@ -10,6 +10,7 @@ import { maxListLimit } from "../../core/list-page.ts";
 import { attachment } from "../attachment.ts";
 import { countAfterAnswer, formPageOf, formRequestOf } from "../visit.ts";
 import { changeSubscriberTags } from "../../core/subscribers/subscriber-tag-changes.ts";
+import { listSubscriberTags } from "../../core/subscribers/subscriber-tags.ts";
 import { subscriberTagsOf } from "../../core/subscribers/subscriber-tags.ts";
 import type { RouteHandlers } from "../route-handler.ts";
 import type { newsletterRoutes } from "./newsletter.routes.ts";
@@ -59,6 +60,7 @@ export const newsletterHandlers: RouteHandlers<typeof newsletterRoutes> = {
       welcome: body.welcome === "true" || body.welcome === "on",
       tags: body.tags,
     }),
+  tagList: ({ deps }) => listSubscriberTags(deps.db),
   tags: async ({ body, deps }) => ({ changed: await changeSubscriberTags(deps, body) }),
   exportOne: async ({ params, deps }) => {
     const data = await exportSubscriberData(deps, params.id);

@@ -83,6 +83,14 @@ export const newsletterRoutes = {
     answers: { 200: jsonAnswer(subscriberImportResultSchema, "How many were imported and skipped, and the rows refused with their line numbers") },
     errors: [413],
   }),
+  tagList: declareRoute({
+    method: "GET",
+    path: apiPaths.subscriberTags,
+    access: "admin",
+    scope: "subscribers:read",
+    summary: "The subscriber tags there are, by slug, with how many people carry each (the poll dialog's choice of a tag)",
+    answers: { 200: jsonAnswer(z.array(z.object({ tag: z.string(), people: z.number().int() })), "The tags") },
+  }),
   tags: declareRoute({
     method: "POST",
     path: apiPaths.subscriberTags,

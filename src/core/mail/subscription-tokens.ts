@@ -8,13 +8,16 @@ export const confirmTokenLifetimeSeconds = 7 * 24 * 60 * 60;
  * - confirm: `c.<subscriberId>.<consentId>.<expires>.<signature>` — one consent record, 7 days;
  * - unsubscribe: `u.<subscriberId>.<signature>` — no expiry (an old email's link must keep working),
  *   useless once the subscriber is erased;
- * - preferences: `p.<subscriberId>.<signature>` — the "Choose what you get" page, no expiry either.
+ * - preferences: `p.<subscriberId>.<signature>` — the "Choose what you get" page, no expiry either;
+ * - poll: `v.<subscriberId>.<pollId>.<answerIndex>.<signature>` — one answer's link of a poll in a
+ *   newsletter (issue 42 point 6), no expiry: it opens the answer page with that answer selected.
  * The purpose is signed too, so one kind can never be used as the other.
  */
 export type SubscriptionToken =
   | { purpose: "confirm"; subscriberId: number; consentId: number; expires: number }
   | { purpose: "unsubscribe"; subscriberId: number }
-  | { purpose: "preferences"; subscriberId: number };
+  | { purpose: "preferences"; subscriberId: number }
+  | { purpose: "poll"; subscriberId: number; pollId: number; answerIndex: number };
 
 export type TokenCheck<Purpose extends SubscriptionToken["purpose"]> =
   { ok: true; token: Extract<SubscriptionToken, { purpose: Purpose }> } | { ok: false; reason: "invalid" | "expired" };
@@ -69,4 +72,21 @@ export function verifyPreferencesToken(signer: Signer, raw: string | undefined):
   if (kind !== "p" || !idPattern.test(subscriberId)) return { ok: false, reason: "invalid" };
   if (!signer.verify("subscription-token", `preferences.p.${subscriberId}`, signature)) return { ok: false, reason: "invalid" };
   return { ok: true, token: { purpose: "preferences", subscriberId: Number(subscriberId) } };
+}
+
+/** The link of one poll answer for one recipient (`v.<subscriberId>.<pollId>.<answerIndex>.<signature>`). */
+export function signPollToken(signer: Signer, subscriberId: number, pollId: number, answerIndex: number): string {
+  const body = `v.${String(subscriberId)}.${String(pollId)}.${String(answerIndex)}`;
+  return `${body}.${signer.sign("subscription-token", `poll.${body}`)}`;
+}
+
+/** A poll token that is ours (constant-time compare); no other kind passes as one. */
+export function verifyPollToken(signer: Signer, raw: string | undefined): TokenCheck<"poll"> {
+  const parts = (raw ?? "").split(".");
+  if (parts.length !== 5) return { ok: false, reason: "invalid" };
+  const [kind, subscriberId = "", pollId = "", answerIndex = "", signature = ""] = parts;
+  if (kind !== "v" || !idPattern.test(subscriberId) || !idPattern.test(pollId) || !/^[0-4]$/.test(answerIndex))
+    return { ok: false, reason: "invalid" };
+  if (!signer.verify("subscription-token", `poll.v.${subscriberId}.${pollId}.${answerIndex}`, signature)) return { ok: false, reason: "invalid" };
+  return { ok: true, token: { purpose: "poll", subscriberId: Number(subscriberId), pollId: Number(pollId), answerIndex: Number(answerIndex) } };
 }

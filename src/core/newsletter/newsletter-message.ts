@@ -5,7 +5,8 @@ import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { newsletterListId } from "../mail/person-mail.ts";
-import { signPreferencesToken, signUnsubscribeToken } from "../mail/subscription-tokens.ts";
+import { signPollToken, signPreferencesToken, signUnsubscribeToken } from "../mail/subscription-tokens.ts";
+import { pollTokenPlaceholders } from "../polls/polls.service.ts";
 import { recipientClickPlaceholder, recipientClickToken } from "../stats/newsletter-clicks.ts";
 
 /**
@@ -49,7 +50,10 @@ export function topicThatSent(postTopics: readonly PostTopic[], reader: { everyt
 
 /** A preview (the dashboard's, a test send) shows every placeholder link with a stand-in token. */
 export function previewLinks(value: string): string {
-  return value.replaceAll(recipientTokenPlaceholder, "preview").replaceAll(recipientPreferencesPlaceholder, "preview");
+  return value
+    .replaceAll(recipientTokenPlaceholder, "preview")
+    .replaceAll(recipientPreferencesPlaceholder, "preview")
+    .replace(pollTokenPlaceholders, "preview");
 }
 
 /**
@@ -127,7 +131,11 @@ export function personalMessage(
       .replaceAll(recipientTopicSlugPlaceholder, topic?.slug ?? "")
       .replaceAll(recipientTopicNamePlaceholder, topic ? (html ? escapeHtml(topic.name) : topic.name) : "")
       .replaceAll(recipientReasonPlaceholder, reasonAs)
-      .replaceAll(recipientClickPlaceholder, click);
+      .replaceAll(recipientClickPlaceholder, click)
+      // Each poll answer's link, signed for this reader, this poll and this answer (issue 42 point 6).
+      .replace(pollTokenPlaceholders, (_stand, pollId: string, answerIndex: string) =>
+        signPollToken(deps.signer, recipient.subscriberId, Number(pollId), Number(answerIndex)),
+      );
   return {
     to: recipient.address,
     subject: email.subject,

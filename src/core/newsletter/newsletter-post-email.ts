@@ -18,6 +18,8 @@ import {
   recipientReasonPlaceholder,
 } from "./newsletter-message.ts";
 import type { CheckPage } from "./newsletter-page-check.ts";
+import { pollBlocksForEmail } from "../polls/poll-html.ts";
+import { pollIdsIn, pollsById, pollTokenPlaceholder } from "../polls/polls.service.ts";
 
 /** What the newsletter needs: the database, a mailer, the clock, and the site its links point at. */
 export interface NewsletterDeps {
@@ -26,7 +28,7 @@ export interface NewsletterDeps {
   now: Clock["now"];
   /** The same clock, for waits (the worker's lease keeper). */
   clock: Clock;
-  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick" | "preferences" | "file">;
+  urls: Pick<ApiUrls, "unsubscribe" | "newsletterClick" | "preferences" | "file" | "pollAnswer">;
   site: Site;
   /** Newsletter links go through the signed click redirect (CLICK_TRACKING, on unless `off`). */
   clickTracking?: boolean;
@@ -67,6 +69,14 @@ export async function renderPostNewsletter(
   options: { perRecipientReason?: boolean } = {},
 ): Promise<EmailContent> {
   const site = await siteIdentity(deps);
+  // Each poll's answers as links, with a stand-in each recipient's copy replaces by their own signed token.
+  const pollIds = pollIdsIn(post.content);
+  const content =
+    pollIds.length === 0
+      ? post.content
+      : pollBlocksForEmail(post.content, await pollsById(deps.db, pollIds), (pollId, answerIndex) =>
+          deps.site.absolute(deps.urls.pollAnswer(pollId, pollTokenPlaceholder(pollId, answerIndex))),
+        );
   // Made fit for email with the body (emailSafeHtml): absolute, the CDN's copy at the email's width.
   const cover = post.featured_image_key
     ? `<img src="${escapeHtml(deps.urls.file(post.featured_image_key))}" alt="${escapeHtml(post.featured_image_alt ?? "")}">`
@@ -76,7 +86,7 @@ export async function renderPostNewsletter(
     title: post.title,
     subject: post.email_subject,
     excerpt: post.excerpt,
-    contentHtml: cover + post.content,
+    contentHtml: cover + content,
     postUrl: deps.site.absolute(postPath(post.slug)),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
     preferencesUrl: placeholderPreferencesUrl(deps),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPublicFileUrl as isFile } from "../../api/routes/files.routes.ts";
+import { pollBlockHtml } from "../polls/poll-html.ts";
 import { isEmptyPostHtml, sanitizePostHtml } from "./sanitize-post-html.ts";
 
 describe("sanitizePostHtml", () => {
@@ -22,6 +23,17 @@ describe("sanitizePostHtml", () => {
         isFile,
       ),
     ).toBe('<figure><img src="/api/files/images/a.png" alt="A" /><figcaption>The caption</figcaption></figure>');
+  });
+
+  it("keeps a poll's block (a div with a numeric data-poll, nothing else on it) and unwraps any other div (issue 42 point 6)", () => {
+    const poll = pollBlockHtml({ id: 12, question: "Fund or bootstrap?", answers: [{ text: "Fund" }, { text: "Bootstrap" }] });
+    expect(sanitizePostHtml(poll, isFile)).toBe(poll);
+    expect(sanitizePostHtml('<div data-poll="7" class="x" onclick="steal()" data-other="1"><p>Q</p></div>', isFile)).toBe(
+      '<div data-poll="7"><p>Q</p></div>',
+    );
+    expect(sanitizePostHtml('<div class="wp-block"><p>kept</p></div><div data-poll="abc"><p>text</p></div><div data-poll="0">z</div>', isFile)).toBe(
+      "<p>kept</p><p>text</p>z",
+    );
   });
 
   it("removes scripts, styles, iframes and forms with their content", () => {

@@ -30,6 +30,8 @@ const allowedTags = [
   // Not made by the editor, but imports carry them (WordPress, Ghost): an image with its caption.
   "figure",
   "figcaption",
+  // A poll the editor placed (issue 42 point 6): `<div data-poll="ID">` around its question and answers as text.
+  "div",
 ];
 
 /**
@@ -40,7 +42,13 @@ const allowedTags = [
 export type IsOwnImage = (src: string) => boolean;
 
 /** The attributes a post keeps, by tag. */
-const allowedAttributes = { a: ["href", "target", "rel"], img: ["src", "alt"] };
+const allowedAttributes = { a: ["href", "target", "rel"], img: ["src", "alt"], div: ["data-poll"] };
+
+/** A poll's block keeps its div; any other div (an import's) goes, its content kept, as before divs were allowed. */
+const pollDiv = (tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => {
+  const id = attribs["data-poll"];
+  return id !== undefined && /^[1-9]\d{0,9}$/.test(id) ? { tagName, attribs: { "data-poll": id } } : { tagName: "nf-unwrapped", attribs: {} };
+};
 
 /** What the sanitizer keeps (the feeds pass a post through it again: src/core/feeds/feeds.ts). */
 export const postHtmlAllowed = { allowedTags, allowedAttributes } as const;
@@ -54,6 +62,7 @@ const options = (isOwnImage: IsOwnImage): sanitizeHtml.IOptions => ({
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
+    div: pollDiv,
     // A page opened with target=_blank could otherwise reach back through window.opener
     // (reverse tabnabbing) and would learn our URL from the Referer.
     a: (tagName, attribs) => {

@@ -33,6 +33,8 @@ export interface ApiUrls {
    * opens it with that topic's unfollowing ready to save.
    */
   preferences: (token: string, unfollow?: string) => string;
+  /** The page a poll answer's link in an email opens, for a poll token (a path; issue 42 point 6). */
+  pollAnswer: (pollId: number, token: string) => string;
   /** The newsletter's signed click redirect for a link's and a recipient's token (a path). */
   newsletterClick?: (linkToken: string, recipientToken: string) => string;
 }

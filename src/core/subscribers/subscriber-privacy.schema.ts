@@ -110,6 +110,16 @@ export const subscriberDataSchema = z.object({
   ),
   /** The owner's labels on them (subscriber tags), with when and why each was set; erase removes them. */
   tags: z.array(subscriberTagUseSchema),
+  /** Their poll answers (issue 42 points 6 and 7): the question, the answer held, when first given and last changed; erase removes them. */
+  pollAnswers: z.array(
+    z.object({
+      poll: z.number().int(),
+      question: z.string(),
+      answer: z.string(),
+      answeredAt: z.iso.datetime(),
+      updatedAt: z.iso.datetime(),
+    }),
+  ),
   /** What they paid through Stripe with this address (issue 47 point 7): kept for accounting after an erase, without the address. */
   payments: z.array(
     z.object({

@@ -138,6 +138,12 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       "SELECT created_at, last_seen_at, expires_at FROM reader_sessions WHERE subscriber_id = $1 ORDER BY created_at",
       [id],
     );
+    const pollAnswers = await tx.query<{ poll_id: number; question: string; text: string; answered_at: Date; updated_at: Date }>(
+      `SELECT v.poll_id, p.question, a.text, v.answered_at, v.updated_at
+         FROM poll_votes v JOIN polls p ON p.id = v.poll_id JOIN poll_answers a ON a.poll_id = v.poll_id AND a.answer_index = v.answer_index
+        WHERE v.subscriber_id = $1 ORDER BY v.answered_at, v.poll_id`,
+      [id],
+    );
     const sequences = new Map<number, SubscriberData["sequences"][number]>();
     for (const step of sequenceSteps.rows) {
       const sequence = sequences.get(step.enrollment_id) ?? {
@@ -211,6 +217,13 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       })),
       sequences: [...sequences.values()],
       tags: (await subscriberTagsOf(tx, [row.id])).get(row.id) ?? [],
+      pollAnswers: pollAnswers.rows.map((vote) => ({
+        poll: vote.poll_id,
+        question: vote.question,
+        answer: vote.text,
+        answeredAt: vote.answered_at.toISOString(),
+        updatedAt: vote.updated_at.toISOString(),
+      })),
       payments: payments.rows.map((payment) => ({
         kind: payment.kind,
         status: payment.status,
@@ -237,7 +250,7 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
 
 /**
  * Erases a subscriber for good: the row goes, and with it (ON DELETE CASCADE) every consent and
- * send record, the topics they follow and their weekly digests, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
+ * send record, the topics they follow and their weekly digests, their poll answers, every bounce or complaint heard about them, every email of theirs in the outbox, sent or still queued, and their
  * sequence enrollments with each step queued for them, and their reader sign-ins and sessions (signed out everywhere). Their clicks on tracked links stay, nameless (subscriber_id NULL). Their newsletter rows
  * stay, nameless (subscriber_id NULL), so a send's counts still add up — but first their
  * `last_error` goes: an SMTP reply often names the address ("550 <ann@example.com>: no such

@@ -37,6 +37,15 @@ export async function removeSubscriberTags(db: SqlQueryable, subscriberIds: read
   );
 }
 
+/** Every subscriber tag there is, by slug, with how many people carry it. */
+export async function listSubscriberTags(db: SqlQueryable): Promise<{ tag: string; people: number }[]> {
+  const { rows } = await db.query<{ slug: string; people: number }>(
+    `SELECT t.slug, count(a.subscriber_id)::int AS people FROM subscriber_tags t
+       LEFT JOIN subscriber_tag_assignments a ON a.subscriber_tag_id = t.id GROUP BY t.slug ORDER BY t.slug`,
+  );
+  return rows.map((row) => ({ tag: row.slug, people: Number(row.people) }));
+}
+
 /** Each person's tags, with when and why each was set, oldest first. */
 export async function subscriberTagsOf(db: SqlQueryable, subscriberIds: readonly number[]): Promise<Map<number, SubscriberTagUse[]>> {
   const tags = new Map<number, SubscriberTagUse[]>();

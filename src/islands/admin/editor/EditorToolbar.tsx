@@ -11,6 +11,7 @@ import { decorativeLabel, maxAltLength } from "../../../core/shared/image-alt.sc
 import { undescribedImageMessage } from "./image-alt.ts";
 import { linkAddress } from "./link-address.ts";
 import { linesToParagraphs } from "./simple-mode.ts";
+import { PollForm } from "./PollForm.tsx";
 
 interface Props {
   editor: Editor;
@@ -37,6 +38,7 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
     }),
   });
   const [linkOpen, setLinkOpen] = useState(false);
+  const [pollOpen, setPollOpen] = useState(false);
   const [uploading, setUploading] = useState(false);
   // The alt field takes the focus when an image was just inserted, not when one is clicked.
   const [altFocus, setAltFocus] = useState(false);
@@ -129,6 +131,9 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
         <ToolButton label="Link" pressed={linkOpen || active.link} onClick={() => setLinkOpen((open) => !open)}>
           <Icon name="link" />
         </ToolButton>
+        <ToolButton label="Poll" pressed={pollOpen} onClick={() => setPollOpen((open) => !open)}>
+          <span className="font-display text-sm">Poll</span>
+        </ToolButton>
         {active.link && (
           <ToolButton label="Unlink" onClick={() => chain().extendMarkRange("link").unsetLink().run()}>
             <Icon name="unlink" />
@@ -161,6 +166,18 @@ export default function EditorToolbar({ editor, onSimple }: Props) {
             // frame later and would undo a click on an image made in between.
             editor.commands.setTextSelection(editor.state.selection.to);
             editor.view.focus();
+          }}
+        />
+      )}
+      {pollOpen && (
+        <PollForm
+          onCancel={() => {
+            setPollOpen(false);
+            editor.commands.focus();
+          }}
+          onAdd={(poll) => {
+            chain().insertContent({ type: "poll", attrs: poll }).run();
+            setPollOpen(false);
           }}
         />
       )}

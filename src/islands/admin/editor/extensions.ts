@@ -1,6 +1,7 @@
 import Image from "@tiptap/extension-image";
 import StarterKit from "@tiptap/starter-kit";
 import { linkSchemes } from "../../../core/posts/link-schemes.ts";
+import { PollNode } from "./poll-node.ts";
 
 /**
  * The editor's engine, as SPEC §2 and §9 set it: headings 1–6, lists, quotes, inline code, code
@@ -23,4 +24,6 @@ export const editorExtensions = [
     },
   }),
   Image.configure({ inline: false, allowBase64: false }),
+  // A poll block (issue 42 point 6), placed by the toolbar's Poll button.
+  PollNode,
 ];

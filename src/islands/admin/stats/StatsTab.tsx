@@ -6,6 +6,7 @@ import { ListState } from "../ui/ListState.tsx";
 import { figure, FigureTable } from "./FigureTable.tsx";
 import { conversion, focusedPath, lastDays, type DayRange, type RangeChoice } from "./stats-range.ts";
 import { NewsletterFigures } from "./NewsletterFigures.tsx";
+import { PollResults } from "./PollResults.tsx";
 import { VisitorsChart } from "./VisitorsChart.tsx";
 
 const presets: { value: RangeChoice; label: string }[] = [
@@ -270,6 +271,7 @@ export default function StatsTab() {
           <NewsletterFigures newsletters={data.newsletters} />
         </>
       )}
+      <PollResults />
     </section>
   );
 }
