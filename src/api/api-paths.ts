@@ -79,6 +79,7 @@ export const apiPaths = {
   uploadComplete: "/api/uploads/:uploadId/complete",
   events: "/api/events",
   stats: "/api/stats",
+  statsAudience: "/api/stats/audience",
   newsletterClick: "/api/newsletter/click",
   sequences: "/api/sequences",
   sequence: "/api/sequences/:key",

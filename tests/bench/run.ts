@@ -165,7 +165,9 @@ try {
     try {
       results.sendPrepareAt1M = await measureSendPrepare(postgresUrl, 1_000_000, `${scratch}_prepare`);
       results.sendEventsAt100k = await measureSendEvents(postgresUrl, 100_000, 16, `${scratch}_events`);
-      log("audiences at 100,000 subscribers, 10 topics and 30 tags: the count of a 3-term segment, a send to it (scratch database)…");
+      log(
+        "audiences at 100,000 subscribers, 10 topics and 30 tags: the count of a 3-term segment, the preference page's POST, a send to the segment, each beside its anchor (scratch database)…",
+      );
       results.segmentsAt100k = await measureSegments(postgresUrl, 100_000, `${scratch}_segments`);
     } finally {
       await dropDatabases(postgresUrl, [`${scratch}_prepare`, `${scratch}_events`, `${scratch}_segments`]);

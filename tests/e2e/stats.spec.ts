@@ -97,13 +97,28 @@ test("a download and a newsletter link clicked from the inbox: the Stats tab sho
   const clicker = `click-${source}@example.com`;
   const imported = await page.request.post("/api/newsletter/subscribers/import", {
     headers: origin,
-    multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${clicker}\r\n`) }, consent: "true" },
+    multipart: {
+      file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${clicker}\r\n`) },
+      consent: "true",
+      tags: `cohort-${source}`,
+    },
   });
   expect(imported.status()).toBe(200);
+  // The post carries a reader topic of its own: its newsletter's clicks count for the topic.
+  const topic = { slug: `topic-${source}`, name: `Topic ${source}` };
+  const madeTopic = await page.request.post("/api/tags", { headers: origin, data: { ...topic, topic: true } });
+  expect(madeTopic.status(), await madeTopic.text()).toBe(201);
   const title = `Clicks tell the truth ${source}`;
   const made = await page.request.post("/api/blog-posts", {
     headers: origin,
-    multipart: { title, content: "<p>One link, counted once per reader.</p>", excerpt: "Counted honestly.", category: "Funding", published: "true" },
+    multipart: {
+      title,
+      content: "<p>One link, counted once per reader.</p>",
+      excerpt: "Counted honestly.",
+      category: "Funding",
+      published: "true",
+      tags: topic.slug,
+    },
   });
   expect(made.status(), await made.text()).toBe(201);
   const post = (await made.json()) as { id: number; slug: string };
@@ -137,6 +152,18 @@ test("a download and a newsletter link clicked from the inbox: the Stats tab sho
     expect(await rowOf(page, "Newsletters sent in this range", title)).toEqual([title, expect.any(String), String(delivered), "1", "2", "0"]);
     const links = page.locator("table", { has: page.locator("caption", { hasText: `Clicks per link: ${title}` }) });
     expect((await links.locator("tbody tr").allInnerTexts()).filter((row) => /\t2\t1$/.test(row.trim()))).toHaveLength(1);
+    // Per topic: nobody chose it (the reader follows everything), one newsletter, its two clicks by one person.
+    expect(await rowOf(page, "Readers and clicks per topic", topic.name)).toEqual([topic.name, "0", "0", "0", "0", "1", "2", "1"]);
+    // Per subscriber tag: the import's tag on one new reader, and that reader's two clicks.
+    expect(await rowOf(page, "Readers and clicks per subscriber tag", `cohort-${source}`)).toEqual([
+      `cohort-${source}`,
+      "1",
+      "1",
+      "0",
+      "+1",
+      "2",
+      "1",
+    ]);
   }).toPass({ timeout: 20_000 });
   expect(await reader.context.cookies()).toEqual([]);
   await reader.context.close();

@@ -1,3 +1,4 @@
+import { getAudienceStats } from "../../core/stats/audience-stats.ts";
 import { followClick } from "../../core/stats/newsletter-clicks.ts";
 import { getStats, recordPageView } from "../../core/stats/stats.service.ts";
 import type { RouteHandlers } from "../route-handler.ts";
@@ -17,6 +18,7 @@ export const statsHandlers: RouteHandlers<typeof statsRoutes> = {
     });
   },
   stats: ({ query, deps }) => getStats(deps, query),
+  audience: ({ query, deps }) => getAudienceStats(deps, query),
   click: async ({ query, deps, request, clientIp }) => {
     const url = await followClick(deps, { link: query.l, recipient: query.r, userAgent: request.headers.get("user-agent") ?? "", clientIp });
     return new Response(null, { status: 302, headers: { location: url ?? "/", "cache-control": "no-store", "referrer-policy": "no-referrer" } });

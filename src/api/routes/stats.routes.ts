@@ -1,7 +1,7 @@
 import { apiPaths } from "../api-paths.ts";
 import { z } from "zod";
 import { declareRoute, emptyAnswer, jsonAnswer, redirectAnswer } from "../declare-route.ts";
-import { maxPageViewReportBytes, pageViewReportSchema, statsQuerySchema, statsSchema } from "../../core/stats/stats.schema.ts";
+import { audienceStatsSchema, maxPageViewReportBytes, pageViewReportSchema, statsQuerySchema, statsSchema } from "../../core/stats/stats.schema.ts";
 
 export const statsRoutes = {
   event: declareRoute({
@@ -22,6 +22,18 @@ export const statsRoutes = {
     summary: "The Stats tab's figures for a range of days (`from`, `to`: YYYY-MM-DD, both included, the site's time zone; default the last 30 days)",
     query: statsQuerySchema,
     answers: { 200: jsonAnswer(statsSchema, "Visitors, page views and what they did, by day, page, source, device and country") },
+  }),
+  audience: declareRoute({
+    method: "GET",
+    path: apiPaths.statsAudience,
+    access: "admin",
+    scope: "stats:read",
+    summary:
+      "Subscribers, growth and newsletter clicks per reader topic and per subscriber tag for a range of days (`from`, `to` as for `GET /api/stats`). A topic's clicks are those on the newsletters of its posts; a tag's are its people's",
+    query: statsQuerySchema,
+    answers: {
+      200: jsonAnswer(audienceStatsSchema, "Everything's followers, then each topic and each subscriber tag (at most 100, most people first)"),
+    },
   }),
   click: declareRoute({
     method: "GET",

@@ -66,3 +66,33 @@ export const sendClicksSchema = z.object({
   uniqueClicks: count,
   links: z.array(z.object({ url: z.string(), clicks: count, uniqueClicks: count })),
 });
+
+/**
+ * `GET /api/stats/audience`: the people per reader topic and per subscriber tag, how that moved in
+ * the range, and the newsletter clicks that belong to each (decision 0081).
+ */
+const audienceMovement = {
+  /** Active subscribers now (a topic: who chose it; a tag: who carries it). */
+  subscribers: count,
+  /** Started in the range (a topic followed, a tag set), by people not pending. */
+  gained: count,
+  /** Of the people who follow it (carry it), those who left in the range (unsubscribed, bounced, complained). */
+  left: count,
+};
+const audienceClicks = {
+  /** Clicks on the links of the newsletters counted (every click, as each link counts them). */
+  clicks: count,
+  /** People who clicked at least once. */
+  clickers: count,
+};
+export const audienceStatsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Readers who follow everything (the default): they get every topic's posts. */
+  everything: z.object(audienceMovement),
+  /** Each reader topic: its followers, and the newsletters of its posts sent in the range, with their clicks. */
+  topics: z.array(z.object({ slug: z.string(), name: z.string(), ...audienceMovement, newsletters: count, delivered: count, ...audienceClicks })),
+  /** Each subscriber tag (most carriers first, at most 100): its people, and their clicks on the newsletters sent in the range. */
+  tags: z.array(z.object({ slug: z.string(), ...audienceMovement, ...audienceClicks })),
+});
+export type AudienceStats = z.output<typeof audienceStatsSchema>;

@@ -97,6 +97,18 @@ export const maxRangeDays = 400;
 const defaultRangeDays = 30;
 const topRows = 100;
 
+/** The range a query asks for (both days included; default the last 30 days up to today), checked: 400 days at most. */
+export function statsRange(deps: Pick<StatsDeps, "now" | "env">, query: StatsQuery): { from: Day; to: Day } {
+  const to = query.to ?? statsToday(deps);
+  const from = query.from ?? addDays(to, -(defaultRangeDays - 1));
+  if (from > to) throw new ValidationError("from must not be after to");
+  if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
+  return { from, to };
+}
+
+/** The site's time zone, for SQL that turns a time into the site's day. */
+export const statsTimeZone = timeZoneOf;
+
 interface DimensionRow {
   dimension: "day" | "page" | "source" | "device" | "country";
   value: string;
@@ -203,10 +215,7 @@ async function liveDimensions(deps: StatsDeps, today: Day): Promise<DimensionRow
  */
 export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stats> {
   const today = statsToday(deps);
-  const to = query.to ?? today;
-  const from = query.from ?? addDays(to, -(defaultRangeDays - 1));
-  if (from > to) throw new ValidationError("from must not be after to");
-  if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
+  const { from, to } = statsRange(deps, query);
   await rollUpPastDays(deps.db, today);
   const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
     deps.db.query<DimensionRow>(

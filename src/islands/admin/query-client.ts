@@ -93,6 +93,13 @@ export const queries = {
     staleTime: 0,
     refetchOnWindowFocus: true,
   }),
+  /** The Stats tab's people, growth and clicks per topic and per subscriber tag for the same range. */
+  statsAudience: (range: { from: string; to: string }) => ({
+    queryKey: [statsRoutes.audience.path, range.from, range.to],
+    queryFn: () => callApi(statsRoutes.audience, { query: range }),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  }),
 };
 
 /**

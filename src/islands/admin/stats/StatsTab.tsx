@@ -6,6 +6,7 @@ import { ListState } from "../ui/ListState.tsx";
 import { figure, FigureTable } from "./FigureTable.tsx";
 import { conversion, focusedPath, lastDays, type DayRange, type RangeChoice } from "./stats-range.ts";
 import { NewsletterFigures } from "./NewsletterFigures.tsx";
+import { AudienceFigures } from "./AudienceFigures.tsx";
 import { PollResults } from "./PollResults.tsx";
 import { VisitorsChart } from "./VisitorsChart.tsx";
 
@@ -269,6 +270,7 @@ export default function StatsTab() {
             />
           </div>
           <NewsletterFigures newsletters={data.newsletters} />
+          <AudienceFigures range={range} />
         </>
       )}
       <PollResults />
