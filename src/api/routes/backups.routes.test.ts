@@ -100,14 +100,14 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
 
   async function restore(app: TestApp, archive: Uint8Array, replace: boolean): Promise<{ status: number; run?: RestoreRun }> {
     const { body, contentType } = await multipartBody({ file: new File([new Uint8Array(archive)], "backup.zip"), replace: String(replace) });
-    const started = await app.call("/api/backups/restore", {
+    const started = await app.call("/api/restores", {
       method: "POST",
       body,
       headers: { ...(await app.adminHeaders()), "content-type": contentType },
     });
     if (started.status !== 202) return { status: started.status };
     const { id } = (await started.json()) as { id: number };
-    const run = await app.call(`/api/backups/restore/${String(id)}`, { headers: await app.adminHeaders() });
+    const run = await app.call(`/api/restores/${String(id)}`, { headers: await app.adminHeaders() });
     return { status: 202, run: (await run.json()) as RestoreRun };
   }
 

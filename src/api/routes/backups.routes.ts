@@ -41,7 +41,7 @@ export const backupsRoutes = {
     summary:
       "Starts a restore from a backup archive: refused (409) for a site with content unless `replace=true`; every hash is checked before anything changes",
     body: { type: "multipart", schema: restoreFormSchema },
-    answers: { 202: jsonAnswer(createdRunSchema, "The restore, started; its progress at `GET /api/backups/restore/{id}`") },
+    answers: { 202: jsonAnswer(createdRunSchema, "The restore, started; its progress at `GET /api/restores/{id}`") },
     errors: [409],
   }),
   restoreRun: declareRoute({

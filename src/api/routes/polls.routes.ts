@@ -67,6 +67,7 @@ export const pollsRoutes = {
     query: pageQuery,
     answers: { 200: fileAnswer("text/html", "The page") },
     errors: [403, 404],
+    htmlErrors: [403, 404],
   }),
   answer: declareRoute({
     method: "POST",

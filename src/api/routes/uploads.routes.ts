@@ -27,7 +27,7 @@ export const uploadsRoutes = {
     access: "admin",
     scope: "content:write",
     summary:
-      "Closes the upload (its parts must run from 1 without a gap); its id then stands for the file in `POST /api/imports` and `POST /api/backups/restore`",
+      "Closes the upload (its parts must run from 1 without a gap); its id then stands for the file in `POST /api/imports` and `POST /api/restores`",
     params: uploadParams,
     answers: { 200: jsonAnswer(uploadCompleteSchema, "The upload and how many parts it has") },
   }),

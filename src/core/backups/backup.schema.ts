@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const trueValues = new Set(["true", "on", "1"]);
 
-/** `POST /api/backups/restore`: the archive, and whether it may replace a site that has content. */
+/** `POST /api/restores`: the archive, and whether it may replace a site that has content. */
 export const restoreFormSchema = z
   .object({
     file: z.instanceof(File, { error: "Please choose a backup archive (.zip)" }).optional(),
