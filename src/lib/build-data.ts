@@ -11,6 +11,9 @@ import type { Tag } from "../core/posts/tag.schema.ts";
 import { listTags, tagRedirects } from "../core/posts/tags.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
+import { shareImageBytes, type ShareImageDeps, type ShareImageInput } from "../core/share-images/share-image.ts";
+import { folderShareImageCache, readDisplayFont } from "../adapters/share-image-cache.ts";
+import { imageKey, isPublicFileUrl } from "../api/routes/files.routes.ts";
 
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
@@ -74,3 +77,27 @@ export const loadTags = oncePerBuild(async (): Promise<Tag[]> => listTags(await 
 
 /** Tags' former slugs and the slug each tag has now. */
 export const loadTagRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> => tagRedirects((await buildDeps()).db));
+
+/**
+ * The share images' needs: the cache in the build's cache folder (`ASTRO_CACHE_DIR`, which a local
+ * server points at its state folder, else Astro's default `node_modules/.astro`), the display face,
+ * and covers from the file store. docs/decisions/0078-share-images.md
+ */
+let shareImageDeps: ShareImageDeps | undefined;
+function shareImageNeeds(): ShareImageDeps {
+  let font: Promise<Uint8Array> | undefined;
+  return (shareImageDeps ??= {
+    cache: folderShareImageCache(process.env.ASTRO_CACHE_DIR ?? "node_modules/.astro"),
+    displayFont: () => (font ??= readDisplayFont()),
+    coverBytes: async (url) => {
+      if (!isPublicFileUrl(url)) return null;
+      const stored = await (await buildDeps()).files.get(imageKey(url.slice(url.lastIndexOf("/") + 1)));
+      return stored?.data ?? null;
+    },
+  });
+}
+
+/** A post's share image, drawn only when no earlier build drew the same one. */
+export async function loadShareImage(input: ShareImageInput): Promise<Uint8Array> {
+  return (await shareImageBytes(shareImageNeeds(), input)).bytes;
+}
