@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { ShareImageCache } from "../core/share-images/share-image.ts";
@@ -8,12 +8,16 @@ import type { ShareImageCache } from "../core/share-images/share-image.ts";
  * (Astro's `cacheDir`: node_modules/.astro by default, which Netlify keeps between builds; a local
  * server's own state folder under `npm start`). docs/decisions/0078-share-images.md
  */
-export function folderShareImageCache(cacheDir: string): ShareImageCache & { folder: string } {
-  const folder = path.join(cacheDir, "share-images");
+export function folderShareImageCache(cacheDir: string): ShareImageCache & { file: (key: string) => string } {
+  const folder = path.resolve(cacheDir, "share-images");
   const file = (key: string) => path.join(folder, `${key}.png`);
   return {
-    folder,
-    read: (key) => readFile(file(key)).catch(() => null),
+    file,
+    has: (key) =>
+      access(file(key)).then(
+        () => true,
+        () => false,
+      ),
     async write(key, bytes) {
       await mkdir(folder, { recursive: true });
       // Written beside and renamed: a build stopped halfway never leaves half a PNG under a good key.

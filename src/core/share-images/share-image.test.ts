@@ -1,10 +1,18 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { folderShareImageCache, readDisplayFont } from "../../adapters/share-image-cache.ts";
-import { drawShareImage, shareImageBytes, shareImageKey, shareImageSize, type ShareImageDeps, type ShareImageInput } from "./share-image.ts";
+import {
+  drawShareImage,
+  ensureShareImage,
+  ensureShareImages,
+  shareImageKey,
+  shareImageSize,
+  type ShareImageDeps,
+  type ShareImageInput,
+} from "./share-image.ts";
 
 const post: ShareImageInput = {
   title: "We raised less than we hoped and spent more than we planned",
@@ -23,12 +31,19 @@ const cover = () =>
 
 describe("share images", () => {
   let dir: string;
+  let cache: ReturnType<typeof folderShareImageCache>;
+  /** The image of `input` as the build gets it: ensured in the cache, then read from its file. */
+  const image = async (input: ShareImageInput) => {
+    const ensured = await ensureShareImage(deps, input);
+    return { ...ensured, bytes: await readFile(cache.file(ensured.key)) };
+  };
   let deps: ShareImageDeps & { draw: ReturnType<typeof vi.fn<NonNullable<ShareImageDeps["draw"]>>> };
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "nf-share-"));
     const coverBytes = await cover();
+    cache = folderShareImageCache(dir);
     deps = {
-      cache: folderShareImageCache(dir),
+      cache,
       displayFont: readDisplayFont,
       coverBytes: (url) => Promise.resolve(url === "/api/files/images/cover_1600x900.jpg" ? new Uint8Array(coverBytes) : null),
       draw: vi.fn(drawShareImage),
@@ -37,10 +52,10 @@ describe("share images", () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it("draws a 1200×630 PNG, with or without a cover", async () => {
-    const plain = await sharp((await shareImageBytes(deps, post)).bytes).metadata();
+    const plain = await sharp((await image(post)).bytes).metadata();
     expect([plain.format, plain.width, plain.height]).toEqual(["png", shareImageSize.width, shareImageSize.height]);
     const withCover = { ...post, cover: "/api/files/images/cover_1600x900.jpg", focus: { x: 81, y: 22 } };
-    const drawn = (await shareImageBytes(deps, withCover)).bytes;
+    const drawn = (await image(withCover)).bytes;
     const meta = await sharp(drawn).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 1200, 630]);
     // The crop centres on the focal point: the yellow disc is in the cover panel (the right 440 pixels).
@@ -51,11 +66,11 @@ describe("share images", () => {
   });
 
   it("does not redraw an unchanged post: the second build reuses the cached file", async () => {
-    const first = await shareImageBytes(deps, post);
+    const first = await image(post);
     expect(first.drawn).toBe(true);
     const file = path.join(dir, "share-images", `${shareImageKey(post)}.png`);
     const written = await stat(file);
-    const second = await shareImageBytes(deps, { ...post });
+    const second = await image({ ...post });
     expect(second.drawn).toBe(false);
     expect(deps.draw).toHaveBeenCalledTimes(1);
     expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
@@ -64,7 +79,7 @@ describe("share images", () => {
   });
 
   it("redraws when the title, the category, the cover or its focal point change", async () => {
-    await shareImageBytes(deps, post);
+    await image(post);
     const changes: ShareImageInput[] = [
       { ...post, title: "We raised more than we hoped" },
       { ...post, category: "Mindset" },
@@ -72,14 +87,23 @@ describe("share images", () => {
       { ...post, cover: "/api/files/images/cover_1600x900.jpg", focus: { x: 10, y: 90 } },
       { ...post, siteName: "Another Site" },
     ];
-    for (const changed of changes) expect((await shareImageBytes(deps, changed)).drawn).toBe(true);
+    for (const changed of changes) expect((await image(changed)).drawn).toBe(true);
     expect(deps.draw).toHaveBeenCalledTimes(1 + changes.length);
     expect(new Set([post, ...changes].map(shareImageKey)).size).toBe(1 + changes.length);
     expect(await readdir(path.join(dir, "share-images"))).toHaveLength(1 + changes.length);
   });
 
+  it("ensures many at a time, drawing only the ones the cache lacks, and answers in order", async () => {
+    await image(post);
+    const inputs = Array.from({ length: 6 }, (_, index) => (index === 3 ? post : { ...post, title: `Lesson ${String(index)}` }));
+    const ensured = await ensureShareImages(deps, inputs, 3);
+    expect(ensured.map((result) => result.key)).toEqual(inputs.map(shareImageKey));
+    expect(ensured.map((result) => result.drawn)).toEqual([true, true, true, false, true, true]);
+    expect(deps.draw).toHaveBeenCalledTimes(6);
+  });
+
   it("draws the card without the cover when the stored cover is gone", async () => {
-    const { bytes, drawn } = await shareImageBytes(deps, { ...post, cover: "/api/files/images/missing_1600x900.jpg" });
+    const { bytes, drawn } = await image({ ...post, cover: "/api/files/images/missing_1600x900.jpg" });
     expect(drawn).toBe(true);
     expect(deps.draw.mock.calls[0]?.[1].cover).toBeNull();
     expect((await sharp(bytes).metadata()).width).toBe(1200);

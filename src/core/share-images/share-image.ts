@@ -34,7 +34,7 @@ export interface ShareImageAssets {
 
 /** Where drawn images are kept between builds, by key. */
 export interface ShareImageCache {
-  read(key: string): Promise<Uint8Array | null>;
+  has(key: string): Promise<boolean>;
   write(key: string, bytes: Uint8Array): Promise<void>;
 }
 
@@ -61,15 +61,35 @@ export function shareImageKey(input: ShareImageInput): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
-/** The image's bytes: from the cache when this exact input was drawn before, else drawn now and kept. */
-export async function shareImageBytes(deps: ShareImageDeps, input: ShareImageInput): Promise<{ bytes: Uint8Array; drawn: boolean }> {
+/** Makes sure the cache holds the image of this exact input: drawn now only when no earlier build drew it. */
+export async function ensureShareImage(deps: ShareImageDeps, input: ShareImageInput): Promise<{ key: string; drawn: boolean }> {
   const key = shareImageKey(input);
-  const cached = await deps.cache.read(key);
-  if (cached) return { bytes: cached, drawn: false };
+  if (await deps.cache.has(key)) return { key, drawn: false };
   const [displayFont, cover] = await Promise.all([deps.displayFont(), input.cover ? deps.coverBytes(input.cover) : null]);
   const bytes = await (deps.draw ?? drawShareImage)(input, { displayFont, cover });
   await deps.cache.write(key, bytes);
-  return { bytes, drawn: true };
+  return { key, drawn: true };
+}
+
+/**
+ * `ensureShareImage` for many posts, `concurrency` at a time: satori lays out on the main thread while
+ * sharp renders the others on its own threads.
+ */
+export async function ensureShareImages(
+  deps: ShareImageDeps,
+  inputs: readonly ShareImageInput[],
+  concurrency = 4,
+): Promise<{ key: string; drawn: boolean }[]> {
+  const results = new Array<{ key: string; drawn: boolean }>(inputs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < inputs.length) {
+      const index = next++;
+      results[index] = await ensureShareImage(deps, inputs[index] as ShareImageInput);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));
+  return results;
 }
 
 // The brand (BRAND.md): ink, paper, signal red; the category colours of src/lib/category-style.ts.
