@@ -5,6 +5,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
+import { shareImages } from "./netlify/share-images.ts";
 import { withLastModified } from "./netlify/sitemap-lastmod.ts";
 
 // The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
@@ -57,6 +58,7 @@ export default defineConfig({
             "/download-failed/try-later",
             "/blog/post-not-found",
             "/404",
+            "/share-images.json",
           ].includes(path) &&
           !path.startsWith("/preview-template-") &&
           !path.startsWith("/message-template") &&
@@ -66,6 +68,8 @@ export default defineConfig({
     }),
     adminAppBundle(),
     localDatabase(),
+    // The share images into /share/, from the build's cache (decision 0078).
+    shareImages(),
   ],
   vite: {
     plugins: [tailwindcss()],

@@ -37,6 +37,7 @@ const corePolicy = {
     { pattern: pkg("csv-stringify") }, // subscriber export
     { pattern: pkg("file-type") }, // upload checks on a buffer's first bytes
     { pattern: pkg("sharp") }, // image cleaning, buffer to buffer
+    { pattern: pkg("satori") }, // share images: a layout of plain objects and a font's bytes to SVG
     { pattern: pkg("@simplewebauthn/server") }, // passkey ceremonies: challenge and signature checks
     { pattern: pkg("svix") }, // Resend's webhook signatures (Svix): an HMAC check over the body
     { pattern: pkg("standardwebhooks") }, // outgoing webhooks signed the Standard Webhooks way: an HMAC over id, time and body
@@ -226,6 +227,11 @@ const buildDataPolicy = {
     ...libPolicy.files,
     { pattern: /^src\/app\/(boot-app|app-deps)\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
     { pattern: /^src\/config\/server-env\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
+    // The share images' cache folder and font file: the build's own files, read where the build is put together.
+    {
+      pattern: /^src\/adapters\/share-image-cache\.ts$/,
+      says: "`build-data.ts` alone also the share images' cache (`src/adapters/share-image-cache.ts`)",
+    },
   ],
 };
 

@@ -12,6 +12,9 @@ import { listTags, tagRedirects } from "../core/posts/tags.service.ts";
 import type { SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 import { websubHub } from "../core/publishing/websub.ts";
+import { ensureShareImages, type ShareImageDeps, type ShareImageInput } from "../core/share-images/share-image.ts";
+import { folderShareImageCache, readDisplayFont } from "../adapters/share-image-cache.ts";
+import { imageKey, isPublicFileUrl } from "../api/routes/files.routes.ts";
 
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
@@ -80,3 +83,36 @@ export const loadTags = oncePerBuild(async (): Promise<Tag[]> => listTags(await 
 
 /** Tags' former slugs and the slug each tag has now. */
 export const loadTagRedirects = oncePerBuild(async (): Promise<{ from: string; to: string }[]> => tagRedirects((await buildDeps()).db));
+
+/**
+ * The share images' needs: the cache in the build's cache folder (`ASTRO_CACHE_DIR`, which a local
+ * server points at its state folder, else Astro's default `node_modules/.astro`), the display face,
+ * and covers from the file store. docs/decisions/0078-share-images.md
+ */
+function shareImageNeeds() {
+  let font: Promise<Uint8Array> | undefined;
+  const cache = folderShareImageCache(process.env.ASTRO_CACHE_DIR ?? "node_modules/.astro");
+  const deps: ShareImageDeps = {
+    cache,
+    displayFont: () => (font ??= readDisplayFont()),
+    coverBytes: async (url) => {
+      if (!isPublicFileUrl(url)) return null;
+      const stored = await (await buildDeps()).files.get(imageKey(url.slice(url.lastIndexOf("/") + 1)));
+      return stored?.data ?? null;
+    },
+  };
+  return { deps, file: cache.file };
+}
+
+/**
+ * The share images, each drawn only when no earlier build drew the same one: the cached file of each
+ * by the image's name (`src/pages/share-images.json.ts` hands the list to the build's last step).
+ */
+export async function loadShareImages(images: readonly { name: string; input: ShareImageInput }[]): Promise<Record<string, string>> {
+  const needs = shareImageNeeds();
+  const ensured = await ensureShareImages(
+    needs.deps,
+    images.map((image) => image.input),
+  );
+  return Object.fromEntries(images.map((image, index) => [image.name, needs.file(ensured[index]?.key ?? "")]));
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { socialImage, twitterHandle } from "./social-image.ts";
+import type { Post } from "../core/posts/post.schema.ts";
+import { shareImageKey } from "../core/share-images/share-image.ts";
+import { postShareImage, shareImageInput, shareImagePath, socialImage, twitterHandle } from "./social-image.ts";
 
 const absolute = (path: string) => new URL(path, "https://nofilter.example").href;
 
@@ -24,6 +26,32 @@ describe("share image", () => {
       type: "image/png",
       alt: "No Filter: Wins. Fails. Funding.",
     });
+  });
+
+  it("shares a post's generated image when it has no cover, or always by the share_image setting, as a 1200×630 PNG", () => {
+    const post = {
+      slug: "cash-is-a-habit",
+      title: "Cash is a habit",
+      category: "Cash Flow",
+      featuredImage: null,
+      featuredImageAlt: null,
+      featuredImageFocus: null,
+    } as Post;
+    const path = `/share/cash-is-a-habit-${shareImageKey(shareImageInput(post)).slice(0, 16)}.png`;
+    expect(shareImagePath(post)).toBe(path);
+    expect(postShareImage(post, { share_image: "cover" })).toEqual({ image: path, alt: "Cash is a habit (Cash Flow): No Filter" });
+    expect(socialImage(path, "Cash is a habit (Cash Flow): No Filter", "Cash is a habit — No Filter", absolute)).toEqual({
+      url: `https://nofilter.example${path}`,
+      width: 1200,
+      height: 630,
+      type: "image/png",
+      alt: "Cash is a habit (Cash Flow): No Filter",
+    });
+    const covered = { ...post, featuredImage: "/api/files/images/abc_1600x900.png", featuredImageAlt: "A ledger" } as Post;
+    expect(postShareImage(covered, { share_image: "cover" })).toEqual({ image: "/api/files/images/abc_1600x900.png", alt: "A ledger" });
+    expect(postShareImage(covered, { share_image: "generated" }).image).toBe(shareImagePath(covered));
+    // A changed title is a new address: no scraper keeps the old picture under it.
+    expect(shareImagePath({ ...post, title: "Cash is a discipline" })).not.toBe(path);
   });
 
   it("reads the X handle for twitter:site from the profile link, and none from anything else", () => {

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { parseFeed } from "feedsmith";
 import { mf2 } from "microformats-parser";
 import { parse } from "node-html-parser";
+import ogs from "open-graph-scraper";
 import { eventually, logIn, unique } from "./admin.ts";
 import { localServerInfo } from "./local-server.ts";
 
@@ -54,6 +55,54 @@ test("a post page carries canonical, social cards and BlogPosting data, all at i
   expect(data["@type"]).toBe("BlogPosting");
   expect(data.headline).toBe(await page.getByRole("heading", { level: 1 }).textContent());
   expect(data.mainEntityOfPage).toMatch(new RegExp(`${url}/$`));
+});
+
+test("a post without a cover shares its own generated 1200×630 PNG, read by a link-preview scraper; a new title is a new image (issue 43 point 4)", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  await logIn(page);
+  const origin = baseURL ?? "";
+  const fields = { title: unique("Shared without a cover"), content: "<p>No photo, still a picture.</p>", category: "Cash Flow", published: "true" };
+  const made = await page.request.post("/api/blog-posts", { headers: { origin }, multipart: fields });
+  expect(made.status(), await made.text()).toBe(201);
+  const post = (await made.json()) as { id: number; url: string };
+  await eventually(request, post.url, (_html, status) => status === 200);
+
+  /** What a link preview sees: open-graph-scraper reads the live page (given as HTML: its URL check refuses localhost). */
+  const preview = async () => {
+    const { result } = await ogs({ html: await (await request.get(`${post.url}/`)).text() });
+    const image = result.ogImage?.[0];
+    expect(image?.url).toMatch(/^https?:\/\/[^/]+\/share\/.+\.png$/);
+    return { title: result.ogTitle, image, twitterAlt: result.twitterImage?.[0]?.alt };
+  };
+  const first = await preview();
+  expect(first.title).toBe(`${fields.title} — No Filter`);
+  // The scraper hands the meta tags' values over as written.
+  expect([Number(first.image?.width), Number(first.image?.height)]).toEqual([1200, 630]);
+  expect(first.image).toMatchObject({ type: "image/png", alt: `${fields.title} (Cash Flow): No Filter` });
+  expect(first.twitterAlt).toBe(first.image?.alt);
+  const answer = await request.get(new URL(first.image?.url ?? "").pathname);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["content-type"]).toBe("image/png");
+  expect(answer.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  // A PNG's size is in its IHDR chunk: width, then height, from byte 16.
+  const bytes = await answer.body();
+  expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
+
+  // A changed title draws a new image under a new address.
+  const retitled = await page.request.fetch(`/api/blog-posts/${String(post.id)}`, {
+    method: "PUT",
+    headers: { origin },
+    multipart: { ...fields, title: `${fields.title}, retold` },
+  });
+  expect(retitled.status(), await retitled.text()).toBeLessThan(300);
+  await eventually(request, post.url, (html) => html.includes(`${fields.title}, retold`));
+  const second = await preview();
+  expect(second.image?.url).not.toBe(first.image?.url);
+  expect((await request.get(new URL(second.image?.url ?? "").pathname)).headers()["content-type"]).toBe("image/png");
 });
 
 /** The `<head>` of a page as the server answers it. */

@@ -168,6 +168,13 @@ export const settingDefinitions = {
     type: "url",
     defaultValue: "",
   },
+  // Issue 43 point 4: a post's og:image is its cover, or its generated share image (always for a post without a cover).
+  share_image: {
+    description: "A post's share image (og:image): cover (its cover, the generated card when it has none) or generated (always the card)",
+    type: "text",
+    defaultValue: "cover",
+    choices: ["cover", "generated"],
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */

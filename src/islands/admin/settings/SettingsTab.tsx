@@ -54,6 +54,13 @@ export default function SettingsTab() {
             </dd>
           </div>
           <div>
+            <dt className="font-bold">Share image</dt>
+            <dd>
+              The picture a link to a post shows on social sites and in chat apps: cover (the post&apos;s cover; a post without one shares a card
+              drawn from its title and category, the default) or generated (always that card).
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Download counts</dt>
             <dd>
               A resource&apos;s count shows on its card once it reaches this number (0: always), so a new resource doesn&apos;t say &ldquo;0
