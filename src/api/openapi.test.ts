@@ -13,7 +13,7 @@ interface Operation {
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
-/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), the email subject (issue 40), and the cover's focal point (issue 41). */
+/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), the email subject (issue 40), the cover's focal point (issue 41), and closing its comments (issue 44). */
 const postFormFields = [
   "title",
   "content",
@@ -30,6 +30,7 @@ const postFormFields = [
   "sendAsNewsletter",
   "emailSubject",
   "tags",
+  "commentsClosed",
 ];
 
 /** SPEC §7's calls, each with the fields of its payload. */

@@ -559,3 +559,23 @@ export async function publicCommentCounts(db: SqlQueryable, postIds: readonly nu
   );
   return new Map(rows.map((row) => [row.post_id, row.n]));
 }
+
+/**
+ * Stats' comments per post: each post with a public comment, its public count, and how many of
+ * those were written in the range (days `from`–`to`, UTC, inclusive); most commented first.
+ */
+export async function commentStatsByPost(
+  db: SqlQueryable,
+  range: { from: string; to: string },
+  limit: number,
+): Promise<{ id: number; title: string; path: string; comments: number; inRange: number }[]> {
+  const { rows } = await db.query<{ id: number; title: string; slug: string; comments: number; in_range: number }>(
+    `SELECT p.id, p.title, p.slug, count(*)::int AS comments,
+            (count(*) FILTER (WHERE (c.created_at AT TIME ZONE 'UTC')::date BETWEEN $1::date AND $2::date))::int AS in_range
+       FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN subscribers s ON s.id = c.subscriber_id
+      WHERE ${publicVisibility}
+      GROUP BY p.id, p.title, p.slug ORDER BY comments DESC, p.title LIMIT $3`,
+    [range.from, range.to, limit],
+  );
+  return rows.map((row) => ({ id: row.id, title: row.title, path: `/blog/${row.slug}`, comments: row.comments, inRange: row.in_range }));
+}

@@ -1,3 +1,4 @@
+import { commentStatsByPost } from "../comments/comments.service.ts";
 import { clientKey } from "../client-key.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
@@ -208,7 +209,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   if (from > to) throw new ValidationError("from must not be after to");
   if (to > addDays(from, maxRangeDays - 1)) throw new ValidationError(`The range may span at most ${String(maxRangeDays)} days`);
   await rollUpPastDays(deps.db, today);
-  const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
+  const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters, comments] = await Promise.all([
     deps.db.query<DimensionRow>(
       `SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day,
               sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews
@@ -239,6 +240,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
       [from, to],
     ),
     newslettersIn(deps, from, to),
+    commentStatsByPost(deps.db, { from, to }, topRows),
   ]);
   const rows = [...stored.rows, ...(from <= today && today <= to ? await liveDimensions(deps, today) : [])];
   // An old address of a post counts as the post (its link still works: it redirects).
@@ -301,6 +303,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
     newsletters,
     downloadSources: downloadSources.rows.map((row) => ({ ...row, path: currentPath.get(row.path) ?? row.path })),
     series,
+    comments,
     notFound: notFound.rows,
   };
 }
