@@ -31,7 +31,7 @@ const keptWarnings = [
   "operation-2xx-response /paths/~1api~1newsletter~1click/get/responses",
 ];
 
-/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), the email subject (issue 40), and the cover's focal point (issue 41). */
+/** The post form's fields: SPEC §7's, plus the slug and the time to publish at (issue 16), the email subject (issue 40), the cover's focal point (issue 41), and closing its comments (issue 44). */
 const postFormFields = [
   "title",
   "content",
@@ -48,6 +48,7 @@ const postFormFields = [
   "sendAsNewsletter",
   "emailSubject",
   "tags",
+  "commentsClosed",
 ];
 
 /** SPEC §7's calls, each with the fields of its payload. */

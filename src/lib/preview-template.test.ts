@@ -23,6 +23,8 @@ const draft: Post = {
   publishAt: null,
   tags: [],
   sendAsNewsletter: false,
+  commentsClosed: false,
+  commentCount: 0,
 };
 
 describe("preview templates", () => {

@@ -71,6 +71,8 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     publishAt: null,
     tags: [],
     sendAsNewsletter: false,
+    commentsClosed: false,
+    commentCount: 0,
   };
 }
 

@@ -22,6 +22,8 @@ const post: Post = {
   publishAt: null,
   tags: ["seed"],
   sendAsNewsletter: false,
+  commentsClosed: false,
+  commentCount: 0,
 };
 const site = siteIdentity(["https://x.com/nofilter"], new URL("https://nofilter.example"));
 

@@ -28,6 +28,8 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "background_run_starts",
       "backup_runs",
       "build_hook_state",
+      "comment_owner_notices",
+      "comments",
       "downloads",
       "email_events",
       "import_redirects",

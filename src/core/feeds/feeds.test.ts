@@ -24,6 +24,8 @@ const post = (id: number, overrides: Partial<Post> = {}): Post => ({
   publishAt: null,
   tags: [],
   sendAsNewsletter: false,
+  commentsClosed: false,
+  commentCount: 0,
   ...overrides,
 });
 

@@ -24,11 +24,12 @@ export interface PostRow {
   slug: string;
   publish_at: Date | string | null;
   send_as_newsletter: boolean;
+  comments_closed: boolean;
 }
 
 /** The columns of `PostRow`, for a SELECT or a RETURNING. */
 export const postColumns =
-  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, featured_image_focus_x, featured_image_focus_y, created_at, updated_at, slug, publish_at, send_as_newsletter, email_subject";
+  "id, title, content, excerpt, category, read_time, published, published_at, featured_image_key, featured_image_alt, featured_image_focus_x, featured_image_focus_y, created_at, updated_at, slug, publish_at, send_as_newsletter, email_subject, comments_closed";
 
 /** A new post's row, already checked: sanitized content, a free slug, the publish state decided. */
 export interface NewPostRow {
@@ -50,6 +51,8 @@ export interface NewPostRow {
   updatedAt?: Date;
   slug: string;
   sendAsNewsletter?: boolean;
+  /** No new comments (issue 44); left out: open. */
+  commentsClosed?: boolean;
   /** The newsletter's subject line; null or left out: the title. */
   emailSubject?: string | null;
   /** Its tags by slug or name, in order; a name no tag has makes a new tag. */
@@ -66,8 +69,8 @@ export interface NewPostRow {
 export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise<PostRow> {
   const focus = post.featuredImageKey ? post.featuredImageFocus : null;
   const { rows } = await db.query<PostRow>(
-    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo, email_subject, featured_image_focus_x, featured_image_focus_y)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+    `INSERT INTO posts (title, content, excerpt, category, read_time, published, published_at, featured_image_key, created_at, updated_at, slug, publish_at, send_as_newsletter, featured_image_alt, demo, email_subject, featured_image_focus_x, featured_image_focus_y, comments_closed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
      RETURNING ${postColumns}`,
     [
       post.title,
@@ -88,6 +91,7 @@ export async function insertPostRow(db: SqlQueryable, post: NewPostRow): Promise
       post.emailSubject ?? null,
       focus?.x ?? null,
       focus?.y ?? null,
+      post.commentsClosed ?? false,
     ],
   );
   const created = rows[0] as PostRow;

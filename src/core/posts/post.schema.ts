@@ -89,6 +89,15 @@ export const postFormSchema = z
       .optional()
       .refine((value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false", sendAsNewsletterMessage)
       .transform((value) => (value === undefined ? undefined : value === true || value === "true")),
+    // Comments closed on this post (issue 44): `true` or `false`. Absent: open for a new post, unchanged for an edit.
+    commentsClosed: z
+      .union([z.boolean(), z.string()], { error: "commentsClosed must be true or false" })
+      .optional()
+      .refine(
+        (value) => value === undefined || typeof value === "boolean" || value === "true" || value === "false" || value === "on",
+        "commentsClosed must be true or false",
+      )
+      .transform((value) => (value === undefined ? undefined : value === true || value === "true" || value === "on")),
     // Free-form tags (issue 42): comma-separated slugs or names; a new name makes a new tag. Absent:
     // none for a new post, unchanged for an edit.
     tags: postTagsField,
@@ -140,6 +149,8 @@ export const postSchema = z.object({
     description:
       "Email to subscribers when published: once the post is published (now or at its `publishAt`) it is sent as the newsletter, when its page is live (at most once)",
   }),
+  commentsClosed: z.boolean().meta({ description: "No new comments on this post (its approved ones still show)" }),
+  commentCount: z.number().int().meta({ description: "Its comments anyone may see (approved, of readers not banned)" }),
 });
 
 export type Post = z.output<typeof postSchema>;

@@ -1,3 +1,4 @@
+import { publicCommentCounts } from "../comments/comments.service.ts";
 import { recordWebhookEvent } from "../webhooks/webhook-events.ts";
 import { isRowId } from "../db/row-id.ts";
 import { altToStore } from "../shared/image-alt.schema.ts";
@@ -30,7 +31,7 @@ export interface PostsDeps {
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[]): Post {
+function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[], commentCount: number): Post {
   return {
     id: row.id,
     title: row.title,
@@ -54,6 +55,8 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[]): Post {
     publishAt: row.publish_at === null ? null : isoDate(row.publish_at),
     tags,
     sendAsNewsletter: row.send_as_newsletter,
+    commentsClosed: row.comments_closed,
+    commentCount,
   };
 }
 
@@ -68,7 +71,11 @@ async function withTags(db: SqlQueryable, rows: PostRow[], fileUrl: ApiUrls["fil
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toPost(row, fileUrl, tags.get(row.id) ?? []));
+  const counts = await publicCommentCounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPost(row, fileUrl, tags.get(row.id) ?? [], counts.get(row.id) ?? 0));
 }
 
 /**
@@ -150,6 +157,7 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
           createdAt: now,
           slug,
           sendAsNewsletter: form.sendAsNewsletter ?? false,
+          commentsClosed: form.commentsClosed ?? false,
           emailSubject: form.emailSubject ?? null,
           tags: form.tags ?? [],
         });
@@ -191,6 +199,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
           `UPDATE posts SET title = $2, content = $3, excerpt = $4, category = $5, read_time = $6, published = $7,
              published_at = $8, featured_image_key = COALESCE($9, featured_image_key), updated_at = $10, slug = $11, publish_at = $12,
              send_as_newsletter = COALESCE($13, send_as_newsletter),
+             comments_closed = COALESCE($21, comments_closed),
              email_subject = CASE WHEN $16::boolean THEN $17::text ELSE email_subject END,
              featured_image_alt = CASE WHEN $9::text IS NOT NULL OR $14::boolean THEN $15::text ELSE featured_image_alt END,
              featured_image_focus_x = CASE WHEN $9::text IS NOT NULL OR $18::boolean THEN $19::smallint ELSE featured_image_focus_x END,
@@ -221,6 +230,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
             form.featuredImageFocus !== undefined,
             form.featuredImageFocus?.x ?? null,
             form.featuredImageFocus?.y ?? null,
+            form.commentsClosed ?? null,
           ],
         );
         await recordSlugChange(tx, id, current.slug, slug);

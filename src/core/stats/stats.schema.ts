@@ -55,6 +55,8 @@ export const statsSchema = z.object({
       links: z.array(z.object({ url: z.string(), clicks: count, uniqueClicks: count })),
     }),
   ),
+  /** Comments per post (issue 44 point 7): the public count, and how many of them were written in the range; most commented first. */
+  comments: z.array(z.object({ id: z.number().int(), title: z.string(), path: z.string(), comments: count, inRange: count })),
   /** Pages answered "not found", counted apart from page views. */
   notFound: z.array(z.object({ path: z.string(), views: count })),
 });

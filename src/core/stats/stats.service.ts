@@ -1,3 +1,4 @@
+import { commentStatsByPost } from "../comments/comments.service.ts";
 import { clientKey } from "../client-key.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { ValidationError } from "../errors.ts";
@@ -217,7 +218,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
   const today = statsToday(deps);
   const { from, to } = statsRange(deps, query);
   await rollUpPastDays(deps.db, today);
-  const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters] = await Promise.all([
+  const [stored, notFound, renamed, signups, downloads, downloadSources, newsletters, comments] = await Promise.all([
     deps.db.query<DimensionRow>(
       `SELECT dimension, value, CASE WHEN dimension = 'day' THEN day::text END AS day,
               sum(visitors)::int AS visitors, sum(pageviews)::int AS pageviews
@@ -248,6 +249,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
       [from, to],
     ),
     newslettersIn(deps, from, to),
+    commentStatsByPost(deps.db, { from, to }, topRows),
   ]);
   const rows = [...stored.rows, ...(from <= today && today <= to ? await liveDimensions(deps, today) : [])];
   // An old address of a post counts as the post (its link still works: it redirects).
@@ -310,6 +312,7 @@ export async function getStats(deps: StatsDeps, query: StatsQuery): Promise<Stat
     newsletters,
     downloadSources: downloadSources.rows.map((row) => ({ ...row, path: currentPath.get(row.path) ?? row.path })),
     series,
+    comments,
     notFound: notFound.rows,
   };
 }
