@@ -10,3 +10,4 @@ import "./hydrate.ts";
 import "./search-trigger.ts";
 import "./beacon.ts";
 import "./theme-toggle.ts";
+import "./comments-loader.ts";
