@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
-import CommentsTab, { CommentsTabBadge } from "./comments/CommentsTab.tsx";
+import CommentsTab, { CommentsTabBadge, commentsWaitingId } from "./comments/CommentsTab.tsx";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PaymentsPanel from "./downloads/PaymentsPanel.tsx";
 import IntegrationsTab from "./integrations/IntegrationsTab.tsx";
@@ -142,7 +142,12 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
               className={`${menuOpen ? "flex" : "hidden"} mt-2 flex-col gap-2 lg:sticky lg:top-4 lg:mt-0 lg:flex`}
             >
               {adminSections.map((section) => (
-                <Tabs.Trigger key={section.value} value={section.value} className="admin-tab text-left">
+                <Tabs.Trigger
+                  key={section.value}
+                  value={section.value}
+                  className="admin-tab text-left"
+                  aria-describedby={section.value === "comments" ? commentsWaitingId : undefined}
+                >
                   {section.label}
                   {section.value === "comments" && <CommentsTabBadge />}
                 </Tabs.Trigger>

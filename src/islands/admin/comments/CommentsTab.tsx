@@ -18,16 +18,27 @@ const small = "btn btn-light px-2 py-1 text-xs";
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const plural = (count: number) => (count === 1 ? "1 comment" : `${String(count)} comments`);
 
-/** The waiting comments' count beside the section's name in the sidebar. */
+/** The id of the waiting count's words, which the sidebar's Comments tab is described by. */
+export const commentsWaitingId = "comments-waiting";
+
+/**
+ * The waiting comments' count beside the section's name in the sidebar: the number for the eye, and
+ * words as the tab's description, so its name stays "Comments".
+ */
 export function CommentsTabBadge() {
   const count = useQuery({ queryKey: [...commentsKey, "count"], queryFn: commentCalls.count, refetchInterval: 60_000 });
   const held = count.data?.held ?? 0;
-  if (held === 0) return null;
   return (
-    <span className="admin-badge admin-badge-on ml-2 font-sans text-xs" data-comments-waiting>
-      {held}
-      <span className="sr-only"> waiting</span>
-    </span>
+    <>
+      {held > 0 && (
+        <span className="admin-badge admin-badge-on ml-2 font-sans text-xs" aria-hidden="true" data-comments-waiting>
+          {held}
+        </span>
+      )}
+      <span id={commentsWaitingId} hidden>
+        {held === 0 ? "No comments waiting" : `${plural(held)} waiting`}
+      </span>
+    </>
   );
 }
 
