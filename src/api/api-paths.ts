@@ -103,6 +103,16 @@ export const apiPaths = {
   readerMe: "/api/readers/me",
   readerMeExport: "/api/readers/me/export",
   readerSessionsEnd: "/api/readers/:id/sign-out",
+  postComments: "/api/posts/:id/comments",
+  comments: "/api/comments",
+  commentsCount: "/api/comments/count",
+  commentsModerate: "/api/comments/moderate",
+  commentNoticesUnsubscribe: "/api/comments/notices/unsubscribe",
+  comment: "/api/comments/:id",
+  readerBan: "/api/readers/:id/ban",
+  readerUnban: "/api/readers/:id/unban",
+  readerHold: "/api/readers/:id/hold",
+  readerUnhold: "/api/readers/:id/unhold",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -56,6 +56,8 @@ import { paymentsHandlers } from "./routes/payments.handlers.ts";
 import { paymentsRoutes } from "./routes/payments.routes.ts";
 import { readersHandlers } from "./routes/readers.handlers.ts";
 import { readersRoutes } from "./routes/readers.routes.ts";
+import { commentsHandlers } from "./routes/comments.handlers.ts";
+import { commentsRoutes } from "./routes/comments.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -86,6 +88,7 @@ export const apiContract = {
   webhooks: webhooksRoutes,
   payments: paymentsRoutes,
   readers: readersRoutes,
+  comments: commentsRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -127,4 +130,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(webhooksRoutes, webhooksHandlers),
   ...serve(paymentsRoutes, paymentsHandlers),
   ...serve(readersRoutes, readersHandlers),
+  ...serve(commentsRoutes, commentsHandlers),
 ];

@@ -11,6 +11,7 @@ import { renderSequenceStepTest } from "../core/sequences/sequence-test-send.ts"
 import { subscriberEmailRenderer } from "../core/subscribers/subscription-emails.ts";
 import { renderWebhookDisabled } from "../core/webhooks/webhooks.service.ts";
 import { receiptEmailRenderer } from "../core/payments/payments.service.ts";
+import { renderCommentReply, renderCommentsWaiting } from "../core/comments/comment-notices.ts";
 
 /** What the renderers read: the person-mail needs, and whether sequence links go through the click redirect. */
 export type MailKindsDeps = Omit<MailDeps, "mail" | "waitUntil" | "deliverMail"> & { clickTracking?: boolean | undefined };
@@ -46,6 +47,8 @@ export function queuedMailRenderers(deps: MailKindsDeps): QueuedMailRenderers {
     "webhook-disabled": transactional((message) => renderWebhookDisabled(deps, message)),
     receipt: transactional(receiptEmailRenderer(deps)),
     "reader-sign-in": transactional(readerSignInEmailRenderer(deps)),
+    "comments-waiting": transactional(() => renderCommentsWaiting(deps)),
+    "comment-reply": transactional((message) => renderCommentReply(deps, message)),
   };
 }
 

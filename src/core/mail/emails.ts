@@ -192,6 +192,38 @@ export async function renderReaderSignInEmail(input: SiteIdentity & { signInUrl:
   return renderEmail(subject, h(ReaderSignInEmail, { ...site, subject, signInUrl, code: input.code }));
 }
 
+/** To the owner: comments wait for approval (a list, at most one email an hour). */
+export async function renderCommentsWaitingEmail(
+  input: SiteIdentity & { waiting: { author: string; postTitle: string; excerpt: string }[]; total: number; queueUrl: string },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const queueUrl = absoluteUrl("queueUrl", input.queueUrl);
+  const { CommentsWaitingEmail } = await templates();
+  const subject = oneLine(`${site.siteName}: ${input.total === 1 ? "a comment is" : `${String(input.total)} comments are`} waiting for approval`);
+  const waiting = input.waiting.map((comment) => ({
+    author: oneLine(comment.author),
+    postTitle: oneLine(comment.postTitle),
+    excerpt: oneLine(comment.excerpt),
+  }));
+  return renderEmail(subject, h(CommentsWaitingEmail, { ...site, subject, waiting, total: input.total, queueUrl }));
+}
+
+/** To a reader: a reply to their comment, with a link to it and a one-click way to stop these emails. */
+export async function renderCommentReplyEmail(
+  input: SiteIdentity & { replier: string; postTitle: string; excerpt: string; commentUrl: string; unsubscribeUrl: string },
+): Promise<EmailContent> {
+  const site = siteParts(input);
+  const commentUrl = absoluteUrl("commentUrl", input.commentUrl);
+  const unsubscribeUrl = absoluteUrl("unsubscribeUrl", input.unsubscribeUrl);
+  const { CommentReplyEmail } = await templates();
+  const replier = oneLine(input.replier);
+  const subject = oneLine(`${replier} replied to your comment on ${site.siteName}`);
+  return renderEmail(
+    subject,
+    h(CommentReplyEmail, { ...site, subject, replier, postTitle: oneLine(input.postTitle), excerpt: input.excerpt, commentUrl, unsubscribeUrl }),
+  );
+}
+
 async function renderEmail(subject: string, email: ReactElement): Promise<EmailContent> {
   const { renderParts } = await templates();
   return { subject: oneLine(subject), ...(await renderParts(email)) };

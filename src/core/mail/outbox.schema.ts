@@ -15,6 +15,8 @@ export const outboxKinds = [
   "sequence-test",
   "receipt",
   "reader-sign-in",
+  "comments-waiting",
+  "comment-reply",
 ] as const;
 
 export type OutboxKind = (typeof outboxKinds)[number];

@@ -34,6 +34,8 @@ export interface QueuedMail {
   sequenceStepId?: number | null;
   /** A receipt's payment (src/core/payments/). */
   paymentId?: number | null;
+  /** The reply a reply notice is about (src/core/comments/). */
+  commentId?: number | null;
 }
 
 /** A claimed row, handed to the renderer and then to the SMTP server. */
@@ -48,6 +50,7 @@ export interface OutboxMessage extends LeasedRow {
   webhookEndpointId: number | null;
   sequenceStepId: number | null;
   paymentId: number | null;
+  commentId: number | null;
   messageId: string;
   /** How many times the row was handed over, this time included. */
   attempts: number;
@@ -112,11 +115,12 @@ export async function enqueueMail(
     mail.webhookEndpointId ?? null,
     mail.sequenceStepId ?? null,
     mail.paymentId ?? null,
+    mail.commentId ?? null,
   ];
   const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${String(Number(n) + values.length)}`);
   const { rows } = await db.query<{ message_id: string }>(
-    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id, sequence_step_id, payment_id)
-     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer, $10::integer, $11::bigint
+    `${onlyIf?.with ? `WITH ${shifted(onlyIf.with)} ` : ""}INSERT INTO outbox (kind, subscriber_id, to_address, consent_id, download_id, post_id, message_id, created_at, webhook_endpoint_id, sequence_step_id, payment_id, comment_id)
+     SELECT $1::text, $2::integer, $3::text, $4::integer, $5::integer, $6::integer, $7::text, $8::timestamptz, $9::integer, $10::integer, $11::bigint, $12::integer
      ${onlyIf ? `WHERE ${shifted(onlyIf.where)}` : ""}
      RETURNING message_id`,
     [...values, ...(onlyIf?.params ?? [])],
@@ -134,6 +138,7 @@ interface OutboxRow {
   webhook_endpoint_id: number | null;
   sequence_step_id: number | null;
   payment_id: string | number | null;
+  comment_id: number | null;
   message_id: string;
   created_at: Date;
   subscriber_status: string | null;
@@ -154,7 +159,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
       pick: ["subscriber_id"],
       join: "LEFT JOIN subscribers s ON s.id = picked.subscriber_id",
       returning:
-        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.sequence_step_id, q.payment_id, q.message_id, q.created_at, s.status AS subscriber_status",
+        "q.kind, q.subscriber_id, q.to_address, q.consent_id, q.download_id, q.post_id, q.webhook_endpoint_id, q.sequence_step_id, q.payment_id, q.comment_id, q.message_id, q.created_at, s.status AS subscriber_status",
     },
     size,
     leaseMs,
@@ -170,6 +175,7 @@ export async function claimOutbox(deps: { db: SqlQueryable; now: Clock["now"] },
     webhookEndpointId: row.webhook_endpoint_id,
     sequenceStepId: row.sequence_step_id,
     paymentId: row.payment_id === null ? null : Number(row.payment_id),
+    commentId: row.comment_id,
     messageId: row.message_id,
     attempts: row.attempts,
     leaseUntil: row.leaseUntil,

@@ -162,6 +162,23 @@ export const settingDefinitions = {
     defaultValue: "full",
     choices: ["full", "excerpt"],
   },
+  // Issue 44 points 3 and 4: comments under posts, and the rules that hold one for approval.
+  comments_enabled: {
+    description: "Comments under posts: on or off (off hides every thread and refuses new comments)",
+    type: "text",
+    defaultValue: "on",
+    choices: ["on", "off"],
+  },
+  comment_link_limit: {
+    description: "Hold a comment for approval when it has more links than this",
+    type: "text",
+    defaultValue: "2",
+  },
+  comment_hold_words: {
+    description: "Hold a comment for approval when it contains any of these words (comma-separated; empty: none)",
+    type: "text",
+    defaultValue: "",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */
@@ -223,6 +240,12 @@ export function settingValueSchema(key: SettingKey) {
     .max(maxSettingLength, `Must be ${String(maxSettingLength)} characters or less`);
   if (key === "contact_email") {
     return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
+  }
+  if (key === "comment_link_limit") {
+    return base.refine(
+      (value) => value === "" || /^\d{1,3}$/.test(value),
+      "Please enter a whole number, e.g. 2 (0 holds every comment with a link).",
+    );
   }
   if (key === "download_count_minimum") {
     return base.refine((value) => value === "" || /^\d{1,7}$/.test(value), "Please enter a whole number, e.g. 50 (0 shows every count).");

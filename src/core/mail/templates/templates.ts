@@ -27,3 +27,4 @@ export function plainText(html: string): string {
     .trim();
 }
 export { ReceiptEmail } from "./receipt-email.ts";
+export { CommentReplyEmail, CommentsWaitingEmail } from "./comment-emails.ts";

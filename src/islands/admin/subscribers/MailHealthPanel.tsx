@@ -19,6 +19,8 @@ const kindLabels: Record<OutboxHealth["messages"][number]["kind"], string> = {
   "sequence-test": "Sequence test",
   receipt: "Receipt",
   "reader-sign-in": "Reader sign-in",
+  "comments-waiting": "Comments waiting",
+  "comment-reply": "Comment reply",
 };
 
 /** Mail waiting to go out: checked again every few seconds until it has gone (the only polling here). */
