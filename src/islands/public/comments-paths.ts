@@ -12,8 +12,3 @@ export const commentsApi = {
 /** A path with its `:id` filled in. */
 export const withId = (path: string, id: number | string): string => path.replace(":id", encodeURIComponent(String(id)));
 
-/** The reader sign-in page, returning to `back` (a path on this site) once signed in. */
-export const signInPath = (back: string): string => `/account?return=${encodeURIComponent(back)}`;
-
-/** The server-rendered comments page of a post, for a reader without JavaScript. */
-export const commentsPagePath = (slug: string): string => `/blog/${encodeURIComponent(slug)}/comments/`;

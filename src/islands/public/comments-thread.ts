@@ -131,7 +131,7 @@ export function showComments(region: HTMLElement, focus: boolean): void {
     }
     const answer = await call("GET", `${withId(commentsApi.postComments, postId)}?page=${String(page)}&order=${order}`);
     // Switched off since the page was built: the comments say nothing at all.
-    if (answer.status === 404) return void region.setAttribute("hidden", "");
+    if (answer.status === 404 || answer.data.enabled === false) return void region.setAttribute("hidden", "");
     if (answer.status !== 200) return say(errorOf(answer), true);
     if (answer.data.viewer === "owner") canWrite = true;
     if (answer.data.open === false) closed = true;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { queries } from "../query-client.ts";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import {
   downloadCategories,
   downloadFormSchema,
@@ -12,11 +12,12 @@ import { altValues, ImageAltFields } from "../editor/ImageAltFields.tsx";
 import { missingFileMessage } from "../../../core/messages.ts";
 import { downloadsRoutes } from "../../../api/routes/downloads.routes.ts";
 import { ApiError, callApi, formDataOf } from "../api-client.ts";
-import { focusFirstInvalid, formText, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
+import { formText, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { Field } from "../ui/Field.tsx";
 import { CategorySelect } from "../ui/CategorySelect.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
+import { ItemFormCard } from "../ui/ItemFormCard.tsx";
 import { ImageNote } from "../ui/ImageNote.tsx";
 import { checkChosenResource, checkFormSize, resourceAccept } from "../upload-checks.ts";
 import { useChosenImage } from "../use-chosen-image.ts";
@@ -81,15 +82,9 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
     return { text, file, thumbnail, problems };
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const { text, file, thumbnail, problems } = check(event.currentTarget);
-    setErrors(problems);
-    if (problems.file === missingFileMessage) showErrorToast(missingFileMessage);
-    if (Object.keys(problems).length > 0) {
-      focusFirstInvalid("admin-download-form");
-      return;
-    }
+  /** Sends a form whose check found nothing, unless it is too large for one request. */
+  const send = (form: HTMLFormElement) => {
+    const { text, file, thumbnail } = check(form);
     const body = { ...text, ...(file && { file }), ...(thumbnail && { thumbnail }) };
     const tooLarge = checkFormSize(formDataOf(body), tooLargeTogether);
     if (tooLarge) {
@@ -102,139 +97,128 @@ export default function DownloadForm({ editing, onDone, onCancel }: ItemFormProp
 
   const keepNote = editing ? "Leave empty to keep the current one." : undefined;
   return (
-    <section aria-labelledby="download-form-title" className="card p-5">
-      <h2 id="download-form-title" className="section-title text-2xl">
-        {editing ? "Edit Resource" : "Upload New Resource"}
-      </h2>
-      <form
-        id="admin-download-form"
-        onSubmit={submit}
-        onChange={recheckOnChange(setErrors, (form) => check(form).problems)}
-        noValidate
-        className="mt-4 space-y-4"
-      >
-        {errors[""] && (
-          <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
-            {errors[""]}
-          </p>
-        )}
-        <Field label="Title" name="title" idPrefix="download" error={errors.title}>
-          {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
-        </Field>
-        <Field label="Description" name="description" idPrefix="download" error={errors.description}>
-          {(props) => <textarea {...props} rows={3} defaultValue={editing?.description ?? ""} className="admin-input" />}
-        </Field>
-        <Field label="Category" name="category" idPrefix="download" error={errors.category}>
-          {(props) => <CategorySelect {...props} categories={categories} defaultValue={editing?.category ?? ""} />}
-        </Field>
-        {payments?.enabled && (
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label="Price (in cents)"
-              name="price"
-              idPrefix="download"
-              error={errors.price}
-              hint={`Leave empty or 0 for free (asked for with an email). 1900 is 19.00. Stripe ${payments.mode === "live" ? "live" : "test"} mode.`}
-            >
-              {(props) => (
-                <input
-                  {...props}
-                  type="number"
-                  min={0}
-                  step={1}
-                  inputMode="numeric"
-                  defaultValue={editing?.price ? String(editing.price) : ""}
-                  className="admin-input"
-                />
-              )}
-            </Field>
-            <Field label="Currency" name="currency" idPrefix="download" error={errors.currency} hint="Three letters, e.g. usd or eur.">
-              {(props) => <input {...props} type="text" maxLength={3} defaultValue={editing?.currency ?? "usd"} className="admin-input" />}
-            </Field>
-          </div>
-        )}
-        <Field
-          label="File"
-          name="file"
-          idPrefix="download"
-          error={errors.file}
-          hint={
-            <>
-              PDF, Word, Excel, PowerPoint or ZIP, up to 4 MB.
-              {editing && (
-                <>
-                  {" "}
-                  Current file: <strong className="break-all">{editing.fileName}</strong>. {keepNote}
-                </>
-              )}
-            </>
-          }
-        >
-          {(props) => <input {...props} type="file" accept={resourceAccept} className="admin-file" />}
-        </Field>
-        <Field
-          label="Thumbnail Image (optional)"
-          name="thumbnail"
-          idPrefix="download"
-          error={errors.thumbnail ?? chosenThumbnail.error}
-          hint={
-            editing
-              ? editing.thumbnailUrl
-                ? `Current thumbnail shown below. ${keepNote ?? ""}`
-                : "No thumbnail yet."
-              : "PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
-          }
-        >
-          {(props) => (
-            <input
-              {...props}
-              type="file"
-              accept="image/*"
-              className="admin-file"
-              onChange={(event) => {
-                chosenThumbnail.choose(event.target.files?.[0]);
-                setErrors((current) => ({ ...current, thumbnail: undefined }));
-              }}
-            />
-          )}
-        </Field>
-        <ImageNote image={chosenThumbnail} />
-        {thumbnailPreview ? (
-          <img src={thumbnailPreview} alt="Thumbnail preview" className="max-h-32 border-3 border-ink object-cover" />
-        ) : (
-          editing?.thumbnailUrl && (
-            <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
-          )
-        )}
-        {(chosenThumbnail.file ?? editing?.thumbnailUrl) && (
-          <ImageAltFields
-            label="Thumbnail Alt Text"
-            name="thumbnailAlt"
-            decorativeName="thumbnailDecorative"
+    <ItemFormCard
+      formId="admin-download-form"
+      title={editing ? "Edit Resource" : "Upload New Resource"}
+      errors={errors}
+      setErrors={setErrors}
+      problems={(form) => check(form).problems}
+      onInvalid={(problems) => {
+        if (problems.file === missingFileMessage) showErrorToast(missingFileMessage);
+      }}
+      onValid={send}
+      submitLabel={editing ? "Update Resource" : "Upload Resource"}
+      pendingLabel="Uploading..."
+      pending={save.isPending}
+      busy={chosenThumbnail.preparing}
+      {...(editing && { cancel: { label: "Cancel Edit", onCancel } })}
+    >
+      <Field label="Title" name="title" idPrefix="download" error={errors.title}>
+        {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+      </Field>
+      <Field label="Description" name="description" idPrefix="download" error={errors.description}>
+        {(props) => <textarea {...props} rows={3} defaultValue={editing?.description ?? ""} className="admin-input" />}
+      </Field>
+      <Field label="Category" name="category" idPrefix="download" error={errors.category}>
+        {(props) => <CategorySelect {...props} categories={categories} defaultValue={editing?.category ?? ""} />}
+      </Field>
+      {payments?.enabled && (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Price (in cents)"
+            name="price"
             idPrefix="download"
-            stored={editing?.thumbnailAlt}
-            error={errors.thumbnailAlt}
+            error={errors.price}
+            hint={`Leave empty or 0 for free (asked for with an email). 1900 is 19.00. Stripe ${payments.mode === "live" ? "live" : "test"} mode.`}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                min={0}
+                step={1}
+                inputMode="numeric"
+                defaultValue={editing?.price ? String(editing.price) : ""}
+                className="admin-input"
+              />
+            )}
+          </Field>
+          <Field label="Currency" name="currency" idPrefix="download" error={errors.currency} hint="Three letters, e.g. usd or eur.">
+            {(props) => <input {...props} type="text" maxLength={3} defaultValue={editing?.currency ?? "usd"} className="admin-input" />}
+          </Field>
+        </div>
+      )}
+      <Field
+        label="File"
+        name="file"
+        idPrefix="download"
+        error={errors.file}
+        hint={
+          <>
+            PDF, Word, Excel, PowerPoint or ZIP, up to 4 MB.
+            {editing && (
+              <>
+                {" "}
+                Current file: <strong className="break-all">{editing.fileName}</strong>. {keepNote}
+              </>
+            )}
+          </>
+        }
+      >
+        {(props) => <input {...props} type="file" accept={resourceAccept} className="admin-file" />}
+      </Field>
+      <Field
+        label="Thumbnail Image (optional)"
+        name="thumbnail"
+        idPrefix="download"
+        error={errors.thumbnail ?? chosenThumbnail.error}
+        hint={
+          editing
+            ? editing.thumbnailUrl
+              ? `Current thumbnail shown below. ${keepNote ?? ""}`
+              : "No thumbnail yet."
+            : "PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
+        }
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="file"
+            accept="image/*"
+            className="admin-file"
+            onChange={(event) => {
+              chosenThumbnail.choose(event.target.files?.[0]);
+              setErrors((current) => ({ ...current, thumbnail: undefined }));
+            }}
           />
         )}
-        {progress !== null && (
-          <div>
-            <progress className="admin-progress" value={progress} max={1} aria-label="Upload progress" />
-            <p className="text-sm" aria-live="polite">
-              {progress < 1 ? `Uploading… ${String(Math.round(progress * 100))}%` : "Processing…"}
-            </p>
-          </div>
-        )}
-        <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn" disabled={save.isPending || chosenThumbnail.preparing}>
-            {save.isPending ? "Uploading..." : editing ? "Update Resource" : "Upload Resource"}
-          </button>
-          {editing && (
-            <button type="button" className="btn btn-light" onClick={onCancel}>
-              Cancel Edit
-            </button>
-          )}
+      </Field>
+      <ImageNote image={chosenThumbnail} />
+      {thumbnailPreview ? (
+        <img src={thumbnailPreview} alt="Thumbnail preview" className="max-h-32 border-3 border-ink object-cover" />
+      ) : (
+        editing?.thumbnailUrl && (
+          <img src={editing.thumbnailUrl} alt={`Current thumbnail of ${editing.title}`} className="max-h-32 border-3 border-ink object-cover" />
+        )
+      )}
+      {(chosenThumbnail.file ?? editing?.thumbnailUrl) && (
+        <ImageAltFields
+          label="Thumbnail Alt Text"
+          name="thumbnailAlt"
+          decorativeName="thumbnailDecorative"
+          idPrefix="download"
+          stored={editing?.thumbnailAlt}
+          error={errors.thumbnailAlt}
+        />
+      )}
+      {progress !== null && (
+        <div>
+          <progress className="admin-progress" value={progress} max={1} aria-label="Upload progress" />
+          <p className="text-sm" aria-live="polite">
+            {progress < 1 ? `Uploading… ${String(Math.round(progress * 100))}%` : "Processing…"}
+          </p>
         </div>
-      </form>
-    </section>
+      )}
+    </ItemFormCard>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import {
   defaultReadTime,
   maxReadTime,
@@ -21,7 +21,7 @@ import { CoverFocusPicker } from "./CoverFocusPicker.tsx";
 import { focusFieldValue, type ImageFocus } from "../../../core/shared/image-focus.schema.ts";
 import { queries } from "../query-client.ts";
 import { fromLocalInput, ownTimeZone, toLocalInput } from "./local-date-time.ts";
-import { focusFirstInvalid, formText, recheckField, recheckOnChange, validateForm, type FieldErrors } from "../form-errors.ts";
+import { formText, recheckField, validateForm, type FieldErrors } from "../form-errors.ts";
 import { showErrorToast, showToast, toastTexts } from "../toasts.ts";
 import { checkFormSize } from "../upload-checks.ts";
 import { ImageNote } from "../ui/ImageNote.tsx";
@@ -30,6 +30,7 @@ import { useObjectUrl } from "../use-object-url.ts";
 import { Field } from "../ui/Field.tsx";
 import { CategorySelect } from "../ui/CategorySelect.tsx";
 import type { ItemFormProps } from "../ui/ListAndForm.tsx";
+import { ItemFormCard } from "../ui/ItemFormCard.tsx";
 
 /** The site shows only the images it stores (its CSP loads no others), so the owner hears it before saving. */
 const foreignImagesMessage =
@@ -106,15 +107,9 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
     return { values, found };
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const { values, found } = check(event.currentTarget);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      focusFirstInvalid("admin-post-form");
-      return;
-    }
-    const body: PostFormInput = { ...values, ...(image && { featuredImage: image }) };
+  /** Sends a form whose check found nothing, unless it is too large for one request. */
+  const send = (form: HTMLFormElement) => {
+    const body: PostFormInput = { ...check(form).values, ...(image && { featuredImage: image }) };
     const tooLarge = checkFormSize(
       formDataOf(body),
       "The featured image and the content together are too large to send (the limit is 4 MB per save). Choose a smaller image.",
@@ -127,193 +122,179 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
   };
 
   return (
-    <section aria-labelledby="post-form-title" className="card p-5">
-      <h2 id="post-form-title" className="section-title text-2xl">
-        {editing ? "Edit Post" : "Create New Post"}
-      </h2>
-      <form
-        id="admin-post-form"
-        onSubmit={submit}
-        onChange={recheckOnChange(setErrors, (form) => check(form).found)}
-        noValidate
-        className="mt-4 space-y-4"
+    <ItemFormCard
+      formId="admin-post-form"
+      title={editing ? "Edit Post" : "Create New Post"}
+      errors={errors}
+      setErrors={setErrors}
+      problems={(form) => check(form).found}
+      onValid={send}
+      submitLabel={editing ? "Update Post" : "Create Post"}
+      pendingLabel="Saving..."
+      pending={save.isPending}
+      busy={chosenImage.preparing}
+      {...(editing && { cancel: { label: "Cancel", onCancel } })}
+    >
+      <Field label="Title" name="title" error={errors.title}>
+        {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+      </Field>
+      <Field label="Email subject (optional)" name="emailSubject" error={errors.emailSubject} hint="Defaults to the title">
+        {(props) => <input {...props} type="text" defaultValue={editing?.emailSubject ?? ""} className="admin-input" />}
+      </Field>
+      <Field
+        label="Slug"
+        name="slug"
+        error={errors.slug}
+        hint={
+          editing
+            ? `The post's address: /blog/${editing.slug}. A new slug leaves the old address redirecting here.`
+            : "Leave empty to make one from the title."
+        }
       >
-        {errors[""] && (
-          <p role="alert" className="border-3 border-signal-dark p-3 text-sm font-semibold text-signal-dark">
-            {errors[""]}
-          </p>
+        {(props) => (
+          <input
+            {...props}
+            type="text"
+            defaultValue={editing?.slug ?? ""}
+            placeholder="e.g. cash-is-a-fact"
+            autoCapitalize="none"
+            spellCheck={false}
+            className="admin-input"
+          />
         )}
-        <Field label="Title" name="title" error={errors.title}>
-          {(props) => <input {...props} type="text" defaultValue={editing?.title ?? ""} className="admin-input" />}
+      </Field>
+      <TagsField initial={editing?.tags ?? []} error={errors.tags} />
+      <Field label="Excerpt" name="excerpt" error={errors.excerpt}>
+        {(props) => <textarea {...props} rows={2} defaultValue={editing?.excerpt ?? ""} className="admin-input" />}
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Category" name="category" error={errors.category}>
+          {(props) => <CategorySelect {...props} categories={postCategories} defaultValue={editing?.category ?? ""} />}
         </Field>
-        <Field label="Email subject (optional)" name="emailSubject" error={errors.emailSubject} hint="Defaults to the title">
-          {(props) => <input {...props} type="text" defaultValue={editing?.emailSubject ?? ""} className="admin-input" />}
-        </Field>
-        <Field
-          label="Slug"
-          name="slug"
-          error={errors.slug}
-          hint={
-            editing
-              ? `The post's address: /blog/${editing.slug}. A new slug leaves the old address redirecting here.`
-              : "Leave empty to make one from the title."
-          }
-        >
+        <Field label="Read Time (minutes)" name="readTime" error={errors.readTime}>
           {(props) => (
             <input
               {...props}
-              type="text"
-              defaultValue={editing?.slug ?? ""}
-              placeholder="e.g. cash-is-a-fact"
-              autoCapitalize="none"
-              spellCheck={false}
+              type="number"
+              min={minReadTime}
+              max={maxReadTime}
+              step={1}
+              defaultValue={editing?.readTime ?? defaultReadTime}
               className="admin-input"
             />
           )}
         </Field>
-        <TagsField initial={editing?.tags ?? []} error={errors.tags} />
-        <Field label="Excerpt" name="excerpt" error={errors.excerpt}>
-          {(props) => <textarea {...props} rows={2} defaultValue={editing?.excerpt ?? ""} className="admin-input" />}
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Category" name="category" error={errors.category}>
-            {(props) => <CategorySelect {...props} categories={postCategories} defaultValue={editing?.category ?? ""} />}
-          </Field>
-          <Field label="Read Time (minutes)" name="readTime" error={errors.readTime}>
-            {(props) => (
-              <input
-                {...props}
-                type="number"
-                min={minReadTime}
-                max={maxReadTime}
-                step={1}
-                defaultValue={editing?.readTime ?? defaultReadTime}
-                className="admin-input"
-              />
-            )}
-          </Field>
-        </div>
-        <Field
-          label="Featured Image"
-          name="featuredImage"
-          error={errors.featuredImage ?? chosenImage.error}
-          hint="PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
-        >
-          {(props) => (
-            <input
-              {...props}
-              type="file"
-              accept="image/*"
-              className="admin-file"
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                chosenImage.choose(file);
-                setErrors((current) => ({ ...current, featuredImage: undefined }));
-                // A new picture's subject is somewhere else: its point starts in the middle (set here,
-                // not when the scaled-down file arrives, which would undo a click made meanwhile).
-                setFocus(file ? null : (editing?.featuredImageFocus ?? null));
-              }}
-            />
-          )}
-        </Field>
-        <ImageNote image={chosenImage} />
-        {preview && <CoverFocusPicker src={preview} focus={focus} onChange={setFocus} />}
-        <input type="hidden" name="featuredImageFocus" value={focusFieldValue(focus)} />
-        {(image ?? editing?.featuredImage) && (
-          <ImageAltFields
-            label="Cover Alt Text"
-            name="featuredImageAlt"
-            decorativeName="featuredImageDecorative"
-            stored={editing?.featuredImageAlt}
-            error={errors.featuredImageAlt}
+      </div>
+      <Field
+        label="Featured Image"
+        name="featuredImage"
+        error={errors.featuredImage ?? chosenImage.error}
+        hint="PNG, JPEG, WebP, GIF or AVIF, up to 25 MB: photos are scaled down before they are sent."
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="file"
+            accept="image/*"
+            className="admin-file"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              chosenImage.choose(file);
+              setErrors((current) => ({ ...current, featuredImage: undefined }));
+              // A new picture's subject is somewhere else: its point starts in the middle (set here,
+              // not when the scaled-down file arrives, which would undo a click made meanwhile).
+              setFocus(file ? null : (editing?.featuredImageFocus ?? null));
+            }}
           />
         )}
-        <div>
-          <span id="admin-content-label" className="block text-sm font-bold uppercase tracking-wide">
-            Content
-          </span>
-          <div className="mt-1">
-            <RichEditor
-              id="admin-content"
-              value={content}
-              onChange={(html) => {
-                setContent(html);
-                const form = document.getElementById("admin-post-form");
-                if (form instanceof HTMLFormElement) setErrors((shown) => recheckField(shown, "content", check(form, html).found));
-              }}
-              invalid={Boolean(errors.content)}
-              describedBy={errors.content ? "admin-content-error" : undefined}
-            />
-          </div>
-          {errors.content && (
-            <p id="admin-content-error" className="mt-1 text-sm font-semibold text-signal-dark">
-              {errors.content}
-            </p>
-          )}
+      </Field>
+      <ImageNote image={chosenImage} />
+      {preview && <CoverFocusPicker src={preview} focus={focus} onChange={setFocus} />}
+      <input type="hidden" name="featuredImageFocus" value={focusFieldValue(focus)} />
+      {(image ?? editing?.featuredImage) && (
+        <ImageAltFields
+          label="Cover Alt Text"
+          name="featuredImageAlt"
+          decorativeName="featuredImageDecorative"
+          stored={editing?.featuredImageAlt}
+          error={errors.featuredImageAlt}
+        />
+      )}
+      <div>
+        <span id="admin-content-label" className="block text-sm font-bold uppercase tracking-wide">
+          Content
+        </span>
+        <div className="mt-1">
+          <RichEditor
+            id="admin-content"
+            value={content}
+            onChange={(html) => {
+              setContent(html);
+              const form = document.getElementById("admin-post-form");
+              if (form instanceof HTMLFormElement) setErrors((shown) => recheckField(shown, "content", check(form, html).found));
+            }}
+            invalid={Boolean(errors.content)}
+            describedBy={errors.content ? "admin-content-error" : undefined}
+          />
         </div>
+        {errors.content && (
+          <p id="admin-content-error" className="mt-1 text-sm font-semibold text-signal-dark">
+            {errors.content}
+          </p>
+        )}
+      </div>
+      <label className="flex items-center gap-2 font-semibold">
+        <input
+          type="checkbox"
+          name="published"
+          checked={publishNow}
+          onChange={(event) => setPublishNow(event.target.checked)}
+          className="size-5 accent-signal-dark"
+        />
+        Publish immediately
+      </label>
+      {!publishNow && (
+        <Field
+          label="Publish at"
+          name="publishAt"
+          error={errors.publishAt}
+          hint={`Your time (${ownTimeZone()}). The post goes live on its own within a few minutes of it; leave empty to keep a draft.`}
+        >
+          {(props) => (
+            <input {...props} type="datetime-local" defaultValue={toLocalInput(editing?.publishAt ?? null)} className="admin-input sm:max-w-xs" />
+          )}
+        </Field>
+      )}
+      <div>
         <label className="flex items-center gap-2 font-semibold">
           <input
             type="checkbox"
-            name="published"
-            checked={publishNow}
-            onChange={(event) => setPublishNow(event.target.checked)}
+            name="sendAsNewsletter"
+            defaultChecked={editing?.sendAsNewsletter ?? false}
+            aria-describedby="admin-send-as-newsletter-hint"
             className="size-5 accent-signal-dark"
           />
-          Publish immediately
+          Email to subscribers when published
         </label>
-        {!publishNow && (
-          <Field
-            label="Publish at"
-            name="publishAt"
-            error={errors.publishAt}
-            hint={`Your time (${ownTimeZone()}). The post goes live on its own within a few minutes of it; leave empty to keep a draft.`}
-          >
-            {(props) => (
-              <input {...props} type="datetime-local" defaultValue={toLocalInput(editing?.publishAt ?? null)} className="admin-input sm:max-w-xs" />
-            )}
-          </Field>
-        )}
-        <div>
-          <label className="flex items-center gap-2 font-semibold">
-            <input
-              type="checkbox"
-              name="sendAsNewsletter"
-              defaultChecked={editing?.sendAsNewsletter ?? false}
-              aria-describedby="admin-send-as-newsletter-hint"
-              className="size-5 accent-signal-dark"
-            />
-            Email to subscribers when published
-          </label>
-          <p id="admin-send-as-newsletter-hint" className="mt-1 text-sm text-slate">
-            Sent as the newsletter once the post&apos;s page is live on the site (a scheduled post: once it goes live). A post is sent once.
-          </p>
-        </div>
-        <div>
-          <label className="flex items-center gap-2 font-semibold">
-            <input
-              type="checkbox"
-              name="commentsClosed"
-              defaultChecked={editing != null && "commentsClosed" in editing && editing.commentsClosed === true}
-              aria-describedby="admin-comments-closed-hint"
-              className="size-5 accent-signal-dark"
-            />
-            Close comments
-          </label>
-          <p id="admin-comments-closed-hint" className="mt-1 text-sm text-slate">
-            The comments already approved stay under the post; nobody can write a new one. Comments for the whole site: Site Settings.
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-3">
-          <button type="submit" className="btn" disabled={save.isPending || chosenImage.preparing}>
-            {save.isPending ? "Saving..." : editing ? "Update Post" : "Create Post"}
-          </button>
-          {editing && (
-            <button type="button" className="btn btn-light" onClick={onCancel}>
-              Cancel
-            </button>
-          )}
-        </div>
-      </form>
-    </section>
+        <p id="admin-send-as-newsletter-hint" className="mt-1 text-sm text-slate">
+          Sent as the newsletter once the post&apos;s page is live on the site (a scheduled post: once it goes live). A post is sent once.
+        </p>
+      </div>
+      <div>
+        <label className="flex items-center gap-2 font-semibold">
+          <input
+            type="checkbox"
+            name="commentsClosed"
+            defaultChecked={editing != null && "commentsClosed" in editing && editing.commentsClosed === true}
+            aria-describedby="admin-comments-closed-hint"
+            className="size-5 accent-signal-dark"
+          />
+          Close comments
+        </label>
+        <p id="admin-comments-closed-hint" className="mt-1 text-sm text-slate">
+          The comments already approved stay under the post; nobody can write a new one. Comments for the whole site: Site Settings.
+        </p>
+      </div>
+    </ItemFormCard>
   );
 }
