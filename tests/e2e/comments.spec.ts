@@ -130,7 +130,8 @@ test("a reader comments, sees it awaiting approval, the owner approves it, a sec
   await expect(secondRegion.getByLabel("Your comment")).toBeFocused();
   await secondRegion.getByLabel("Your comment").fill(replyText);
   await secondRegion.getByRole("button", { name: "Post comment" }).click();
-  await expect(secondRegion.locator("[data-comment]").filter({ hasText: replyText }).getByText("Awaiting approval")).toBeVisible();
+  // The innermost comment holding the text: the reply, not the thread it sits in.
+  await expect(secondRegion.locator("[data-comment]").filter({ hasText: replyText }).last().getByText("Awaiting approval")).toBeVisible();
   const mailsBefore = (await inboxFor(request, first, 3)).length;
   await ownerPage.reload();
   const replyRow = ownerPage.locator("tr").filter({ hasText: replyText });
