@@ -13,6 +13,7 @@ import { bootApp } from "./boot-app.ts";
 import type { App } from "./create-app.ts";
 import { runJob } from "./run-job.ts";
 import { deliverWebhooks } from "../core/webhooks/webhook-delivery.ts";
+import { queueCommentsWaitingNotice } from "../core/comments/comment-notices.ts";
 
 /** What one run of a background job is handed, on Netlify and under `npm start` alike. */
 export interface JobRun {
@@ -124,6 +125,18 @@ export const backgroundJobs = [
       const run = await queueWeeklyDigests(deps, { stopAt: new Date(deadline.getTime() - 10_000) });
       if (run.queued === 0) return;
       log(`[digest] ${String(run.queued)} weekly digests queued for the week ending ${run.weekEnds?.toISOString() ?? ""}`);
+      await deliverQueuedMail(deps, { concurrency: deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
+    },
+  },
+  {
+    // The owner's "comments are waiting" email (issue 44 point 5, decision 0083): when comments wait
+    // that no email listed yet, one email listing them, at most one an hour whatever runs.
+    name: "comments-waiting",
+    localEveryMs: 60_000,
+    budgetMs: 20_000,
+    run: async ({ deps, deadline, leaseMs, log }) => {
+      if (!(await queueCommentsWaitingNotice(deps))) return;
+      log("[comments] the owner's comments-waiting email queued");
       await deliverQueuedMail(deps, { concurrency: deps.env.SMTP_MAX_CONNECTIONS, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) });
     },
   },

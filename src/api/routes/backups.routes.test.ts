@@ -70,6 +70,18 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
       "INSERT INTO downloads (title, description, category, file_name, file_key, file_type, file_size, thumbnail_key) VALUES ('Guide', 'A guide', 'Guides', 'Guide ü.pdf', 'downloads/guide.pdf', 'application/pdf', 14, 'images/thumb_8x4.png')",
     );
     await db.query("INSERT INTO subscribers (email, source) VALUES ('a@example.com', 'import'), ('b@example.com', 'newsletter')");
+    // Comments (issue 44 point 7): a reader's comment, the owner's reply under it (a row pointing at its parent), a held one.
+    await db.query(
+      `WITH top AS (
+         INSERT INTO comments (post_id, subscriber_id, body, html, status, created_at)
+         SELECT p.id, s.id, 'First!', '<p>First!</p>', 'approved', '2024-01-02T10:00:00Z' FROM posts p, subscribers s WHERE p.slug = 'cafe' AND s.email = 'a@example.com'
+         RETURNING id, post_id)
+       INSERT INTO comments (post_id, parent_id, is_owner, body, html, status, created_at)
+       SELECT post_id, id, true, 'Thanks', '<p>Thanks</p>', 'approved', '2024-01-02T11:00:00Z' FROM top`,
+    );
+    await db.query(
+      "INSERT INTO comments (post_id, subscriber_id, body, html, status, hold_reason, created_at) SELECT p.id, s.id, 'Wait', '<p>Wait</p>', 'held', 'The reader''s first comment', now() FROM posts p, subscribers s WHERE p.slug = 'cafe' AND s.email = 'b@example.com'",
+    );
     // A send with its counters (migration 0037): a restore writes them and then the rows they count.
     await db.query(
       "INSERT INTO newsletter_sends (post_id, status, subject, html, text, created_at) SELECT id, 'sending', 'Café', '', '', now() FROM posts WHERE slug = 'cafe'",
@@ -130,6 +142,7 @@ describe.each(databaseTargets)("backup and restore on $name", (target) => {
         "tables/tags.jsonl",
         "tables/post_tags.jsonl",
         "tables/tag_slug_redirects.jsonl",
+        "tables/comments.jsonl",
         "settings.json",
         "files.jsonl",
         "files/images/one_8x4.png",

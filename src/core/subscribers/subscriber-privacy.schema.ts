@@ -126,6 +126,20 @@ export const subscriberDataSchema = z.object({
   readerSignIns: z.array(z.object({ createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(), usedAt: z.iso.datetime().nullable() })),
   /** The browsers they are signed in on as a reader: when each signed in, was last seen and ends; never the session's secret. */
   readerSessions: z.array(z.object({ createdAt: z.iso.datetime(), lastSeenAt: z.iso.datetime(), expiresAt: z.iso.datetime() })),
+  /** Their comments (issue 44): the post, the text as written, its state and times. No address, no IP is kept with a comment. */
+  comments: z.array(
+    z.object({
+      id: z.number().int(),
+      post: z.string().meta({ description: "The post's slug" }),
+      postTitle: z.string(),
+      body: z.string(),
+      status: z.enum(["held", "approved", "hidden", "spam"]),
+      createdAt: z.iso.datetime(),
+      editedAt: z.iso.datetime().nullable(),
+    }),
+  ),
+  /** Whether they get an email when someone replies to their comments. */
+  commentReplyNotices: z.boolean(),
   exportedAt: z.iso.datetime(),
 });
 

@@ -1,3 +1,4 @@
+import { eraseReaderComments, exportReaderComments } from "../comments/comments.service.ts";
 import { subscriberTagsOf } from "./subscriber-tags.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError } from "../errors.ts";
@@ -16,6 +17,7 @@ interface SubscriberRow {
   frequency: "each" | "weekly";
   preferences_updated_at: Date | null;
   display_name: string | null;
+  comment_reply_notices: boolean;
 }
 
 interface ConsentRow {
@@ -72,7 +74,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => Date }, id: number): Promise<SubscriberData> {
   return deps.db.transaction(async (tx: SqlQueryable) => {
     const { rows } = await tx.query<SubscriberRow>(
-      `SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at, follows_everything, frequency, preferences_updated_at, display_name
+      `SELECT id, email, status, source, subscribed_at, confirmed_at, unsubscribed_at, follows_everything, frequency, preferences_updated_at, display_name, comment_reply_notices
          FROM subscribers WHERE id = $1`,
       [id],
     );
@@ -230,6 +232,8 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         lastSeenAt: session.last_seen_at.toISOString(),
         expiresAt: session.expires_at.toISOString(),
       })),
+      comments: await exportReaderComments(tx, row.id),
+      commentReplyNotices: row.comment_reply_notices,
       exportedAt: deps.now().toISOString(),
     };
   });
@@ -253,6 +257,8 @@ export async function eraseSubscriber(deps: { db: SqlExecutor }, id: number): Pr
     await tx.query("DELETE FROM outbox WHERE subscriber_id IS NULL AND lower(to_address) = lower($1)", [person.email]);
     // Payments stay for accounting (tax law), without the address (docs/decisions/0074-payments.md).
     await tx.query("UPDATE payments SET email = NULL WHERE lower(email) = lower($1)", [person.email]);
+    // Decision 0073: their published comments stay as "Deleted reader"; the others go.
+    await eraseReaderComments(tx, id);
     await tx.query("DELETE FROM subscribers WHERE id = $1", [id]);
   });
 }
