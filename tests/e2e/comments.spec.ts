@@ -139,7 +139,10 @@ test("a reader comments, sees it awaiting approval, the owner approves it, a sec
   await ownerPage.getByRole("button", { name: "Approve chosen" }).click();
   await expect(replyRow).toHaveCount(0);
   const mails = await inboxFor(request, first, mailsBefore + 1, 30_000);
-  expect(mails.some((mail) => /repl/i.test(mail.subject))).toBe(true);
+  const notice = mails.find((mail) => mail.subject.includes("replied to your comment"));
+  expect(notice?.links.some((link) => link.includes(`${post.replace(/\/$/, "")}/#comment-`))).toBe(true);
+  // One click out of these notices (RFC 8058).
+  expect(notice?.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
 
   await Promise.all([visitor.close(), owner.close(), secondContext.close()]);
 });
