@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
+import CommentsTab, { CommentsTabBadge, commentsWaitingId } from "./comments/CommentsTab.tsx";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import PaymentsPanel from "./downloads/PaymentsPanel.tsx";
 import IntegrationsTab from "./integrations/IntegrationsTab.tsx";
@@ -21,6 +22,7 @@ import { adminSections, isAdminSection, sectionOfPath, sectionPath, type AdminSe
 /** Each section's panel (the sections' order and names: sections.ts). */
 const panels: Record<AdminSection, ComponentType> = {
   posts: PostsTab,
+  comments: CommentsTab,
   downloads: DownloadsTab,
   subscribers: SubscribersTab,
   sequences: SequencesTab,
@@ -140,8 +142,14 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
               className={`${menuOpen ? "flex" : "hidden"} mt-2 flex-col gap-2 lg:sticky lg:top-4 lg:mt-0 lg:flex`}
             >
               {adminSections.map((section) => (
-                <Tabs.Trigger key={section.value} value={section.value} className="admin-tab text-left">
+                <Tabs.Trigger
+                  key={section.value}
+                  value={section.value}
+                  className="admin-tab text-left"
+                  aria-describedby={section.value === "comments" ? commentsWaitingId : undefined}
+                >
                   {section.label}
+                  {section.value === "comments" && <CommentsTabBadge />}
                 </Tabs.Trigger>
               ))}
             </Tabs.List>

@@ -6,6 +6,7 @@
  */
 export const adminSections = [
   { value: "posts", label: "Blog Posts" },
+  { value: "comments", label: "Comments" },
   { value: "downloads", label: "Downloads" },
   { value: "subscribers", label: "Email Subscribers" },
   { value: "sequences", label: "Sequences" },

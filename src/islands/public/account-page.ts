@@ -29,6 +29,23 @@ const error = $("[data-account-error]");
 const status = $("[data-account-status]");
 let email = "";
 
+/**
+ * Where to go once signed in: the page that sent the reader here (`?return=/blog/…#comments`, from
+ * "Sign in to comment"), kept for the sign-in link's Continue page too; only a path on this site.
+ */
+const returnKey = "nf-sign-in-return";
+const asked = new URLSearchParams(location.search).get("return") ?? "";
+const safe = (path: string | null) => (path && /^\/(?![/\\])/.test(path) ? path : "");
+if (safe(asked)) localStorage.setItem(returnKey, asked);
+else if (!document.querySelector("[data-continue-form]")) localStorage.removeItem(returnKey);
+function signedInGoBack(fallback: string | null): boolean {
+  const back = safe(localStorage.getItem(returnKey));
+  localStorage.removeItem(returnKey);
+  if (back) location.replace(back);
+  else if (fallback) location.replace(fallback);
+  return Boolean(back);
+}
+
 function fieldOf(form: HTMLFormElement, name: string): string {
   const value = new FormData(form).get(name);
   return typeof value === "string" ? value : "";
@@ -78,6 +95,7 @@ onSubmit("[data-code-form]", async (form) => {
   const code = fieldOf(form, "code");
   const answer = await callReaders("POST", readerApi.verify, { email, code });
   if (answer.status !== 200) return say(errorOf(answer), true);
+  if (signedInGoBack(null)) return;
   say(words.signedIn ?? "", false);
   show(answer.data);
 });
@@ -127,7 +145,7 @@ function wakeContinue(form: HTMLFormElement): void {
     event.preventDefault();
     void callReaders("POST", readerApi.verify, { token }).then((answer) => {
       // Replaced, not added: the token leaves the browser's history.
-      if (answer.status === 200) location.replace("/account");
+      if (answer.status === 200) signedInGoBack("/account");
       else say(errorOf(answer), true);
     });
   });

@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import { apiPaths } from "../../api/api-paths.ts";
 import { readerApi } from "./account-paths.ts";
 import { checkoutApi } from "./checkout-paths.ts";
+import { commentsApi } from "./comments-paths.ts";
 import { siteScriptApi } from "./site-script-paths.ts";
 
 test("the page scripts' paths are the API's", () => {
@@ -13,5 +14,6 @@ test("the page scripts' paths are the API's", () => {
     exportData: apiPaths.readerMeExport,
   });
   expect(checkoutApi).toEqual({ checkout: apiPaths.checkout, status: apiPaths.checkoutStatus });
+  expect(commentsApi).toEqual({ postComments: apiPaths.postComments, comment: apiPaths.comment, readerMe: apiPaths.readerMe });
   expect(siteScriptApi).toEqual({ events: apiPaths.events, downloads: apiPaths.downloads });
 });

@@ -81,6 +81,7 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
       tags: formText(data, "tags"),
       publishAt: fromLocalInput(formText(data, "publishAt")),
       sendAsNewsletter: data.get("sendAsNewsletter") === "on",
+      commentsClosed: data.get("commentsClosed") === "on",
       content: withContent,
     };
     // The featured image's alt text: sent (and required) whenever there is an image, new or kept.
@@ -277,6 +278,21 @@ export default function PostForm({ editing, onDone, onCancel }: ItemFormProps<Po
         </label>
         <p id="admin-send-as-newsletter-hint" className="mt-1 text-sm text-slate">
           Sent as the newsletter once the post&apos;s page is live on the site (a scheduled post: once it goes live). A post is sent once.
+        </p>
+      </div>
+      <div>
+        <label className="flex items-center gap-2 font-semibold">
+          <input
+            type="checkbox"
+            name="commentsClosed"
+            defaultChecked={editing != null && "commentsClosed" in editing && editing.commentsClosed === true}
+            aria-describedby="admin-comments-closed-hint"
+            className="size-5 accent-signal-dark"
+          />
+          Close comments
+        </label>
+        <p id="admin-comments-closed-hint" className="mt-1 text-sm text-slate">
+          The comments already approved stay under the post; nobody can write a new one. Comments for the whole site: Site Settings.
         </p>
       </div>
     </ItemFormCard>

@@ -68,6 +68,14 @@ export default function SettingsTab() {
             </dd>
           </div>
           <div>
+            <dt className="font-bold">Comments</dt>
+            <dd>
+              Comments on or off for the whole site (off: no comments under any post, and nobody can write one). Hold words: a comment with any of
+              these words waits in Comments for your approval. Link limit: a comment with more links than this waits too. A reader&apos;s first
+              comment always waits. To close one post&apos;s comments, use its form in Blog Posts.
+            </dd>
+          </div>
+          <div>
             <dt className="font-bold">Contact email</dt>
             <dd>Where the Get in Touch and Contact links send mail.</dd>
           </div>

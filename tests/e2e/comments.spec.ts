@@ -1,0 +1,148 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { logIn, openSection, unique } from "./admin.ts";
+import { firstPostPath } from "./islands.ts";
+import { inboxFor } from "./local-inbox.ts";
+
+// Issue 44's done-when: a reader signs in with the code from the local inbox, comments on a demo
+// post, sees "awaiting approval"; the owner approves it in the dashboard; a second browser shows it
+// under the post within seconds; a second reader replies and the first gets the reply email.
+
+const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
+
+async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+}
+
+/** Makes `email` a confirmed subscriber (a sign-in request for a stranger sends the sign-up-and-confirm email). */
+async function confirmedReader(page: Page, request: APIRequestContext, email: string, origin: string): Promise<void> {
+  await request.post("/api/readers/sign-in", { data: { email }, headers: { origin } });
+  const [confirmation] = await inboxFor(request, email, 1);
+  await page.goto(confirmation?.links.find((link) => link.includes("/api/newsletter/confirm")) ?? "");
+  await page.getByRole("button", { name: "Confirm subscription" }).click();
+  await expect(page.getByRole("heading", { name: "You're subscribed!" })).toBeVisible();
+}
+
+/**
+ * Signs in on the page "Sign in to comment" opened: the email, then the 6-digit code from the local
+ * inbox (`mailsBefore`: the confirmation and the welcome email already there).
+ */
+async function signInWithCode(page: Page, request: APIRequestContext, email: string, mailsBefore: number): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  const mails = await inboxFor(request, email, mailsBefore + 1);
+  const code = /(\d{6})$/.exec(mails.find((mail) => mail.subject.startsWith("Your No Filter sign-in code"))?.subject ?? "")?.[1] ?? "";
+  expect(code).toMatch(/^\d{6}$/);
+  await page.getByLabel("6-digit code").fill(code);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The post's comments, shown (the thread loads when it scrolls into view). */
+async function openComments(page: Page, postPath: string) {
+  await page.goto(postPath);
+  const region = page.getByRole("region", { name: "Comments" });
+  await region.scrollIntoViewIfNeeded();
+  await expect(region.getByText(/\d+ comments?$/)).toBeVisible();
+  return region;
+}
+
+test("a reader comments, sees it awaiting approval, the owner approves it, a second browser shows it; a reply emails the first reader", async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const post = await firstPostPath(page);
+  const first = uniqueEmail("commenter");
+  const origin = new URL(baseURL ?? "").origin;
+  await confirmedReader(page, request, first, origin);
+
+  // Signed out: "Sign in to comment" leads to the reader sign-in and back to the post.
+  let region = await openComments(page, post);
+  await region.getByRole("link", { name: "Sign in to comment" }).click();
+  await expect(page).toHaveURL(/\/account\?return=/);
+  await signInWithCode(page, request, first, 2);
+  await expect(page).toHaveURL(new RegExp(`${post.replace(/\/$/, "")}/?#comments$`));
+  await page.request.put("/api/readers/me", { data: { name: "Rita Reader" }, headers: { origin } });
+  region = await openComments(page, post);
+
+  // The form: keyboard and axe.
+  const text = unique("First thoughts from Rita");
+  const box = region.getByLabel("Your comment");
+  await box.focus();
+  await page.keyboard.type(text);
+  await expect(region.getByText(`${String(text.length)} / 5,000`)).toBeVisible();
+  expect(await seriousViolations(page, "#comments")).toEqual([]);
+  await page.keyboard.press("Tab");
+  await expect(region.getByRole("button", { name: "Post comment" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(region.getByText("Your comment is awaiting approval", { exact: false })).toBeVisible();
+  const mine = region.locator("[data-comment]").filter({ hasText: text });
+  await expect(mine.getByText("Awaiting approval")).toBeVisible();
+  await expect(mine.getByRole("button", { name: "Edit" })).toBeVisible();
+
+  // A visitor does not see it yet.
+  const visitor = await browser.newContext();
+  const visitorPage = await visitor.newPage();
+  const visitorRegion = await openComments(visitorPage, post);
+  await expect(visitorRegion.getByText(text)).toHaveCount(0);
+
+  // The owner approves it from the queue (axe on the queue).
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  await logIn(ownerPage);
+  await openSection(ownerPage, "Comments");
+  const row = ownerPage.locator("tr").filter({ hasText: text });
+  await expect(row).toBeVisible();
+  await expect(row.getByText(first)).toBeVisible();
+  expect(await seriousViolations(ownerPage)).toEqual([]);
+  await row.getByRole("button", { name: "Approve the comment by Rita Reader" }).click();
+  await expect(row).toHaveCount(0);
+
+  // Within seconds, the other browser shows it under the post.
+  await expect
+    .poll(
+      async () => {
+        const shown = await openComments(visitorPage, post);
+        return shown.getByText(text).count();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(1);
+
+  // A second reader replies; once the owner approves the reply, the first reader gets the reply email.
+  const second = uniqueEmail("replier");
+  const secondContext = await browser.newContext();
+  const secondPage = await secondContext.newPage();
+  await confirmedReader(secondPage, request, second, origin);
+  await secondPage.goto("/account");
+  await signInWithCode(secondPage, request, second, 2);
+  await expect(secondPage.getByText(second)).toBeVisible();
+  const secondRegion = await openComments(secondPage, post);
+  await secondRegion.getByRole("button", { name: "Reply to Rita Reader" }).first().click();
+  const replyText = unique("A reply to Rita");
+  await expect(secondRegion.getByLabel("Your comment")).toBeFocused();
+  await secondRegion.getByLabel("Your comment").fill(replyText);
+  await secondRegion.getByRole("button", { name: "Post comment" }).click();
+  // The innermost comment holding the text: the reply, not the thread it sits in.
+  await expect(secondRegion.locator("[data-comment]").filter({ hasText: replyText }).last().getByText("Awaiting approval")).toBeVisible();
+  const mailsBefore = (await inboxFor(request, first, 3)).length;
+  await ownerPage.reload();
+  const replyRow = ownerPage.locator("tr").filter({ hasText: replyText });
+  await replyRow.getByRole("checkbox").check();
+  await ownerPage.getByRole("button", { name: "Approve chosen" }).click();
+  await expect(replyRow).toHaveCount(0);
+  const mails = await inboxFor(request, first, mailsBefore + 1, 30_000);
+  const notice = mails.find((mail) => mail.subject.includes("replied to your comment"));
+  expect(notice?.links.some((link) => link.includes(`${post.replace(/\/$/, "")}/#comment-`))).toBe(true);
+  // One click out of these notices (RFC 8058).
+  expect(notice?.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+
+  await Promise.all([visitor.close(), owner.close(), secondContext.close()]);
+});
