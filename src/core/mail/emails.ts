@@ -164,10 +164,11 @@ export async function renderWebhookDisabledEmail(
 
 /** To a buyer or tipper: the receipt, with a paid resource's download link (absolute) when there is one. */
 export async function renderReceiptEmail(
-  input: SiteIdentity & { amount: string; itemTitle: string; downloadUrl: string | null; linkLifetime: string },
+  input: SiteIdentity & { amount: string; itemTitle: string; downloadUrl: string | null; linkLifetime: string; manageUrl?: string | null },
 ): Promise<EmailContent> {
   const site = siteParts(input);
   const downloadUrl = input.downloadUrl === null ? null : absoluteUrl("downloadUrl", input.downloadUrl);
+  const manageUrl = input.manageUrl ? absoluteUrl("manageUrl", input.manageUrl) : null;
   const { ReceiptEmail } = await templates();
   const subject = oneLine(`Your receipt from ${site.siteName}`);
   return renderEmail(
@@ -179,6 +180,7 @@ export async function renderReceiptEmail(
       itemTitle: oneLine(input.itemTitle),
       downloadUrl,
       linkLifetime: input.linkLifetime,
+      manageUrl,
     }),
   );
 }

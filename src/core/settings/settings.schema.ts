@@ -120,6 +120,18 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "3, 5, 10",
   },
+  // Issue 47 point 4: the supporter membership's prices, in minor units of the resources' currency
+  // (`usd` unless a resource says otherwise: the membership uses `usd`); empty turns that interval off.
+  membership_monthly_price: {
+    description: "Supporter membership, monthly price (minor units, e.g. 500 for $5.00; empty: no monthly membership)",
+    type: "text",
+    defaultValue: "",
+  },
+  membership_yearly_price: {
+    description: "Supporter membership, yearly price (minor units, e.g. 5000 for $50.00; empty: no yearly membership)",
+    type: "text",
+    defaultValue: "",
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",
@@ -223,6 +235,12 @@ export function settingValueSchema(key: SettingKey) {
     .max(maxSettingLength, `Must be ${String(maxSettingLength)} characters or less`);
   if (key === "contact_email") {
     return base.refine((value) => value === "" || z.email().safeParse(value).success, "Please enter a valid email address.");
+  }
+  if (key === "membership_monthly_price" || key === "membership_yearly_price") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,8}$/.test(value) && Number(value) >= 100),
+      "Please enter a whole number of minor units, at least 100 (e.g. 500 for $5.00), or leave it empty.",
+    );
   }
   if (key === "download_count_minimum") {
     return base.refine((value) => value === "" || /^\d{1,7}$/.test(value), "Please enter a whole number, e.g. 50 (0 shows every count).");

@@ -13,7 +13,8 @@ export type SigningPurpose =
   | "preview-link"
   | "backup-link"
   | "newsletter-click"
-  | "reader-sign-in";
+  | "reader-sign-in"
+  | "billing-portal";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -37,6 +38,7 @@ const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> =
   "backup-link": (secret) => createHmac("sha256", secret).update("no-filter backup-link v1").digest(),
   "newsletter-click": (secret) => createHmac("sha256", secret).update("no-filter newsletter-click v1").digest(),
   "reader-sign-in": (secret) => createHmac("sha256", secret).update("no-filter reader-sign-in v1").digest(),
+  "billing-portal": (secret) => createHmac("sha256", secret).update("no-filter billing-portal v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {
