@@ -276,6 +276,29 @@ describe("the supporter membership", () => {
     expect((await portal({}, { cookie: await signedIn("hal@example.com") })).status).toBe(404);
   });
 
+  it("puts the membership in the person's export, and the erase keeps it for accounting without the address", async () => {
+    const id = await subscriber("lou@example.com");
+    const sessionId = await join("lou@example.com", "year");
+    await deliver(stripe.pay(sessionId));
+    const exported = await app.call(`/api/newsletter/subscribers/${String(id)}/export`, { headers: await app.adminHeaders() });
+    expect(((await exported.json()) as { memberships: unknown[] }).memberships).toEqual([
+      {
+        status: "active",
+        interval: "year",
+        amount: 4800,
+        currency: "usd",
+        startedAt: clock.now().toISOString(),
+        endedAt: null,
+        currentPeriodEnd: null,
+      },
+    ]);
+    expect((await app.call(`/api/newsletter/subscribers/${String(id)}`, { method: "DELETE", headers: await app.adminHeaders() })).status).toBe(204);
+    const { rows } = await app.deps.db.query("SELECT email, amount FROM supporters WHERE subscription_id = $1", [
+      stripe.sessions.get(sessionId)?.subscription,
+    ]);
+    expect(rows).toEqual([{ email: null, amount: 4800 }]);
+  });
+
   it("sums supporters (active, monthly recurring revenue, churn) and revenue per source in the Revenue panel", async () => {
     await app.deps.db.exec("DELETE FROM payments; DELETE FROM supporters");
     const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
