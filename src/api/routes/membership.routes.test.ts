@@ -276,6 +276,23 @@ describe("the supporter membership", () => {
     expect((await portal({}, { cookie: await signedIn("hal@example.com") })).status).toBe(404);
   });
 
+  it("signs a bought resource's link for the owner's purchase_link_days", async () => {
+    const resourceId = await pricedResource("1200");
+    await setSetting("purchase_link_days", "2");
+    const answer = await checkout({ kind: "resource", resourceId, email: "max@example.com" });
+    const sessionId = ((await answer.json()) as { url: string }).url.split("/").pop() ?? "";
+    await deliver(stripe.pay(sessionId));
+    const status = (await (await app.call(`/api/checkout/status?session=${sessionId}`)).json()) as { downloadUrl: string };
+    await app.deliverMail();
+    const [receipt] = app.mail.to("max@example.com");
+    expect(receipt?.text).toContain("Your download link works for 2 days");
+    clock.advance(2 * 86_400_000 - 1000);
+    expect((await app.call(status.downloadUrl)).status).toBe(200);
+    clock.advance(2000);
+    expect((await app.call(status.downloadUrl)).status).not.toBe(200);
+    await setSetting("purchase_link_days", "");
+  });
+
   it("puts the membership in the person's export, and the erase keeps it for accounting without the address", async () => {
     const id = await subscriber("lou@example.com");
     const sessionId = await join("lou@example.com", "year");

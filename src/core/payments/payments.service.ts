@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 import { signPurchaseLink, purchaseLinkLifetimeSeconds } from "../downloads/download-link.ts";
+import { siteSettingValues } from "../settings/settings.service.ts";
 import { AppError, NotFoundError, ValidationError } from "../errors.ts";
 import { renderReceiptEmail } from "../mail/emails.ts";
 import { enqueueMail, startDelivery, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
@@ -351,10 +352,16 @@ interface PaymentLinkRow {
   created_at: Date;
 }
 
-/** A paid resource's download link (a path), signed for `purchaseLinkLifetimeSeconds` from `now`. */
-function purchaseUrl(deps: Pick<PaymentsDeps, "urls" | "signer" | "now">, payment: PaymentLinkRow): string | null {
+/** How long a paid resource's link works, in seconds: the owner's `purchase_link_days` (default 30). */
+export async function purchaseLinkLifetime(deps: Pick<PaymentsDeps, "db">): Promise<number> {
+  const days = Number((await siteSettingValues(deps)).purchase_link_days);
+  return Number.isInteger(days) && days >= 1 && days <= 365 ? days * 86_400 : purchaseLinkLifetimeSeconds;
+}
+
+/** A paid resource's download link (a path), signed for `lifetime` seconds from `now`. */
+function purchaseUrl(deps: Pick<PaymentsDeps, "urls" | "signer" | "now">, payment: PaymentLinkRow, lifetime: number): string | null {
   if (payment.status !== "paid" || payment.download_id === null) return null;
-  return deps.urls.downloadFile(payment.download_id, signPurchaseLink(deps.signer, payment.download_id, Number(payment.id), deps.now()));
+  return deps.urls.downloadFile(payment.download_id, signPurchaseLink(deps.signer, payment.download_id, Number(payment.id), deps.now(), lifetime));
 }
 
 /**
@@ -364,7 +371,10 @@ function purchaseUrl(deps: Pick<PaymentsDeps, "urls" | "signer" | "now">, paymen
  */
 async function supporterDownload(deps: PaymentsDeps, resourceId: number, membershipPaymentId: number): Promise<string> {
   await deps.db.query("UPDATE downloads SET download_count = download_count + 1 WHERE id = $1", [resourceId]);
-  return deps.urls.downloadFile(resourceId, signPurchaseLink(deps.signer, resourceId, membershipPaymentId, deps.now()));
+  return deps.urls.downloadFile(
+    resourceId,
+    signPurchaseLink(deps.signer, resourceId, membershipPaymentId, deps.now(), await purchaseLinkLifetime(deps)),
+  );
 }
 
 /**
@@ -380,7 +390,12 @@ export async function checkoutStatus(deps: PaymentsDeps, sessionId: string): Pro
   );
   const payment = rows[0];
   if (!payment) return { status: "pending", kind: null, itemTitle: null, downloadUrl: null };
-  return { status: payment.status, kind: payment.kind, itemTitle: payment.item_title, downloadUrl: purchaseUrl(deps, payment) };
+  return {
+    status: payment.status,
+    kind: payment.kind,
+    itemTitle: payment.item_title,
+    downloadUrl: purchaseUrl(deps, payment, await purchaseLinkLifetime(deps)),
+  };
 }
 
 /** An amount in minor units as a person reads it: 1250 usd → "$12.50", 500 jpy → "¥500". */
@@ -390,7 +405,7 @@ export function formatAmount(amount: number, currency: string): string {
   return format.format(amount / 10 ** digits);
 }
 
-/** Renders a receipt at delivery: the download link is signed then, valid 30 days from then. */
+/** Renders a receipt at delivery: the download link is signed then, valid `purchase_link_days` (30) from then. */
 export function receiptEmailRenderer(deps: Omit<MailDeps, "mail">): (message: OutboxMessage) => Promise<RenderedMail> {
   return async (message) => {
     const { rows } = await deps.db.query<PaymentLinkRow>(
@@ -401,7 +416,8 @@ export function receiptEmailRenderer(deps: Omit<MailDeps, "mail">): (message: Ou
     );
     const payment = rows[0];
     if (!payment) throw new NotFoundError("This payment is gone.");
-    const link = purchaseUrl(deps, payment);
+    const lifetime = await purchaseLinkLifetime(deps);
+    const link = purchaseUrl(deps, payment, lifetime);
     // The Customer Portal through the account page, which posts the token from the fragment (never sent to a server log).
     const manageUrl = payment.customer_id
       ? `${deps.site.absolute(accountPagePath)}#manage=${signPortalToken(deps.signer, payment.customer_id, deps.now())}`
@@ -411,7 +427,7 @@ export function receiptEmailRenderer(deps: Omit<MailDeps, "mail">): (message: Ou
       amount: formatAmount(payment.amount, payment.currency),
       itemTitle: payment.item_title,
       downloadUrl: link === null ? null : deps.site.absolute(link),
-      linkLifetime: `${String(purchaseLinkLifetimeSeconds / 86_400)} days`,
+      linkLifetime: lifetime === 86_400 ? "1 day" : `${String(lifetime / 86_400)} days`,
       manageUrl,
     });
   };
@@ -455,6 +471,7 @@ export async function readerPayments(deps: PaymentsDeps, email: string): Promise
     [email],
   );
   const membership = memberships[0];
+  const lifetime = await purchaseLinkLifetime(deps);
   return {
     payments: rows.map((payment) => ({
       kind: payment.kind,
@@ -463,7 +480,7 @@ export async function readerPayments(deps: PaymentsDeps, email: string): Promise
       amount: payment.amount,
       currency: payment.currency,
       paidAt: payment.created_at.toISOString(),
-      downloadUrl: purchaseUrl(deps, payment),
+      downloadUrl: purchaseUrl(deps, payment, lifetime),
     })),
     membership: membership
       ? {

@@ -132,6 +132,12 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "",
   },
+  // Issue 47 point 3: how long a paid resource's link works (the thank-you page's, the receipt's, the account page's).
+  purchase_link_days: {
+    description: "A paid resource's download link works for this many days (1 to 365)",
+    type: "text",
+    defaultValue: "30",
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",
@@ -240,6 +246,12 @@ export function settingValueSchema(key: SettingKey) {
     return base.refine(
       (value) => value === "" || (/^\d{1,8}$/.test(value) && Number(value) >= 100),
       "Please enter a whole number of minor units, at least 100 (e.g. 500 for $5.00), or leave it empty.",
+    );
+  }
+  if (key === "purchase_link_days") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 365),
+      "Please enter a whole number of days from 1 to 365.",
     );
   }
   if (key === "download_count_minimum") {
