@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderPostNewsletter } from "../../core/newsletter/newsletter-sends.ts";
 import { createReaderSession } from "../../core/readers/reader-sessions.ts";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { fakeStripeKey, fakeWebhookSecret, startFakeStripe, type FakeStripe, type SignedEvent } from "../../../tests/support/fake-stripe.ts";
@@ -291,6 +292,23 @@ describe("the supporter membership", () => {
     clock.advance(2000);
     expect((await app.call(status.downloadUrl)).status).not.toBe(200);
     await setSetting("purchase_link_days", "");
+  });
+
+  it("ends a newsletter with one tip link while payments are on, and none while they are off", async () => {
+    const post = {
+      id: 1,
+      title: "A post",
+      content: "<p>Hello</p>",
+      excerpt: null,
+      email_subject: null,
+      published: true,
+      slug: "a-post",
+      featured_image_key: null,
+      featured_image_alt: null,
+    };
+    const tipLink = /<a[^>]+href="http:\/\/localhost:8888\/#support-home-heading"[^>]*>support this work<\/a>/g;
+    expect((await renderPostNewsletter(app.deps, post)).html.match(tipLink)).toHaveLength(1);
+    expect((await renderPostNewsletter({ ...app.deps, payments: undefined }, post)).html).not.toMatch(tipLink);
   });
 
   it("puts the membership in the person's export, and the erase keeps it for accounting without the address", async () => {

@@ -91,6 +91,8 @@ export async function renderNewsletterEmail(
     /** "Unsubscribe from <topic>" (a send renders placeholders here, filled or removed per reader). */
     topicUnsubscribe?: { name: string; url: string };
     reason?: string;
+    /** The support box (absolute), when payments are on: one "Support this work" link after the post. */
+    supportUrl?: string;
   },
 ): Promise<EmailContent> {
   const site = siteParts(input);
@@ -109,7 +111,19 @@ export async function renderNewsletterEmail(
   };
   return renderEmail(
     subject,
-    h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, preferencesUrl, topicUnsubscribe, reason }),
+    h(NewsletterEmail, {
+      ...site,
+      subject,
+      title,
+      preview,
+      contentHtml,
+      postUrl,
+      unsubscribeUrl,
+      preferencesUrl,
+      topicUnsubscribe,
+      reason,
+      supportUrl: input.supportUrl === undefined ? undefined : absoluteUrl("supportUrl", input.supportUrl),
+    }),
   );
 }
 
