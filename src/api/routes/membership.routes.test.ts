@@ -179,7 +179,8 @@ describe("the supporter membership", () => {
     await deliver(stripe.subscriptionEvent(sessionId, "updated", { status: "active" }));
     expect(await supporter(sessionId)).toMatchObject({ status: "active", ended: false });
     expect(await tagged("bea@example.com")).toBe(true);
-  });
+    // A whole membership's life in one test: about 20 signed events and their checks (6 s alone, more on a busy machine).
+  }, 90_000);
 
   it("ends on cancel, and a late, older event neither revives a canceled membership nor rolls a newer one back", async () => {
     await subscriber("cy@example.com");
