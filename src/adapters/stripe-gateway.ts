@@ -31,9 +31,16 @@ export function stripeGateway(settings: StripeSettings): PaymentGateway {
   return {
     mode: stripeMode(settings.secretKey),
     async createCheckout(input) {
+      const priceData = { currency: input.currency, unit_amount: input.amount, product_data: { name: input.name } };
       const session = await stripe.checkout.sessions.create({
-        mode: "payment",
-        line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.name } } }],
+        ...(input.recurring
+          ? {
+              mode: "subscription" as const,
+              line_items: [{ quantity: 1, price_data: { ...priceData, recurring: { interval: input.recurring } } }],
+              // The subscription's own events carry what was bought and where from.
+              subscription_data: { metadata: input.metadata },
+            }
+          : { mode: "payment" as const, line_items: [{ quantity: 1, price_data: priceData }] }),
         ...(input.customerEmail && { customer_email: input.customerEmail }),
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,

@@ -95,6 +95,8 @@ export const apiPaths = {
   paymentsExport: "/api/payments/export",
   paymentsConfig: "/api/payments/config",
   revenue: "/api/revenue",
+  billingPortal: "/api/billing-portal",
+  readerPayments: "/api/readers/me/payments",
   webhooks: "/api/webhooks",
   webhook: "/api/webhooks/:id",
   webhookTest: "/api/webhooks/:id/test",

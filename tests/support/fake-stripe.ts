@@ -1,6 +1,7 @@
 /**
  * A local fake of the parts of Stripe's HTTP API the site calls (Checkout Sessions create and
- * retrieve, Customer Portal sessions), with a one-button Checkout page in place of Stripe's, and the
+ * retrieve, in payment or subscription mode, Customer Portal sessions), the subscriptions and
+ * invoices a subscription-mode Checkout makes, with a one-button Checkout page in place of Stripe's, and the
  * events Stripe would send, signed by the official library's test-header helper
  * (`stripe.webhooks.generateTestHeaderString`). The tests start it on port 0; `npm start` can use it
  * too (docs/payments.md):
@@ -32,7 +33,24 @@ export interface FakeSession {
   cancel_url: string;
   livemode: false;
   /** What the caller asked for, as Stripe's form fields (the tests read the line's price from it). */
-  line: { name: string; unit_amount: number; currency: string };
+  line: { name: string; unit_amount: number; currency: string; interval: string | null };
+  /** Subscription mode: the customer and subscription Stripe made when it was paid. */
+  customer: string | null;
+  subscription: string | null;
+}
+
+/** A subscription as Stripe's events carry it (the 2025 API shape: the period on the item). */
+export interface FakeSubscription {
+  id: string;
+  object: "subscription";
+  customer: string;
+  status: string;
+  metadata: Record<string, string>;
+  items: {
+    object: "list";
+    data: { current_period_end: number; price: { unit_amount: number; currency: string; recurring: { interval: string } } }[];
+  };
+  livemode: false;
 }
 
 export interface SignedEvent {
@@ -53,6 +71,23 @@ export interface FakeStripe {
   refund(sessionId: string, options?: { timestamp?: number }): SignedEvent;
   /** Stripe's `charge.dispute.created` for the session's payment, signed. */
   dispute(sessionId: string, options?: { timestamp?: number }): SignedEvent;
+  /** Subscriptions made by paid subscription-mode sessions, by id. */
+  subscriptions: Map<string, FakeSubscription>;
+  /**
+   * A `customer.subscription.*` event for the session's subscription with `status` (the stored
+   * subscription takes it; `deleted` makes it canceled), signed; `created`: the event's second.
+   */
+  subscriptionEvent(
+    sessionId: string,
+    type: "created" | "updated" | "deleted",
+    options?: { status?: string; created?: number; periodEnd?: number },
+  ): SignedEvent;
+  /** An `invoice.paid` or `invoice.payment_failed` for the session's subscription, signed. */
+  invoiceEvent(
+    sessionId: string,
+    type: "invoice.paid" | "invoice.payment_failed",
+    options?: { billingReason?: "subscription_create" | "subscription_cycle"; amount?: number; created?: number },
+  ): SignedEvent;
   /** Any event, signed with the fake's secret at `timestamp` (unix seconds; default now). */
   sign(event: Record<string, unknown>, options?: { timestamp?: number; secret?: string }): SignedEvent;
   stop(): Promise<void>;
@@ -88,6 +123,7 @@ export async function startFakeStripe(
   const secret = options.secret ?? fakeWebhookSecret;
   const now = options.now ?? (() => new Date());
   const sessions = new Map<string, FakeSession>();
+  const subscriptions = new Map<string, FakeSubscription>();
   const calls: FakeStripe["calls"] = [];
   let base = "";
 
@@ -119,6 +155,30 @@ export async function startFakeStripe(
     session.payment_intent ??= id("pi");
     const email = payOptions.email ?? session.customer_email ?? "buyer@example.com";
     session.customer_details = { email };
+    if (session.mode === "subscription") {
+      // Stripe takes the first invoice's payment: no payment intent on the session, a customer and an active subscription.
+      session.payment_intent = null;
+      session.customer ??= id("cus");
+      session.subscription ??= id("sub");
+      const periodSeconds = session.line.interval === "year" ? 365 * 86_400 : 30 * 86_400;
+      subscriptions.set(session.subscription, {
+        id: session.subscription,
+        object: "subscription",
+        customer: session.customer,
+        status: "active",
+        metadata: session.metadata,
+        items: {
+          object: "list",
+          data: [
+            {
+              current_period_end: Math.floor(now().getTime() / 1000) + periodSeconds,
+              price: { unit_amount: session.line.unit_amount, currency: session.currency, recurring: { interval: session.line.interval ?? "month" } },
+            },
+          ],
+        },
+        livemode: false,
+      });
+    }
     return sign(eventOf("checkout.session.completed", { ...session }, payOptions.timestamp), {
       ...(payOptions.timestamp && { timestamp: payOptions.timestamp }),
     });
@@ -147,6 +207,9 @@ export async function startFakeStripe(
           const match = /^metadata\[(.+)\]$/.exec(key);
           if (match?.[1]) metadata[match[1]] = value;
         }
+        const interval = form["line_items[0][price_data][recurring][interval]"] ?? null;
+        if ((form.mode === "subscription") !== (interval === "month" || interval === "year"))
+          return stripeError(response, 400, "A subscription-mode session needs a recurring price (and only it)");
         const sessionId = id("cs");
         const session: FakeSession = {
           id: sessionId,
@@ -164,7 +227,9 @@ export async function startFakeStripe(
           success_url: form.success_url ?? "",
           cancel_url: form.cancel_url ?? "",
           livemode: false,
-          line: { name: form["line_items[0][price_data][product_data][name]"] ?? "", unit_amount: unitAmount, currency },
+          line: { name: form["line_items[0][price_data][product_data][name]"] ?? "", unit_amount: unitAmount, currency, interval },
+          customer: null,
+          subscription: null,
         };
         sessions.set(sessionId, session);
         return send(response, 200, session);
@@ -198,15 +263,26 @@ export async function startFakeStripe(
       }
       if (page && session && request.method === "POST" && page[2]) {
         const signed = pay(session.id, { ...(form.email && { email: form.email }) });
-        if (options.webhookUrl) {
-          await fetch(options.webhookUrl, {
+        const subscription = session.subscription ? subscriptions.get(session.subscription) : undefined;
+        // A subscription-mode Checkout: Stripe also tells of the subscription it made.
+        const events = subscription ? [signed, sign(eventOf("customer.subscription.created", structuredClone(subscription)))] : [signed];
+        for (const event of options.webhookUrl ? events : []) {
+          await fetch(options.webhookUrl ?? "", {
             method: "POST",
-            headers: { "content-type": "application/json", "stripe-signature": signed.header },
-            body: signed.payload,
+            headers: { "content-type": "application/json", "stripe-signature": event.header },
+            body: event.payload,
           });
         }
         response.writeHead(303, { location: session.success_url.replace("{CHECKOUT_SESSION_ID}", session.id) });
         return response.end();
+      }
+      // The Customer Portal: a page naming the customer (Stripe's own lets them change or cancel).
+      const portal = /^\/portal\/(cus_[\w-]+)$/.exec(url.pathname);
+      if (portal?.[1] && request.method === "GET") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return response.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake Stripe Customer Portal</title></head><body><h1>Fake Stripe Customer Portal</h1><p>${portal[1]}</p></body></html>`,
+        );
       }
       return stripeError(response, 404, `Unrecognized request URL (${request.method ?? "GET"}: ${url.pathname})`);
     })().catch((error: unknown) => {
@@ -219,8 +295,42 @@ export async function startFakeStripe(
   return {
     url: base,
     sessions,
+    subscriptions,
     calls,
     pay,
+    subscriptionEvent: (sessionId, type, eventOptions = {}) => {
+      const subscriptionId = sessionOf(sessionId).subscription;
+      const subscription = subscriptionId ? subscriptions.get(subscriptionId) : undefined;
+      if (!subscription) throw new Error(`The fake Checkout Session ${sessionId} made no subscription (pay it first)`);
+      subscription.status = type === "deleted" ? "canceled" : (eventOptions.status ?? subscription.status);
+      const item = subscription.items.data[0];
+      if (item && eventOptions.periodEnd !== undefined) item.current_period_end = eventOptions.periodEnd;
+      return sign(eventOf(`customer.subscription.${type}`, structuredClone(subscription), eventOptions.created));
+    },
+    invoiceEvent: (sessionId, type, invoiceOptions = {}) => {
+      const session = sessionOf(sessionId);
+      if (!session.subscription) throw new Error(`The fake Checkout Session ${sessionId} made no subscription (pay it first)`);
+      const amount = invoiceOptions.amount ?? session.line.unit_amount;
+      const paid = type === "invoice.paid";
+      return sign(
+        eventOf(
+          type,
+          {
+            id: id("in"),
+            object: "invoice",
+            customer: session.customer,
+            customer_email: session.customer_details?.email ?? null,
+            billing_reason: invoiceOptions.billingReason ?? "subscription_cycle",
+            amount_due: amount,
+            amount_paid: paid ? amount : 0,
+            currency: session.currency,
+            status: paid ? "paid" : "open",
+            parent: { type: "subscription_details", subscription_details: { subscription: session.subscription } },
+          },
+          invoiceOptions.created,
+        ),
+      );
+    },
     refund: (sessionId, refundOptions = {}) =>
       sign(eventOf("charge.refunded", { ...charge(sessionId), refunded: true }, refundOptions.timestamp), {
         ...(refundOptions.timestamp && { timestamp: refundOptions.timestamp }),

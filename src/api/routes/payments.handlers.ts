@@ -1,6 +1,12 @@
-import { PayloadTooLargeError } from "../../core/errors.ts";
+import { PayloadTooLargeError, UnauthorizedError } from "../../core/errors.ts";
+import { checkoutAttribution } from "../../core/payments/membership.ts";
+import { signedOutMessage } from "../../core/readers/reader-profile.ts";
+import { findReaderSession } from "../../core/readers/reader-sessions.ts";
+import type { AppDeps } from "../../app/app-deps.ts";
+import { readReaderToken } from "../session-cookie.ts";
+import { formRequestOf } from "../visit.ts";
 import { exportPaymentsCsv, listPayments, paymentsConfig, revenue } from "../../core/payments/payments-admin.ts";
-import { checkoutStatus, receiveStripeEvent, startCheckout } from "../../core/payments/payments.service.ts";
+import { checkoutStatus, openBillingPortal, readerPayments, receiveStripeEvent, startCheckout } from "../../core/payments/payments.service.ts";
 import { attachment } from "../attachment.ts";
 import { readLimitedBody } from "../body-limit.ts";
 import type { RouteHandlers } from "../route-handler.ts";
@@ -21,8 +27,32 @@ function refererPath(request: Request, siteUrl: string | undefined): string | nu
   }
 }
 
+/** The signed-in reader's address (their reader cookie), or null: a supporter's free resource and portal. */
+async function readerEmail(deps: AppDeps, request: Request): Promise<string | null> {
+  const session = await findReaderSession(deps, readReaderToken(request));
+  if (!session) return null;
+  const { rows } = await deps.db.query<{ email: string }>("SELECT email FROM subscribers WHERE id = $1", [session.subscriberId]);
+  return rows[0]?.email ?? null;
+}
+
 export const paymentsHandlers: RouteHandlers<typeof paymentsRoutes> = {
-  checkout: ({ body, deps, clientIp, request }) => startCheckout(deps, body, clientIp, refererPath(request, deps.env.SITE_URL)),
+  checkout: async ({ body, deps, clientIp, request }) => {
+    // Only a priced resource asks who is signed in (a supporter's free copy).
+    const reader = body.kind === "resource" ? await readerEmail(deps, request) : null;
+    const attribution = deps.payments ? await checkoutAttribution(deps, formRequestOf(request, clientIp, deps.env.SITE_URL)) : null;
+    return startCheckout(deps, body, clientIp, {
+      sourcePath: refererPath(request, deps.env.SITE_URL),
+      source: attribution?.source ?? null,
+      readerEmail: reader,
+    });
+  },
+  billingPortal: async ({ body, deps, request }) =>
+    openBillingPortal(deps, body.token !== undefined ? { token: body.token } : { readerEmail: await readerEmail(deps, request) }),
+  readerPayments: async ({ deps, request }) => {
+    const email = await readerEmail(deps, request);
+    if (!email) throw new UnauthorizedError(signedOutMessage);
+    return readerPayments(deps, email);
+  },
   checkoutStatus: ({ query, deps }) => checkoutStatus(deps, query.session),
   webhook: async ({ request, deps }) => {
     // The raw bytes: Stripe's signature is over the body exactly as it was sent.

@@ -1,4 +1,5 @@
 import {
+  billingPortalRequestSchema,
   checkoutAnswerSchema,
   checkoutRequestSchema,
   checkoutStatusQuerySchema,
@@ -6,6 +7,7 @@ import {
   paymentsConfigSchema,
   paymentsPageSchema,
   paymentsQuerySchema,
+  readerPaymentsSchema,
   revenueQuerySchema,
   revenueSchema,
 } from "../../core/payments/payment.schema.ts";
@@ -19,7 +21,7 @@ export const paymentsRoutes = {
     path: apiPaths.checkout,
     access: "public",
     summary:
-      "Starts a Stripe Checkout for a tip (`amount` in minor units, within bounds) or a paid resource (`resourceId`; its stored price, never the browser's): answers its URL. Nothing is recorded until Stripe's signed event says it was paid",
+      "Starts a Stripe Checkout for a tip (`amount` in minor units, within bounds), a paid resource (`resourceId`; its stored price, never the browser's) or the supporter membership (`interval`: month or year; the price setting's amount, a subscription): answers its URL. Nothing is recorded until Stripe's signed event says it was paid. A signed-in supporter (reader session) asking for a paid resource is answered its download link instead, free",
     body: { type: "json", schema: checkoutRequestSchema, maxBytes: 4096 },
     answers: { 200: jsonAnswer(checkoutAnswerSchema, "Stripe Checkout's URL") },
     errors: [429, 502],
@@ -44,6 +46,25 @@ export const paymentsRoutes = {
     answers: { 204: emptyAnswer("Handled (or a repeat, which changes nothing)") },
     // 404: payments are not set up on this site.
     errors: [404, 413],
+  }),
+  billingPortal: declareRoute({
+    method: "POST",
+    path: apiPaths.billingPortal,
+    access: "public",
+    summary:
+      'A Stripe Customer Portal session (change or cancel the membership) for the supporter named by the signed `token` of their receipt\'s "manage your membership" link, or, without a token, for the signed-in reader (reader session): answers its URL',
+    body: { type: "json", schema: billingPortalRequestSchema, maxBytes: 2048 },
+    answers: { 200: jsonAnswer(checkoutAnswerSchema, "The Customer Portal's URL") },
+    errors: [401, 502],
+  }),
+  readerPayments: declareRoute({
+    method: "GET",
+    path: apiPaths.readerPayments,
+    access: "public",
+    summary:
+      "The signed-in reader's payments (newest first, a bought resource with its download link while the payment stands) and their supporter membership (reader session; 401 without one)",
+    answers: { 200: jsonAnswer(readerPaymentsSchema, "Their payments and membership") },
+    errors: [401],
   }),
   list: declareRoute({
     method: "GET",

@@ -54,7 +54,9 @@ describe("/api/segments", () => {
   it("checks the expression with the grammar and the name for clashes", async () => {
     const bad = await json("POST", "/api/segments", { name: "Broken", segment: "follows funding AND" });
     expect(bad.status).toBe(400);
-    expect(await errorOf(bad)).toBe("Expected 'everything', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found the end at position 20");
+    expect(await errorOf(bad)).toBe(
+      "Expected 'everything', 'supporters', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found the end at position 20",
+    );
     const notTopic = await json("POST", "/api/segments", { name: "Pricing", segment: "follows pricing" });
     expect(await errorOf(notTopic)).toBe("'pricing' is a post tag but not a topic readers follow: mark it as a topic first");
     expect((await json("POST", "/api/segments", { name: "", segment: "everything" })).status).toBe(400);

@@ -78,6 +78,7 @@ describe.each(databaseTargets)("data layer on $name", (target) => {
       "subscriber_tags",
       "subscriber_topics",
       "subscribers",
+      "supporters",
       "tag_slug_redirects",
       "tags",
       "webhook_attempts",

@@ -278,7 +278,11 @@ export async function downloadFile(
 ): Promise<{ data: Uint8Array; contentType: string; fileName: string }> {
   const { rows } = await deps.db.query<{ file_key: string; file_name: string; file_type: string; price: number; paid: boolean }>(
     `SELECT file_key, file_name, file_type, price,
-            EXISTS (SELECT 1 FROM payments WHERE id = $2 AND download_id = downloads.id AND status = 'paid') AS paid
+            EXISTS (SELECT 1 FROM payments p WHERE p.id = $2 AND p.status = 'paid'
+                       AND (p.download_id = downloads.id
+                            -- A supporter's free copy names their membership: it works while Stripe still bills it (decision 0085).
+                            OR (p.kind = 'membership' AND EXISTS (SELECT 1 FROM supporters sp
+                                 WHERE sp.subscription_id = p.subscription_id AND sp.status IN ('active', 'trialing', 'past_due'))))) AS paid
        FROM downloads WHERE id = $1`,
     [id, purchase],
   );

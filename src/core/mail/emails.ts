@@ -91,6 +91,8 @@ export async function renderNewsletterEmail(
     /** "Unsubscribe from <topic>" (a send renders placeholders here, filled or removed per reader). */
     topicUnsubscribe?: { name: string; url: string };
     reason?: string;
+    /** The support box (absolute), when payments are on: one "Support this work" link after the post. */
+    supportUrl?: string;
   },
 ): Promise<EmailContent> {
   const site = siteParts(input);
@@ -109,7 +111,19 @@ export async function renderNewsletterEmail(
   };
   return renderEmail(
     subject,
-    h(NewsletterEmail, { ...site, subject, title, preview, contentHtml, postUrl, unsubscribeUrl, preferencesUrl, topicUnsubscribe, reason }),
+    h(NewsletterEmail, {
+      ...site,
+      subject,
+      title,
+      preview,
+      contentHtml,
+      postUrl,
+      unsubscribeUrl,
+      preferencesUrl,
+      topicUnsubscribe,
+      reason,
+      supportUrl: input.supportUrl === undefined ? undefined : absoluteUrl("supportUrl", input.supportUrl),
+    }),
   );
 }
 
@@ -164,10 +178,11 @@ export async function renderWebhookDisabledEmail(
 
 /** To a buyer or tipper: the receipt, with a paid resource's download link (absolute) when there is one. */
 export async function renderReceiptEmail(
-  input: SiteIdentity & { amount: string; itemTitle: string; downloadUrl: string | null; linkLifetime: string },
+  input: SiteIdentity & { amount: string; itemTitle: string; downloadUrl: string | null; linkLifetime: string; manageUrl?: string | null },
 ): Promise<EmailContent> {
   const site = siteParts(input);
   const downloadUrl = input.downloadUrl === null ? null : absoluteUrl("downloadUrl", input.downloadUrl);
+  const manageUrl = input.manageUrl ? absoluteUrl("manageUrl", input.manageUrl) : null;
   const { ReceiptEmail } = await templates();
   const subject = oneLine(`Your receipt from ${site.siteName}`);
   return renderEmail(
@@ -179,6 +194,7 @@ export async function renderReceiptEmail(
       itemTitle: oneLine(input.itemTitle),
       downloadUrl,
       linkLifetime: input.linkLifetime,
+      manageUrl,
     }),
   );
 }

@@ -9,6 +9,7 @@ import type { ApiUrls } from "../shared/links.ts";
 import type { Signer } from "../shared/signer.ts";
 import type { Site } from "../shared/site.ts";
 import { siteIdentity } from "../mail/person-mail.ts";
+import { siteSettingValues } from "../settings/settings.service.ts";
 import { postPath } from "../posts/post-slug-rules.ts";
 import { escapeHtml } from "../shared/escape-html.ts";
 import {
@@ -40,6 +41,8 @@ export interface NewsletterDeps {
   production?: boolean;
   /** Whether the post's public page answers 200: every send of a post starts only then (newsletter-start.ts). */
   checkPage: CheckPage;
+  /** Set once Stripe is set up (the payments' gateway): the email ends with the tip link (issue 47 point 2). */
+  payments?: object | undefined;
 }
 
 export interface PostRow {
@@ -56,6 +59,9 @@ export interface PostRow {
   featured_image_alt: string | null;
 }
 
+/** The home page's "Support this work" box (SupportBox.astro, placement "home"). */
+export const supportBoxPath = "/#support-home-heading";
+
 export const noRecipientsMessage = "There is no active subscriber to send this post to yet.";
 
 /**
@@ -64,7 +70,7 @@ export const noRecipientsMessage = "There is no active subscriber to send this p
  * the newsletter form's reason.
  */
 export async function renderPostNewsletter(
-  deps: Pick<NewsletterDeps, "db" | "site" | "urls">,
+  deps: Pick<NewsletterDeps, "db" | "site" | "urls" | "payments">,
   post: PostRow,
   options: { perRecipientReason?: boolean } = {},
 ): Promise<EmailContent> {
@@ -88,6 +94,8 @@ export async function renderPostNewsletter(
     excerpt: post.excerpt,
     contentHtml: cover + content,
     postUrl: deps.site.absolute(postPath(post.slug)),
+    // One tip link, when payments are on and the home page shows the support box (its tip amounts are set).
+    ...(deps.payments && (await siteSettingValues(deps)).tip_amounts.trim() !== "" && { supportUrl: deps.site.absolute(supportBoxPath) }),
     unsubscribeUrl: placeholderUnsubscribeUrl(deps),
     preferencesUrl: placeholderPreferencesUrl(deps),
     // A send's copy: each reader's "Unsubscribe from <topic>", filled or removed per reader (personalMessage).

@@ -6,7 +6,7 @@
 export interface PaymentGateway {
   /** `test` for an `sk_test_`/`rk_test_` key, `live` for a live one: the dashboard says which is on. */
   mode: "test" | "live";
-  /** A one-off Checkout Session for one line whose amount the server chose. */
+  /** A Checkout Session for one line whose amount the server chose: one-off, or a subscription when `recurring` is set. */
   createCheckout(input: CheckoutInput): Promise<{ id: string; url: string }>;
   /** A Customer Portal session (the membership's change or cancel). */
   createPortal(input: { customer: string; returnUrl: string }): Promise<{ url: string }>;
@@ -23,10 +23,12 @@ export interface CheckoutInput {
   currency: string;
   /** The line's name on Stripe's page. */
   name: string;
+  /** A subscription (the membership) billed every month or year; absent: a one-off payment. */
+  recurring?: "month" | "year" | undefined;
   customerEmail?: string | undefined;
   successUrl: string;
   cancelUrl: string;
-  /** Read back from the completed event: what was bought, and the newsletter box. */
+  /** Read back from the completed event: what was bought, and the newsletter box (a subscription's events carry it too). */
   metadata: Record<string, string>;
 }
 

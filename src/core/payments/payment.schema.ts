@@ -99,3 +99,37 @@ export const revenueSchema = z.object({
 });
 
 export type Revenue = z.output<typeof revenueSchema>;
+
+/** `POST /api/billing-portal`: the receipt link's signed `token`, or nothing with a reader session. */
+export const billingPortalRequestSchema = z.object({
+  token: z.string({ error: "token must be the link's token" }).min(1, "token must be the link's token").max(400, "token is too long").optional(),
+});
+
+/** `GET /api/readers/me/payments`: what the signed-in reader paid, and their membership (the account page). */
+export const readerPaymentsSchema = z.object({
+  payments: z.array(
+    z.object({
+      kind: paymentKindSchema,
+      status: z.enum(["paid", "refunded", "disputed"]),
+      itemTitle: z.string(),
+      amount: z.number().int(),
+      currency: z.string(),
+      paidAt: z.string(),
+      /** A bought resource's link (signed now, 30 days) while the payment stands; null otherwise. */
+      downloadUrl: z.string().nullable(),
+    }),
+  ),
+  membership: z
+    .object({
+      status: z.string(),
+      /** Whether the benefit holds (Stripe still bills it). */
+      active: z.boolean(),
+      interval: z.enum(["month", "year"]).nullable(),
+      amount: z.number().int(),
+      currency: z.string(),
+      currentPeriodEnd: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+export type ReaderPayments = z.output<typeof readerPaymentsSchema>;

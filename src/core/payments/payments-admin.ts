@@ -1,5 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import type { SqlQueryable } from "../db/sql-executor.ts";
+import { supporterFigures } from "./membership.ts";
 import type { PaymentGateway } from "./payment-gateway.ts";
 import type { Payment, Revenue } from "./payment.schema.ts";
 
@@ -104,8 +105,10 @@ export function paymentsConfig(
 /**
  * The Revenue panel: what stands (paid, not refunded or disputed) between `from` and `to` (days,
  * UTC, both included), in the currency most of it was paid in (Stripe's amounts; taxes are Stripe
- * Tax's). Revenue per post is by the page each Checkout was started from. The membership (point 4)
- * is not offered yet: its supporters figures are 0.
+ * Tax's). Revenue per post is by the page each Checkout was started from, per source by that
+ * visit's source (as signups are attributed; a renewal keeps its membership's). Supporters: who
+ * holds the benefit now, their monthly recurring revenue (a yearly price / 12), and how many ended
+ * within the range.
  */
 export async function revenue(deps: { db: SqlQueryable }, range: { from?: string | undefined; to?: string | undefined }): Promise<Revenue> {
   const where = `status = 'paid' AND ($1::date IS NULL OR created_at >= $1::date) AND ($2::date IS NULL OR created_at < $2::date + 1)`;
@@ -132,12 +135,17 @@ export async function revenue(deps: { db: SqlQueryable }, range: { from?: string
       WHERE ${inCurrency} AND source_path IS NOT NULL GROUP BY source_path ORDER BY sum(amount) DESC, source_path`,
     all,
   );
+  const { rows: bySource } = await deps.db.query<{ source: string; amount: string }>(
+    `SELECT source, sum(amount) AS amount FROM payments
+      WHERE ${inCurrency} AND source IS NOT NULL GROUP BY source ORDER BY sum(amount) DESC, source`,
+    all,
+  );
   return {
     tips: { count: number(tips[0]?.count ?? 0), amount: number(tips[0]?.amount ?? 0) },
     sales: sales.map((sale) => ({ resourceId: sale.download_id, title: sale.title, count: number(sale.count), amount: number(sale.amount) })),
-    supporters: { active: 0, mrr: 0, churned: 0 },
+    supporters: await supporterFigures(deps.db, { from: range.from ?? null, to: range.to ?? null }, currency),
     byPost: byPost.map((post) => ({ path: post.path, amount: number(post.amount) })),
-    bySource: [],
+    bySource: bySource.map((row) => ({ source: row.source, amount: number(row.amount) })),
     currency,
   };
 }

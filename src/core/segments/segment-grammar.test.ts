@@ -13,8 +13,10 @@ const errorOf = (source: string) => {
 };
 
 describe("the segment grammar", () => {
-  it("reads the three terms", () => {
+  it("reads the four terms", () => {
     expect(parseSegment("everything")).toEqual({ kind: "everything" });
+    expect(parseSegment("Supporters")).toEqual({ kind: "supporters" });
+    expect(formatSegment(parseSegment("NOT supporters AND follows a"))).toBe("NOT supporters AND follows a");
     expect(parseSegment("follows funding")).toEqual({ kind: "follows", slug: "funding", position: 9 });
     expect(parseSegment("tag downloaded:pitch-deck")).toEqual({ kind: "tag", slug: "downloaded:pitch-deck", position: 5 });
   });
@@ -70,7 +72,7 @@ describe("the segment grammar", () => {
     expect(errorOf("")).toMatchObject({ position: 1 });
     expect(errorOf("   ")).toMatchObject({ position: 1 });
     expect(errorOf("tag a AND")).toMatchObject({
-      message: "Expected 'everything', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found the end at position 10",
+      message: "Expected 'everything', 'supporters', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found the end at position 10",
     });
     expect(errorOf("tag a tag b")).toMatchObject({ message: "Unexpected 'tag': join terms with AND, OR or a comma at position 7" });
     expect(errorOf("(tag a OR tag b")).toMatchObject({ message: "Expected ')' to close the '(' at position 1, found the end at position 16" });

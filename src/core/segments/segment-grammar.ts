@@ -10,10 +10,11 @@ import { segmentMaxLength } from "./segment.schema.ts";
  *   or      := and ("OR" and)*
  *   and     := unary ("AND" unary)*
  *   unary   := "NOT" unary | primary
- *   primary := "(" list ")" | "everything" | "follows" topic-slug | "tag" tag-slug
+ *   primary := "(" list ")" | "everything" | "supporters" | "follows" topic-slug | "tag" tag-slug
  */
 export type SegmentNode =
   | { kind: "everything" }
+  | { kind: "supporters" }
   | { kind: "follows"; slug: string; position: number }
   | { kind: "tag"; slug: string; position: number }
   | { kind: "not"; operand: SegmentNode }
@@ -122,11 +123,15 @@ export function parseSegment(source: string): SegmentNode {
       return inner;
     }
     if (isKeyword(token, "EVERYTHING")) return { kind: "everything" };
+    if (isKeyword(token, "SUPPORTERS")) return { kind: "supporters" };
     if (isKeyword(token, "FOLLOWS"))
       return { kind: "follows", slug: slugAfter(token, "a topic slug", topicSlugPattern), position: tokens[next - 1]?.position ?? 0 };
     if (isKeyword(token, "TAG"))
       return { kind: "tag", slug: slugAfter(token, "a tag slug", tagSlugPattern), position: tokens[next - 1]?.position ?? 0 };
-    throw new SegmentSyntaxError(`Expected 'everything', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found ${describe(token)}`, token.position);
+    throw new SegmentSyntaxError(
+      `Expected 'everything', 'supporters', 'follows <topic>', 'tag <tag>', 'NOT' or '(', found ${describe(token)}`,
+      token.position,
+    );
   }
 
   function slugAfter(keyword: Token, what: string, pattern: RegExp): string {
@@ -166,6 +171,8 @@ export function formatSegment(node: SegmentNode, parent: "or" | "and" | "not" | 
   switch (node.kind) {
     case "everything":
       return "everything";
+    case "supporters":
+      return "supporters";
     case "follows":
       return `follows ${node.slug}`;
     case "tag":

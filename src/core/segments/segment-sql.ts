@@ -56,6 +56,9 @@ export function segmentCondition(tree: SegmentNode, ids: SegmentIds, params: unk
     switch (node.kind) {
       case "everything":
         return "s.follows_everything";
+      case "supporters":
+        // Whose address holds a membership Stripe still bills (active, trialing, past_due): decision 0085.
+        return "s.id IN (SELECT s2.id FROM subscribers s2 JOIN supporters sp ON lower(sp.email) = lower(s2.email) WHERE sp.status IN ('active', 'trialing', 'past_due'))";
       case "follows": {
         const id = ids.topics.get(node.slug);
         // A reader who follows everything gets every topic's posts.

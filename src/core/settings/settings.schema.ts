@@ -120,6 +120,24 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "3, 5, 10",
   },
+  // Issue 47 point 4: the supporter membership's prices, in minor units of the resources' currency
+  // (`usd` unless a resource says otherwise: the membership uses `usd`); empty turns that interval off.
+  membership_monthly_price: {
+    description: "Supporter membership, monthly price (minor units, e.g. 500 for $5.00; empty: no monthly membership)",
+    type: "text",
+    defaultValue: "",
+  },
+  membership_yearly_price: {
+    description: "Supporter membership, yearly price (minor units, e.g. 5000 for $50.00; empty: no yearly membership)",
+    type: "text",
+    defaultValue: "",
+  },
+  // Issue 47 point 3: how long a paid resource's link works (the thank-you page's, the receipt's, the account page's).
+  purchase_link_days: {
+    description: "A paid resource's download link works for this many days (1 to 365)",
+    type: "text",
+    defaultValue: "30",
+  },
   contact_email: {
     description: "Contact email address",
     type: "text",
@@ -258,6 +276,18 @@ export function settingValueSchema(key: SettingKey) {
     return base.refine(
       (value) => value === "" || /^\d{1,3}$/.test(value),
       "Please enter a whole number, e.g. 2 (0 holds every comment with a link).",
+    );
+  }
+  if (key === "membership_monthly_price" || key === "membership_yearly_price") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,8}$/.test(value) && Number(value) >= 100),
+      "Please enter a whole number of minor units, at least 100 (e.g. 500 for $5.00), or leave it empty.",
+    );
+  }
+  if (key === "purchase_link_days") {
+    return base.refine(
+      (value) => value === "" || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 365),
+      "Please enter a whole number of days from 1 to 365.",
     );
   }
   if (key === "download_count_minimum") {

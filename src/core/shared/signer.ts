@@ -14,7 +14,8 @@ export type SigningPurpose =
   | "backup-link"
   | "newsletter-click"
   | "reader-sign-in"
-  | "comment-notices";
+  | "comment-notices"
+  | "billing-portal";
 
 /** Signs and checks short messages (HMAC-SHA256, base64url) for one purpose at a time. */
 export interface Signer {
@@ -39,6 +40,7 @@ const purposeKeys: Record<SigningPurpose, (secret: string) => string | Buffer> =
   "newsletter-click": (secret) => createHmac("sha256", secret).update("no-filter newsletter-click v1").digest(),
   "reader-sign-in": (secret) => createHmac("sha256", secret).update("no-filter reader-sign-in v1").digest(),
   "comment-notices": (secret) => createHmac("sha256", secret).update("no-filter comment-notices v1").digest(),
+  "billing-portal": (secret) => createHmac("sha256", secret).update("no-filter billing-portal v1").digest(),
 };
 
 function hmac(key: string | Buffer, message: string): string {

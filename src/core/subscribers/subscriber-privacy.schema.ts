@@ -132,6 +132,18 @@ export const subscriberDataSchema = z.object({
       checkoutSessionId: z.string(),
     }),
   ),
+  /** Their supporter memberships (issue 47 point 4): Stripe's status, the price, when it began and ended. */
+  memberships: z.array(
+    z.object({
+      status: z.string(),
+      interval: z.string().nullable(),
+      amount: z.number().int().meta({ description: "Minor units a period" }),
+      currency: z.string(),
+      startedAt: z.iso.datetime(),
+      endedAt: z.iso.datetime().nullable(),
+      currentPeriodEnd: z.iso.datetime().nullable(),
+    }),
+  ),
   /** Their reader sign-ins (issue 44): when each email's link and code were made, ran out and were used; never a token or code. */
   readerSignIns: z.array(z.object({ createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(), usedAt: z.iso.datetime().nullable() })),
   /** The browsers they are signed in on as a reader: when each signed in, was last seen and ends; never the session's secret. */

@@ -132,6 +132,18 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
       "SELECT kind, status, amount, currency, item_title, created_at, checkout_session_id FROM payments WHERE lower(email) = lower($1) ORDER BY created_at, id",
       [row.email],
     );
+    const memberships = await tx.query<{
+      status: string;
+      interval: string | null;
+      amount: number;
+      currency: string;
+      created_at: Date;
+      ended_at: Date | null;
+      current_period_end: Date | null;
+    }>(
+      "SELECT status, interval, amount, currency, created_at, ended_at, current_period_end FROM supporters WHERE lower(email) = lower($1) ORDER BY created_at, id",
+      [row.email],
+    );
     const signIns = await tx.query<{ created_at: Date; expires_at: Date; used_at: Date | null }>(
       "SELECT created_at, expires_at, used_at FROM reader_sign_ins WHERE subscriber_id = $1 ORDER BY id",
       [id],
@@ -235,6 +247,15 @@ export async function exportSubscriberData(deps: { db: SqlExecutor; now: () => D
         paidAt: payment.created_at.toISOString(),
         checkoutSessionId: payment.checkout_session_id,
       })),
+      memberships: memberships.rows.map((membership) => ({
+        status: membership.status,
+        interval: membership.interval,
+        amount: membership.amount,
+        currency: membership.currency,
+        startedAt: membership.created_at.toISOString(),
+        endedAt: membership.ended_at?.toISOString() ?? null,
+        currentPeriodEnd: membership.current_period_end?.toISOString() ?? null,
+      })),
       readerSignIns: signIns.rows.map((signIn) => ({
         createdAt: signIn.created_at.toISOString(),
         expiresAt: signIn.expires_at.toISOString(),
@@ -272,6 +293,8 @@ export async function eraseSubscriber(deps: { db: SqlExecutor }, id: number): Pr
     await tx.query("UPDATE payments SET email = NULL WHERE lower(email) = lower($1)", [person.email]);
     // Decision 0073: their published comments stay as "Deleted reader"; the others go.
     await eraseReaderComments(tx, id);
+    // A membership's row likewise (its Stripe ids stay: the subscription is Stripe's, decision 0085).
+    await tx.query("UPDATE supporters SET email = NULL WHERE lower(email) = lower($1)", [person.email]);
     await tx.query("DELETE FROM subscribers WHERE id = $1", [id]);
   });
 }

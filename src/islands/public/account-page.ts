@@ -69,7 +69,45 @@ function show(reader: Record<string, unknown> | null): void {
   $("[data-reader-preferences]")?.setAttribute("href", String(reader.preferencesUrl));
   const name = $<HTMLInputElement>("#reader-name");
   if (name) name.value = typeof reader.name === "string" ? reader.name : "";
+  void callReaders("GET", readerApi.payments).then(({ data }) => showPurchases(data));
 }
+
+/** Their purchases and membership (issue 47 point 4): a small list, shown only when there is something. */
+function showPurchases(data: Record<string, unknown>): void {
+  const list = $("[data-purchases]");
+  const payments = (data.payments ?? []) as { itemTitle: string; amount: number; currency: string; status: string; downloadUrl: string | null }[];
+  const membership = data.membership as { active: boolean; interval: string | null } | null | undefined;
+  if (!list || (payments.length === 0 && !membership)) return;
+  list.replaceChildren(
+    ...payments.map((payment) => {
+      const item = document.createElement("li");
+      const amount = new Intl.NumberFormat("en", { style: "currency", currency: payment.currency }).format(payment.amount / 100);
+      item.textContent = `${payment.itemTitle}: ${amount}${payment.status === "paid" ? "" : ` (${payment.status})`} `;
+      if (payment.downloadUrl) {
+        const link = item.appendChild(document.createElement("a"));
+        link.href = payment.downloadUrl;
+        link.className = "underline";
+        link.textContent = words.download ?? "";
+      }
+      return item;
+    }),
+  );
+  const state = $("[data-membership]");
+  if (state && membership) state.textContent = membership.active ? (words.supporter ?? "") : (words.lapsed ?? "");
+  $("[data-manage-membership]")?.toggleAttribute("hidden", !membership);
+  $("[data-account-purchases]")?.removeAttribute("hidden");
+}
+
+/** Stripe's Customer Portal: by the reader's session, or by the receipt link's token (in the fragment). */
+function openPortal(token?: string): void {
+  void callReaders("POST", readerApi.billingPortal, token ? { token } : {}).then((answer) => {
+    if (typeof answer.data.url === "string") location.assign(answer.data.url);
+    else say(errorOf(answer), true);
+  });
+}
+$("[data-manage-membership]")?.addEventListener("click", () => openPortal());
+const manage = new URLSearchParams(location.hash.slice(1)).get("manage");
+if (manage) openPortal(manage);
 
 function onSubmit(selector: string, handle: (form: HTMLFormElement) => Promise<void>): void {
   const form = $<HTMLFormElement>(selector);

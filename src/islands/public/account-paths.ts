@@ -10,4 +10,6 @@ export const readerApi = {
   signOut: "/api/readers/sign-out",
   me: "/api/readers/me",
   exportData: "/api/readers/me/export",
+  payments: "/api/readers/me/payments",
+  billingPortal: "/api/billing-portal",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The Buy form of a priced resource (BuyForm.astro) and the tip form: asks the server for a Stripe
+ * The Buy form of a priced resource (BuyForm.astro), the tip form and the "Become a supporter" form: asks the server for a Stripe
  * Checkout and goes there. The amount of a resource is never sent: the server reads its price.
  * Loaded only on pages with such a form.
  */
@@ -23,6 +23,8 @@ for (const form of document.querySelectorAll<HTMLFormElement>("form[data-checkou
       kind: form.dataset.checkout,
       ...(form.dataset.resource && { resourceId: Number(form.dataset.resource) }),
       ...(form.dataset.checkout === "tip" && { amount }),
+      // The membership: the interval only; the server reads its price from the settings.
+      ...(form.dataset.checkout === "membership" && { interval: field("interval") }),
       ...(email && { email }),
       newsletter: data.get("newsletter") === "on",
     };

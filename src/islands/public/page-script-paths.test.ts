@@ -12,6 +12,8 @@ test("the page scripts' paths are the API's", () => {
     signOut: apiPaths.readerSignOut,
     me: apiPaths.readerMe,
     exportData: apiPaths.readerMeExport,
+    payments: apiPaths.readerPayments,
+    billingPortal: apiPaths.billingPortal,
   });
   expect(checkoutApi).toEqual({ checkout: apiPaths.checkout, status: apiPaths.checkoutStatus });
   expect(commentsApi).toEqual({ postComments: apiPaths.postComments, comment: apiPaths.comment, readerMe: apiPaths.readerMe });

@@ -1,5 +1,5 @@
 import { createElement as h } from "react";
-import { ActionButton, EmailHeading, EmailLayout } from "./email-layout.ts";
+import { ActionButton, EmailHeading, EmailLayout, Paragraph } from "./email-layout.ts";
 
 export interface NewsletterEmailProps {
   /** The subject line (the layout's `<title>`). */
@@ -19,6 +19,8 @@ export interface NewsletterEmailProps {
   contentHtml: string;
   /** The post on the site, absolute. */
   postUrl: string;
+  /** The site's "Support this work" box (absolute), when payments are on: one link after the post. */
+  supportUrl?: string | undefined;
 }
 
 /** A post, sent as the newsletter: its title, its content, and the way back to the site. */
@@ -35,6 +37,7 @@ export function NewsletterEmail({
   preview,
   contentHtml,
   postUrl,
+  supportUrl,
 }: NewsletterEmailProps) {
   return h(
     EmailLayout,
@@ -52,5 +55,6 @@ export function NewsletterEmail({
     h(EmailHeading, null, title),
     h("div", { dangerouslySetInnerHTML: { __html: contentHtml } }),
     h(ActionButton, { href: postUrl, label: "Read it on the site" }),
+    supportUrl ? h(Paragraph, null, "No paywall, no ads. If this helped, ", h("a", { href: supportUrl }, "support this work"), ".") : null,
   );
 }

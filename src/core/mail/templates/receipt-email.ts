@@ -14,10 +14,22 @@ export interface ReceiptEmailProps {
   downloadUrl: string | null;
   /** How long the download link stays valid, in words ("30 days"). */
   linkLifetime: string;
+  /** A membership's "manage your membership" link (absolute): Stripe's Customer Portal, to change or cancel. */
+  manageUrl?: string | null;
 }
 
 /** To a buyer or a tipper: what they paid, and for a resource its download link. */
-export function ReceiptEmail({ subject, siteName, siteUrl, mailingAddress, amount, itemTitle, downloadUrl, linkLifetime }: ReceiptEmailProps) {
+export function ReceiptEmail({
+  subject,
+  siteName,
+  siteUrl,
+  mailingAddress,
+  amount,
+  itemTitle,
+  downloadUrl,
+  linkLifetime,
+  manageUrl,
+}: ReceiptEmailProps) {
   return h(
     EmailLayout,
     {
@@ -35,6 +47,12 @@ export function ReceiptEmail({ subject, siteName, siteUrl, mailingAddress, amoun
       ? [
           h(Paragraph, null, `Your download link works for ${linkLifetime}; open it again from this email whenever you need the file.`),
           h(LinkBlock, { href: downloadUrl, label: "Download the file" }),
+        ]
+      : []),
+    ...(manageUrl
+      ? [
+          h(Paragraph, null, "As a supporter, every paid resource is yours free while your membership lasts. Change or cancel it any time:"),
+          h(LinkBlock, { href: manageUrl, label: "Manage your membership" }),
         ]
       : []),
   );

@@ -14,13 +14,19 @@ const kindLabels = { tip: "Tip", resource: "Sale", membership: "Membership" } as
 
 /**
  * Payments (issue 47): whether Stripe is set up and in which mode (or what is missing, with the
- * setup guide), the totals that stand per kind, the latest payments and the CSV export.
+ * setup guide), the totals that stand per kind, the supporters (active, monthly recurring revenue,
+ * churn) and revenue per source and per post, the latest payments and the CSV export.
  */
 export default function PaymentsPanel() {
   const config = useQuery(queries.paymentsConfig).data;
   const page = useQuery({
     queryKey: [paymentsRoutes.list.path],
     queryFn: () => callApi(paymentsRoutes.list, { query: {} }),
+    enabled: config?.enabled === true,
+  }).data;
+  const figures = useQuery({
+    queryKey: [paymentsRoutes.revenue.path],
+    queryFn: () => callApi(paymentsRoutes.revenue, { query: {} }),
     enabled: config?.enabled === true,
   }).data;
   if (!config) return null;
@@ -48,6 +54,40 @@ export default function PaymentsPanel() {
           </li>
         ))}
       </ul>
+      {figures && (
+        <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Supporters">
+          <div>
+            <dt className="inline font-semibold">Supporters</dt> <dd className="inline">{String(figures.supporters.active)}</dd>
+          </div>
+          <div>
+            <dt className="inline font-semibold">Monthly recurring revenue</dt>{" "}
+            <dd className="inline">{money(figures.supporters.mrr, figures.currency)}</dd>
+          </div>
+          <div>
+            <dt className="inline font-semibold">Ended</dt> <dd className="inline">{String(figures.supporters.churned)}</dd>
+          </div>
+        </dl>
+      )}
+      {figures && (figures.bySource.length > 0 || figures.byPost.length > 0) && (
+        <div className="mt-3 grid gap-4 text-sm sm:grid-cols-2">
+          {[
+            { caption: "Revenue per source", rows: figures.bySource.map((row) => ({ key: row.source, amount: row.amount })) },
+            { caption: "Revenue per page", rows: figures.byPost.map((row) => ({ key: row.path, amount: row.amount })) },
+          ].map((table) => (
+            <table key={table.caption} className="w-full text-left">
+              <caption className="text-left font-semibold">{table.caption}</caption>
+              <tbody>
+                {table.rows.map((row) => (
+                  <tr key={row.key}>
+                    <td>{row.key}</td>
+                    <td>{money(row.amount, figures.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        </div>
+      )}
       <table className="mt-4 w-full text-left text-sm">
         <caption className="sr-only">Latest payments</caption>
         <thead>
