@@ -207,6 +207,25 @@ const calls: Record<string, Call | Call[]> = {
   "readers.erase": { path: "/api/readers/me", as: "anonymous", status: 401 },
   "readers.export": { path: "/api/readers/me/export", as: "anonymous", status: 401 },
   "readers.endSessions": { path: `/api/readers/${String(none)}/sign-out`, status: 200 },
+  "payments.billingPortal": { path: "/api/billing-portal", as: "anonymous", json: {}, status: 404 },
+  "payments.readerPayments": { path: "/api/readers/me/payments", as: "anonymous", status: 401 },
+  "comments.list": { path: ({ postId }) => `/api/posts/${String(postId)}/comments`, as: "anonymous", status: 200 },
+  "comments.create": [
+    { path: ({ postId }) => `/api/posts/${String(postId)}/comments`, json: { body: "Thanks for writing this down." }, status: 201 },
+    { path: ({ postId }) => `/api/posts/${String(postId)}/comments`, as: "anonymous", json: { body: "Me too." }, status: 401 },
+  ],
+  "comments.queue": { path: "/api/comments", status: 200 },
+  "comments.count": { path: "/api/comments/count", status: 200 },
+  "comments.moderate": { path: "/api/comments/moderate", json: {}, status: 400 },
+  // Without a token (or with a bad one) the page says the link is not valid: HTML, 200.
+  "comments.noticesUnsubscribePage": { path: "/api/comments/notices/unsubscribe", as: "anonymous", status: 200 },
+  "comments.noticesUnsubscribe": { path: "/api/comments/notices/unsubscribe", as: "anonymous", status: 200 },
+  "comments.edit": { path: `/api/comments/${String(none)}`, json: { body: "Edited." }, status: 404 },
+  "comments.remove": { path: `/api/comments/${String(none)}`, status: 404 },
+  "comments.ban": { path: `/api/readers/${String(none)}/ban`, status: 404 },
+  "comments.unban": { path: `/api/readers/${String(none)}/unban`, status: 404 },
+  "comments.hold": { path: `/api/readers/${String(none)}/hold`, status: 404 },
+  "comments.unhold": { path: `/api/readers/${String(none)}/unhold`, status: 404 },
 };
 
 type Schema = Record<string, unknown>;

@@ -55,7 +55,8 @@ export const paymentsRoutes = {
       'A Stripe Customer Portal session (change or cancel the membership) for the supporter named by the signed `token` of their receipt\'s "manage your membership" link, or, without a token, for the signed-in reader (reader session): answers its URL',
     body: { type: "json", schema: billingPortalRequestSchema, maxBytes: 2048 },
     answers: { 200: jsonAnswer(checkoutAnswerSchema, "The Customer Portal's URL") },
-    errors: [401, 502],
+    // 404: payments are not set up on this site.
+    errors: [401, 404, 502],
   }),
   readerPayments: declareRoute({
     method: "GET",
