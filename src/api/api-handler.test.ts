@@ -52,11 +52,11 @@ describe("GET /api/site-settings", () => {
     expect(response.status).toBe(200);
     const settings = (await response.json()) as { key: string; value: string }[];
     expect(settings.map((setting) => setting.key)).toEqual(settingKeys);
-    // Every one shows its default; only the membership's prices default to empty (that interval off until the owner sets one).
-    expect(settings.filter((setting) => setting.value.length === 0).map((setting) => setting.key)).toEqual([
-      "membership_monthly_price",
-      "membership_yearly_price",
-    ]);
+    // Every one shows its default; the few whose default is empty are empty: the membership's prices (that
+    // interval off until the owner sets one), the WebSub hub (the default hub for where the site runs) and the
+    // words that hold a comment (none).
+    const empty = settings.filter((setting) => setting.value.length === 0).map((setting) => setting.key);
+    expect(empty.sort()).toEqual(["comment_hold_words", "membership_monthly_price", "membership_yearly_price", "websub_hub"]);
     // The postal address every email's footer shows starts as an obvious placeholder, on several lines.
     expect(settings.find((setting) => setting.key === "mailing_address")?.value).toBe("No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA");
   });
