@@ -242,8 +242,8 @@ const functionsPolicy = {
   packages: [{ pattern: /^@netlify\/functions$/, typeOnly: true, says: "`@netlify/functions` types" }],
   files: [
     { pattern: /^src\/app\//, says: "`src/app/`" },
-    // The two request entries answer through the API's own handler and preview page.
-    { pattern: /^src\/api\/(api-handler|preview-page)\.ts$/, says: "the API's handler and preview page" },
+    // The request entries answer through the API's own handler and its on-demand pages (preview, comments).
+    { pattern: /^src\/api\/(api-handler|preview-page|comments-page)\.ts$/, says: "the API's handler, preview page and comments page" },
   ],
   hints: [
     {

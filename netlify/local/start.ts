@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
+import { answerCommentsPage } from "../../src/api/comments-page.ts";
 import { answerPreview, siteTemplates } from "../../src/api/preview-page.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
 import { bootApp } from "../../src/app/boot-app.ts";
@@ -155,6 +156,7 @@ if (await builder.hasSite()) {
 ready.site = {
   api: app.handleApi,
   preview: (request) => answerPreview(app.deps, request, siteTemplates(request)),
+  commentsPage: (request) => answerCommentsPage(app.deps, request, siteTemplates(request)),
   netlifyDev,
   publishDir,
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),

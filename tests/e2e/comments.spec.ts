@@ -146,3 +146,37 @@ test("a reader comments, sees it awaiting approval, the owner approves it, a sec
 
   await Promise.all([visitor.close(), owner.close(), secondContext.close()]);
 });
+
+test("without JavaScript, a signed-in reader reads and writes comments on the server-rendered comments page (issue 44 point 6)", async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const post = await firstPostPath(page);
+  const email = uniqueEmail("nojs");
+  const origin = new URL(baseURL ?? "").origin;
+  await confirmedReader(page, request, email, origin);
+  // Sign in with the code where a script runs, then carry the reader cookie to a browser without one.
+  await page.goto("/account");
+  await signInWithCode(page, request, email, 2);
+  await expect(page.getByText(email)).toBeVisible();
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  const plain = await noScript.newPage();
+
+  await plain.goto(post);
+  await plain.getByRole("link", { name: "Read and write comments" }).click();
+  await expect(plain).toHaveURL(new RegExp(`${post.replace(/\/$/, "")}/comments/$`));
+  await expect(plain.getByRole("heading", { name: "Comments" })).toBeVisible();
+  const text = unique("Written without a script");
+  await plain.getByLabel("Your comment", { exact: true }).fill(text);
+  await plain.getByRole("button", { name: "Post comment" }).click();
+
+  // The form's 303 lands back on the page with the notice; the comment shows to its author, marked.
+  await expect(plain).toHaveURL(/\/comments\/\?notice=held#comments$/);
+  await expect(plain.getByRole("status").filter({ hasText: "awaiting approval" })).toBeVisible();
+  const mine = plain.locator('li[id^="comment-"]').filter({ hasText: text });
+  await expect(mine.getByText("Awaiting approval")).toBeVisible();
+  await noScript.close();
+});

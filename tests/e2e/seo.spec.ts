@@ -216,7 +216,15 @@ test("a post's head tells the truth: image size, type and alt, article times, se
   const graph = JSON.parse(home?.querySelector('script[type="application/ld+json"]')?.textContent ?? "{}") as { "@graph"?: { "@type": string }[] };
   expect(graph["@graph"]?.map((node) => node["@type"])).toEqual(["WebSite", "Organization"]);
 
-  for (const path of ["/subscribed", "/subscribe-failed", "/subscribe-failed/try-later", "/download-failed", "/download-failed/try-later"]) {
+  for (const path of [
+    "/subscribed",
+    "/subscribe-failed",
+    "/subscribe-failed/try-later",
+    "/download-failed",
+    "/download-failed/try-later",
+    "/comment-failed",
+    "/comment-failed/try-later",
+  ]) {
     const answer = await head(request, path);
     expect(answer?.querySelector('meta[name="robots"]')?.getAttribute("content"), path).toBe("noindex, nofollow");
     expect(answer?.querySelector('link[rel="canonical"]'), path).toBeNull();

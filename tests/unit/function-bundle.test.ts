@@ -72,6 +72,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
   it("bundles the API function for the /api/* path, the newsletter watchdog, the send's Background Function, scheduled publishing, previews, imports and backups", () => {
     expect(bundles.map((bundle) => bundle.name).sort()).toEqual([
       "api",
+      "comments-page",
       "comments-waiting",
       "moving-background",
       "newsletter-send-background",

@@ -209,9 +209,23 @@ describe("writing comments", () => {
     await app.deps.db.query("UPDATE posts SET comments_closed = false WHERE id = $1", [postId]);
     await updateSiteSetting(app.deps, "comments_enabled", "off");
     expect((await write({ cookie: tess.cookie }, { body: "x" })).status).toBe(403);
-    expect(await thread()).toMatchObject({ comments: [], total: 0, open: false });
+    expect(await thread()).toMatchObject({ comments: [], total: 0, open: false, enabled: false });
     await updateSiteSetting(app.deps, "comments_enabled", "on");
-    expect((await thread()).total).toBe(1);
+    expect(await thread()).toMatchObject({ total: 1, open: true, enabled: true });
+  });
+
+  it("names who asks (viewer: reader, owner or null) so the island lets the owner write as the author", async () => {
+    const ann = await reader();
+    expect((await thread()).viewer).toBeNull();
+    expect((await thread({ cookie: ann.cookie })).viewer).toBe("reader");
+    const owner = { cookie: (await app.adminHeaders()).cookie ?? "" };
+    expect((await thread(owner)).viewer).toBe("owner");
+    // A reader cookie that names no session any more is nobody.
+    await app.deps.db.exec("DELETE FROM reader_sessions");
+    expect((await thread({ cookie: ann.cookie })).viewer).toBeNull();
+    await updateSiteSetting(app.deps, "comments_enabled", "off");
+    expect(await thread(owner)).toMatchObject({ enabled: false, viewer: "owner" });
+    await updateSiteSetting(app.deps, "comments_enabled", "on");
   });
 
   it("answers the no-JavaScript form with a 303 back to the comments page and a notice", async () => {

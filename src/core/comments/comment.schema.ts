@@ -108,6 +108,10 @@ export const commentListSchema = z.object({
   pages: z.number().int(),
   /** Whether a new comment may be written: the feature on and the post's comments not closed. */
   open: z.boolean(),
+  /** Whether comments are switched on in Site Settings (off: no comments, the region says nothing). */
+  enabled: z.boolean(),
+  /** Who asks: a signed-in reader, the owner (admin session; writes as the author), or nobody signed in. */
+  viewer: z.enum(["reader", "owner"]).nullable(),
 });
 export type CommentList = z.output<typeof commentListSchema>;
 

@@ -136,6 +136,14 @@ export async function publishedPostSlug(db: SqlQueryable, postId: number): Promi
   return rows[0]?.slug;
 }
 
+/** A published post by its slug (the no-JavaScript comments page), or undefined: a draft has no comments page. */
+export async function publishedPostBySlug(db: SqlQueryable, slug: string): Promise<{ id: number; slug: string; title: string } | undefined> {
+  const { rows } = await db.query<{ id: number; slug: string; title: string }>("SELECT id, slug, title FROM posts WHERE slug = $1 AND published", [
+    slug,
+  ]);
+  return rows[0];
+}
+
 /**
  * `GET /api/posts/{id}/comments`: a page of top-level comments, each followed by its replies
  * (oldest first). A visitor gets what `publicVisibility` allows; a signed-in reader gets their own
@@ -150,7 +158,9 @@ export async function listPostComments(
   const post = await openPost(deps.db, postId);
   const settings = await commentSettings(deps.db);
   const page = options.page ?? 1;
-  if (!settings.enabled) return { comments: [], total: 0, page, pages: 1, open: false };
+  // Who asks, so the island lets the owner write as the author (it can't read the admin cookie).
+  const asker = viewer.kind === "visitor" ? null : viewer.kind;
+  if (!settings.enabled) return { comments: [], total: 0, page, pages: 1, open: false, enabled: false, viewer: asker };
   const readerId = viewer.kind === "reader" ? viewer.subscriberId : null;
   // A reader's own held comment is theirs to see (never hidden or spam: those are the owner's call).
   const visible = `((${publicVisibility}) OR (c.status = 'held' AND c.subscriber_id = $2::int))`;
@@ -195,7 +205,7 @@ export async function listPostComments(
     total = counts.rows[0]?.total ?? 0;
     threads = counts.rows[0]?.threads ?? 0;
   }
-  return { comments, total, page, pages: Math.max(1, Math.ceil(threads / commentThreadsPerPage)), open: !post.closed };
+  return { comments, total, page, pages: Math.max(1, Math.ceil(threads / commentThreadsPerPage)), open: !post.closed, enabled: true, viewer: asker };
 }
 
 function toPublic(deps: Pick<CommentsDeps, "site">, row: ThreadRow, viewer: CommentViewer): PublicComment {

@@ -22,6 +22,8 @@ const fixedPages = new Set([
   "/subscribe-failed/try-later",
   "/preferences-failed",
   "/preferences-failed/try-later",
+  "/comment-failed",
+  "/comment-failed/try-later",
 ]);
 
 const categoryBySlug = new Map(postCategories.map((category) => [slugFromTitle(category), category]));
