@@ -21,23 +21,25 @@ import { serverEnv, startServerProcess, type ServerProcess } from "./server-proc
  */
 
 const baseURL = `http://localhost:${String(paymentsServerPort)}`;
-const stateDir = mkdtempSync(path.join(process.env.E2E_STATE_DIR ?? ".", "payments-"));
 const readerAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 test.use({ baseURL });
 test.describe.configure({ mode: "serial" });
 
-let fake: FakeStripe;
-let server: ServerProcess;
+/** Its own state folder, fresh each run (its database, files and site build). */
+let stateDir = "";
+let fake: FakeStripe | undefined;
+let server: ServerProcess | undefined;
 /** Between the fake's Pay button and the site: every event Stripe delivered, kept so the test can deliver one again. */
-let relay: Server;
+let relay: Server | undefined;
 const delivered: { payload: string; header: string }[] = [];
 
 test.beforeAll(async () => {
   // The first start builds the whole site: minutes on a shared machine.
   test.setTimeout(660_000);
+  stateDir = mkdtempSync(path.join(process.env.E2E_STATE_DIR ?? ".", "payments-"));
   const webhookUrl = `${baseURL}/api/stripe/webhook`;
-  relay = createServer((request, response) => {
+  const relayServer = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -53,25 +55,28 @@ test.beforeAll(async () => {
       );
     });
   });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  fake = await startFakeStripe({
+  relay = relayServer;
+  await new Promise<void>((resolve) => relayServer.listen(0, "127.0.0.1", resolve));
+  const stripe = await startFakeStripe({
     port: Number(process.env.E2E_FAKE_STRIPE_PORT ?? 0),
-    webhookUrl: `http://127.0.0.1:${String((relay.address() as AddressInfo).port)}/`,
+    webhookUrl: `http://127.0.0.1:${String((relayServer.address() as AddressInfo).port)}/`,
   });
+  fake = stripe;
   const serverSpec = { port: paymentsServerPort, stateDir };
-  server = startServerProcess(serverSpec, {
+  const started = startServerProcess(serverSpec, {
     ...serverEnv(serverSpec),
-    STRIPE_API_URL: fake.url,
+    STRIPE_API_URL: stripe.url,
     STRIPE_SECRET_KEY: fakeStripeKey,
     STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
   });
-  await server.ready;
+  server = started;
+  await started.ready;
 });
 
 test.afterAll(async () => {
-  await server.stop();
-  await fake.stop();
-  await new Promise((resolve) => relay.close(resolve));
+  await server?.stop();
+  await fake?.stop();
+  await new Promise((resolve) => (relay ? relay.close(resolve) : resolve(undefined)));
 });
 
 test("a reader buys a resource through Checkout and downloads it from the thank-you page and the receipt; the Revenue section shows it; a replay sends nothing, a refund stops the link", async ({
@@ -80,6 +85,8 @@ test("a reader buys a resource through Checkout and downloads it from the thank-
   request,
 }) => {
   test.setTimeout(300_000);
+  if (!fake) throw new Error("The fake Stripe did not start");
+  const stripe = fake;
   // The owner prices a new resource (the price field shows because Stripe is set up).
   await logIn(page, stateDir);
   await openSection(page, "Downloads");
@@ -110,7 +117,7 @@ test("a reader buys a resource through Checkout and downloads it from the thank-
   await expect(visitor.getByRole("heading", { name: "Fake Stripe Checkout" })).toBeVisible();
   await expect(visitor.getByText(`${title}: 19.00 USD`)).toBeVisible();
   // The amount came from the server's stored price, not the browser.
-  expect(fake.calls.find((call) => call.path === "/v1/checkout/sessions")?.form["line_items[0][price_data][unit_amount]"]).toBe("1900");
+  expect(stripe.calls.find((call) => call.path === "/v1/checkout/sessions")?.form["line_items[0][price_data][unit_amount]"]).toBe("1900");
   await expect(visitor.getByLabel("Email")).toHaveValue(buyer);
   await visitor.getByRole("button", { name: "Pay 19.00 USD" }).click();
 
@@ -156,7 +163,7 @@ test("a reader buys a resource through Checkout and downloads it from the thank-
   expect(replay.status()).toBe(204);
 
   // A refund stops the link, on the thank-you page and in the email.
-  const refund = fake.refund(sessionId);
+  const refund = stripe.refund(sessionId);
   const refunded = await request.post("/api/stripe/webhook", {
     headers: { "content-type": "application/json", "stripe-signature": refund.header },
     data: refund.payload,
