@@ -186,7 +186,9 @@ test("a reader buys a resource through Checkout and downloads it from the thank-
   await visitor.reload();
   await expect(thanks).toHaveText("This payment was refunded or disputed, so its download is no longer available.");
   await expect(link).toBeHidden();
+  // The reload opens the same section again, once the dashboard is back.
   await page.reload();
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible({ timeout: 30_000 });
   await openSection(page, "Revenue");
   await expect(latest.getByRole("row").filter({ hasText: title }).getByRole("cell").nth(4)).toHaveText("refunded");
   // A refunded sale no longer counts.
