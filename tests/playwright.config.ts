@@ -52,6 +52,13 @@ export const e2eServers: E2eServer[] = ports.slice(0, serverCount).map((port, in
   stateDir: serverCount === 1 ? e2eStateDir : path.join(e2eStateDir, `server-${String(index + 1)}`),
 }));
 
+/**
+ * The port of the server the purchase journey starts for itself (e2e/purchase.spec.ts: the shared
+ * servers run without Stripe, so paid features stay hidden from the other specs and their page
+ * budgets): E2E_PAYMENTS_PORT, or the one after the last shared server's.
+ */
+export const paymentsServerPort = Number(process.env.E2E_PAYMENTS_PORT ?? Math.max(...e2eServers.map((server) => server.port)) + 1);
+
 const specPattern = (names: string[]) => names.map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
 const named = specsByServer.slice(0, e2eServers.length - 1);
 

@@ -4,17 +4,16 @@ import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { e2eStateDir, localServerInfo } from "./local-server.ts";
 import { toast } from "./islands.ts";
 
-/** The dashboard's address and login, as `npm start` printed and kept them. */
-export async function adminLogin(): Promise<{ adminPath: string; username: string; password: string }> {
-  const stateDir = e2eStateDir();
+/** The dashboard's address and login, as `npm start` printed and kept them (in its state folder: this project's server's by default). */
+export async function adminLogin(stateDir = e2eStateDir()): Promise<{ adminPath: string; username: string; password: string }> {
   const secrets = JSON.parse(await readFile(path.join(stateDir, ".netlify", "local-secrets.json"), "utf8")) as { ADMIN_PASSWORD: string };
-  const adminPath = new URL((await localServerInfo()).adminUrl).pathname;
+  const adminPath = new URL((await localServerInfo(stateDir)).adminUrl).pathname;
   return { adminPath, username: "admin", password: secrets.ADMIN_PASSWORD };
 }
 
-/** Opens the dashboard and logs in through its form. */
-export async function logIn(page: Page): Promise<void> {
-  const { adminPath, username, password } = await adminLogin();
+/** Opens the dashboard and logs in through its form (`stateDir`: the state folder of a server other than the project's). */
+export async function logIn(page: Page, stateDir?: string): Promise<void> {
+  const { adminPath, username, password } = await adminLogin(stateDir);
   await page.goto(adminPath);
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);

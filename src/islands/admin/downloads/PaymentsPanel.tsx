@@ -14,7 +14,7 @@ const kindLabels = { tip: "Tip", resource: "Sale", membership: "Membership" } as
 
 /**
  * Payments (issue 47): whether Stripe is set up and in which mode (or what is missing, with the
- * setup guide), the totals that stand per kind, the supporters (active, monthly recurring revenue,
+ * setup guide), the totals that stand per kind, the sales per resource, the supporters (active, monthly recurring revenue,
  * churn) and revenue per source and per post, the latest payments and the CSV export.
  */
 export default function PaymentsPanel() {
@@ -67,6 +67,27 @@ export default function PaymentsPanel() {
             <dt className="inline font-semibold">Ended</dt> <dd className="inline">{String(figures.supporters.churned)}</dd>
           </div>
         </dl>
+      )}
+      {figures && figures.sales.length > 0 && (
+        <table className="mt-3 w-full text-left text-sm">
+          <caption className="text-left font-semibold">Sales per resource</caption>
+          <thead>
+            <tr>
+              <th scope="col">Resource</th>
+              <th scope="col">Sales</th>
+              <th scope="col">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {figures.sales.map((sale) => (
+              <tr key={sale.resourceId ?? `deleted ${sale.title}`}>
+                <td>{sale.title}</td>
+                <td>{String(sale.count)}</td>
+                <td>{money(sale.amount, figures.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
       {figures && (figures.bySource.length > 0 || figures.byPost.length > 0) && (
         <div className="mt-3 grid gap-4 text-sm sm:grid-cols-2">
