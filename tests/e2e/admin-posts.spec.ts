@@ -291,6 +291,9 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   const image = editor(page).locator('img[src^="/api/files/images/"]');
   await expect(image).toBeVisible();
+  // Loaded before it is clicked: a picture still loading shows its alt text in a box of another
+  // size, and a click aimed at that box can land beside the picture once it appears.
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   // Not the file's name ("cover-runway-math"): no alt until described, and the field is ready for it.
   await expect(image).not.toHaveAttribute("alt");
   await expect(alt).toBeFocused();
@@ -326,6 +329,9 @@ test("an image left undescribed stops the save until it has words or the decorat
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   const image = editor(page).locator('img[src^="/api/files/images/"]');
   await expect(image).toBeVisible();
+  // Loaded before it is clicked: a picture still loading shows its alt text in a box of another
+  // size, and a click aimed at that box can land beside the picture once it appears.
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   const described = form(page).getByRole("group", { name: "Image description" });
   await expect(described.getByText("Describe this image (alt text), or tick decorative.")).toBeVisible();
   await described.getByLabel("Alt text", { exact: true }).press("Enter");

@@ -210,7 +210,16 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "",
   },
+  // Issue 45 point 1: the site's fediverse name, `@{handle}@{host}` (src/core/fediverse/handle.ts).
+  fediverse_handle: {
+    description: "Fediverse handle: readers follow @handle@your-site from Mastodon (letters, digits and underscores)",
+    type: "text",
+    defaultValue: "nofilter",
+  },
 } as const satisfies Record<string, SettingDefinition>;
+
+/** What a fediverse handle may be: Mastodon's own rule for a username (letters, digits, underscores, up to 30). */
+export const handlePattern = /^[a-z0-9_]{1,30}$/;
 
 /** The days the digest may go out on, as `digest_day` spells them (index = JavaScript's `getUTCDay`). */
 export const digestDays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
@@ -288,6 +297,12 @@ export function settingValueSchema(key: SettingKey) {
     return base.refine(
       (value) => value === "" || (/^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 365),
       "Please enter a whole number of days from 1 to 365.",
+    );
+  }
+  if (key === "fediverse_handle") {
+    return base.refine(
+      (value) => value === "" || handlePattern.test(value),
+      "Please enter up to 30 lower-case letters, digits or underscores, e.g. nofilter.",
     );
   }
   if (key === "download_count_minimum") {
