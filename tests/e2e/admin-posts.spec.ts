@@ -285,15 +285,15 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   await expect(alt).toHaveCount(0);
   await form(page).getByLabel("Cover Alt Text").fill("Runway chart cover");
 
-  await editor(page).click();
+  // In the editor's corner, not its middle: ProseMirror reads a click within 500 ms and 10 px of the
+  // last one as a double click (which selects a word, not the image), and the image below lands
+  // where the middle was; a test types and uploads faster than 500 ms, a person does not.
+  await editor(page).click({ position: { x: 8, y: 8 } });
   await page.keyboard.type("Our runway, month by month:");
   await page.keyboard.press("Enter");
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   const image = editor(page).locator('img[src^="/api/files/images/"]');
   await expect(image).toBeVisible();
-  // Loaded before it is clicked: a picture still loading shows its alt text in a box of another
-  // size, and a click aimed at that box can land beside the picture once it appears.
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   // Not the file's name ("cover-runway-math"): no alt until described, and the field is ready for it.
   await expect(image).not.toHaveAttribute("alt");
   await expect(alt).toBeFocused();
@@ -323,15 +323,12 @@ test("an image left undescribed stops the save until it has words or the decorat
   await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
   const coverAlt = form(page).getByLabel("Cover Alt Text");
   await form(page).getByLabel("Publish immediately").check();
-  await editor(page).click();
+  await editor(page).click({ position: { x: 8, y: 8 } }); // in its corner: see the test above
   await page.keyboard.type("A divider follows.");
   await page.keyboard.press("Enter");
   await form(page).getByTestId("editor-image-input").setInputFiles(coverImage);
   const image = editor(page).locator('img[src^="/api/files/images/"]');
   await expect(image).toBeVisible();
-  // Loaded before it is clicked: a picture still loading shows its alt text in a box of another
-  // size, and a click aimed at that box can land beside the picture once it appears.
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   const described = form(page).getByRole("group", { name: "Image description" });
   await expect(described.getByText("Describe this image (alt text), or tick decorative.")).toBeVisible();
   await described.getByLabel("Alt text", { exact: true }).press("Enter");
