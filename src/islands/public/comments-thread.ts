@@ -1,5 +1,4 @@
 import { commentsApi, withId } from "./comments-paths.ts";
-import { callJson, type JsonAnswer } from "./json-call.ts";
 
 /**
  * The thread under a post (issue 44 point 3), loaded by `comments-loader.ts`: the approved comments
@@ -23,7 +22,27 @@ interface Comment {
   editableUntil?: string;
 }
 
+interface Answer {
+  status: number;
+  data: Record<string, unknown>;
+}
+
 const maxLength = 5000;
+
+async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  try {
+    const response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const data = response.status === 204 ? {} : ((await response.json().catch(() => ({}))) as Record<string, unknown>);
+    return { status: response.status, data };
+  } catch {
+    return { status: 0, data: {} };
+  }
+}
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -57,7 +76,7 @@ export function showComments(region: HTMLElement, focus: boolean): void {
     if (error) error.textContent = isError ? message : "";
     if (status) status.textContent = isError ? "" : message;
   };
-  const errorOf = (answer: JsonAnswer) => (typeof answer.data.error === "string" ? answer.data.error : (words.failed ?? ""));
+  const errorOf = (answer: Answer) => (typeof answer.data.error === "string" ? answer.data.error : (words.failed ?? ""));
 
   function render(comment: Comment): HTMLElement {
     const item = (template?.content.firstElementChild?.cloneNode(true) ?? document.createElement("li")) as HTMLElement;
@@ -110,7 +129,7 @@ export function showComments(region: HTMLElement, focus: boolean): void {
     if (reset) {
       page = 1;
     }
-    const answer = await callJson("GET", `${withId(commentsApi.postComments, postId)}?page=${String(page)}&order=${order}`);
+    const answer = await call("GET", `${withId(commentsApi.postComments, postId)}?page=${String(page)}&order=${order}`);
     // Switched off since the page was built: the comments say nothing at all.
     if (answer.status === 404 || answer.data.enabled === false) return void region.setAttribute("hidden", "");
     if (answer.status !== 200) return say(errorOf(answer), true);
@@ -160,7 +179,7 @@ export function showComments(region: HTMLElement, focus: boolean): void {
 
   async function removeComment(id: number): Promise<void> {
     if (!confirm(words.confirmDelete ?? "")) return;
-    const answer = await callJson("DELETE", withId(commentsApi.comment, id));
+    const answer = await call("DELETE", withId(commentsApi.comment, id));
     if (answer.status !== 204 && answer.status !== 200) return say(errorOf(answer), true);
     resetForm();
     await load(true);
@@ -184,12 +203,12 @@ export function showComments(region: HTMLElement, focus: boolean): void {
     if (!text.trim()) return say(textarea.validationMessage || (words.failed ?? ""), true);
     const request =
       editing === null
-        ? callJson("POST", withId(commentsApi.postComments, postId), {
+        ? call("POST", withId(commentsApi.postComments, postId), {
             body: text,
             ...(parentId !== null && { parentId }),
             website,
           })
-        : callJson("PUT", withId(commentsApi.comment, editing), { body: text });
+        : call("PUT", withId(commentsApi.comment, editing), { body: text });
     const wasEdit = editing !== null;
     void request.then(async (answer) => {
       if (answer.status !== 200 && answer.status !== 201) return say(errorOf(answer), true);
@@ -214,7 +233,7 @@ export function showComments(region: HTMLElement, focus: boolean): void {
   body.hidden = false;
   if (focus) $("[data-comments-total]")?.setAttribute("tabindex", "-1");
   // Who is reading: a reader (or the owner, whom the answer's `viewer` names) may write; anyone else is asked to sign in.
-  void callJson("GET", commentsApi.readerMe).then(async (me) => {
+  void call("GET", commentsApi.readerMe).then(async (me) => {
     canWrite = me.status === 200;
     await load(true);
     const signIn = $("[data-comments-sign-in]");
