@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { commentNoticesUnsubscribePath, signCommentNoticesToken } from "../../core/comments/comment-notices.ts";
 import { codeAddressLimit, maxFailedCodes, signInLifetimeMs, spentLinkMessage, wrongCodeMessage } from "../../core/readers/reader-sign-in.ts";
 import { readerSessionMs } from "../../core/readers/reader-sessions.ts";
 import { readerCookie } from "../session-cookie.ts";
@@ -243,6 +244,38 @@ describe("the reader's session", () => {
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toMatch(/^nf_reader=;.*Max-Age=0/);
     expect((await call("/api/readers/me", { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("turns reply emails back on after a notice's one-click unsubscribe, and shows the state", async () => {
+    const { id, cookie } = await signIn("ida@example.com");
+    const me = async () => ((await (await call("/api/readers/me", { headers: { cookie } })).json()) as { replyNotices: boolean }).replyNotices;
+    const put = (body: unknown, headers: Record<string, string> = { cookie }) =>
+      call("/api/readers/me/reply-notices", {
+        method: "PUT",
+        headers: { ...headers, origin: testOrigin, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect(await me()).toBe(true);
+    // A reply email's RFC 8058 one-click POST: no cookie, no Origin, the signed token.
+    const token = signCommentNoticesToken(app.deps.signer, id);
+    const stopped = await call(`${commentNoticesUnsubscribePath}?token=${encodeURIComponent(token)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(stopped.status).toBe(200);
+    expect(await me()).toBe(false);
+    const on = await put({ on: true });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ email: "ida@example.com", replyNotices: true });
+    expect(await rows("SELECT comment_reply_notices FROM subscribers WHERE id = $1", [id])).toEqual([{ comment_reply_notices: true }]);
+    expect(await (await put({ on: false })).json()).toMatchObject({ replyNotices: false });
+    expect(await me()).toBe(false);
+    expect((await put({ on: "yes" })).status).toBe(400);
+    expect((await put({})).status).toBe(400);
+    const signedOut = await put({ on: true }, {});
+    expect(signedOut.status).toBe(401);
+    expect(await me()).toBe(false);
   });
 
   it("ends after 30 days", async () => {

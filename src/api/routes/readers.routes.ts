@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { readerNameSchema, readerSchema, readerSignInSchema, readerVerifySchema } from "../../core/readers/reader.schema.ts";
+import {
+  readerNameSchema,
+  readerReplyNoticesSchema,
+  readerSchema,
+  readerSignInSchema,
+  readerVerifySchema,
+} from "../../core/readers/reader.schema.ts";
 import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer } from "../declare-route.ts";
@@ -54,6 +60,15 @@ export const readersRoutes = {
     access: "public",
     summary: "Sets the reader's display name (plain text, 1–50 characters)",
     body: { type: "json", schema: readerNameSchema },
+    answers: { 200: signedIn },
+    errors: [401],
+  }),
+  replyNotices: declareRoute({
+    method: "PUT",
+    path: apiPaths.readerMeReplyNotices,
+    access: "public",
+    summary: "Turns the reader's reply emails on or off (a reply email's one-click unsubscribe turns them off; the reader's page turns them back on)",
+    body: { type: "json", schema: readerReplyNoticesSchema },
     answers: { 200: signedIn },
     errors: [401],
   }),

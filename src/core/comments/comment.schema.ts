@@ -134,6 +134,26 @@ export const commentQueueQuerySchema = z.object({
 });
 export type CommentQueueQuery = z.output<typeof commentQueueQuerySchema>;
 
+/** The most posts one `GET /api/comments/counts` names: a list page's cards (20) with room to spare. */
+export const commentCountsMaxPosts = 50;
+
+/** `GET /api/comments/counts?posts=1,2,3`: the posts whose cards a page shows. */
+export const commentCountsQuerySchema = z.object({
+  posts: z
+    .string({ error: "posts is required: post ids separated by commas" })
+    .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, "posts must be post ids separated by commas")
+    .transform((ids) => [...new Set(ids.split(",").map(Number))])
+    .pipe(z.array(z.number().int()).max(commentCountsMaxPosts, `posts can name at most ${String(commentCountsMaxPosts)} posts`))
+    .meta({ description: `Post ids separated by commas, at most ${String(commentCountsMaxPosts)}` }),
+});
+
+/** The public comment count of each post asked for (a draft or unknown id answers 0); `enabled: false` when comments are switched off. */
+export const commentCountsSchema = z.object({
+  enabled: z.boolean(),
+  counts: z.array(z.object({ id: z.number().int(), comments: z.number().int() })),
+});
+export type CommentCounts = z.output<typeof commentCountsSchema>;
+
 /** One comment as the owner's queue shows it. */
 export const queuedCommentSchema = z.object({
   id: z.number().int(),

@@ -14,6 +14,7 @@ import {
   commentThreadsPerPage,
   commentTooManyMessage,
   editWindowMessage,
+  type CommentCounts,
   type CommentCreate,
   type CommentCreated,
   type CommentList,
@@ -568,6 +569,21 @@ export async function publicCommentCounts(db: SqlQueryable, postIds: readonly nu
     [postIds],
   );
   return new Map(rows.map((row) => [row.post_id, row.n]));
+}
+
+/**
+ * `GET /api/comments/counts`: what the post cards show, refreshed in the browser so an approval
+ * shows on the built list pages without a rebuild (decision 0086). Published posts only; every id
+ * asked for is answered (0 when it has none, is a draft or is unknown), in the order asked.
+ */
+export async function commentCountsForCards(db: SqlQueryable, postIds: readonly number[]): Promise<CommentCounts> {
+  if (!(await commentSettings(db)).enabled) return { enabled: false, counts: [] };
+  const { rows } = await db.query<{ id: number }>("SELECT id FROM posts WHERE id = ANY($1::int[]) AND published", [postIds]);
+  const counts = await publicCommentCounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return { enabled: true, counts: postIds.map((id) => ({ id, comments: counts.get(id) ?? 0 })) };
 }
 
 /**
