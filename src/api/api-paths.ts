@@ -109,6 +109,7 @@ export const apiPaths = {
   readerMe: "/api/readers/me",
   readerMeExport: "/api/readers/me/export",
   readerMeReplyNotices: "/api/readers/me/reply-notices",
+  readerMeComments: "/api/readers/me/comments",
   readerSessionsEnd: "/api/readers/:id/sign-out",
   postComments: "/api/posts/:id/comments",
   comments: "/api/comments",

@@ -205,6 +205,7 @@ const calls: Record<string, Call | Call[]> = {
   "readers.me": { path: "/api/readers/me", as: "anonymous", status: 401 },
   "readers.rename": { path: "/api/readers/me", as: "anonymous", json: {}, status: 400 },
   "readers.replyNotices": { path: "/api/readers/me/reply-notices", as: "anonymous", json: { on: true }, status: 401 },
+  "readers.comments": { path: "/api/readers/me/comments", as: "anonymous", status: 401 },
   "readers.erase": { path: "/api/readers/me", as: "anonymous", status: 401 },
   "readers.export": { path: "/api/readers/me/export", as: "anonymous", status: 401 },
   "readers.endSessions": { path: `/api/readers/${String(none)}/sign-out`, status: 200 },

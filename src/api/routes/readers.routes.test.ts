@@ -278,6 +278,41 @@ describe("the reader's session", () => {
     expect(await me()).toBe(false);
   });
 
+  it("lists the reader's own comments shown or waiting, newest first, for their page", async () => {
+    const { id, cookie } = await signIn("cal@example.com");
+    const [post] = await rows<{ id: number }>(
+      "INSERT INTO posts (title, content, slug, published, published_at) VALUES ('Fails', '<p>x</p>', 'fails-cal', true, $1) RETURNING id",
+      [clock.now()],
+    );
+    const postId = (post as { id: number }).id;
+    const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
+    for (const [body, status, minutes] of [
+      ["First", "approved", 1],
+      ["Waiting", "held", 2],
+      ["Hidden", "hidden", 3],
+      ["Spam", "spam", 4],
+    ] as const) {
+      await rows("INSERT INTO comments (post_id, subscriber_id, body, html, status, created_at) VALUES ($1, $2, $3, $3, $4, $5)", [
+        postId,
+        id,
+        body,
+        status,
+        at(minutes),
+      ]);
+    }
+    const answer = await call("/api/readers/me/comments", { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    expect(await answer.json()).toMatchObject({
+      comments: [
+        { body: "Waiting", status: "held", post: { slug: "fails-cal", title: "Fails" } },
+        { body: "First", status: "approved" },
+      ],
+    });
+    expect(((await (await call("/api/readers/me/comments", { headers: { cookie } })).json()) as { comments: unknown[] }).comments).toHaveLength(2);
+    expect((await call("/api/readers/me/comments")).status).toBe(401);
+  });
+
   it("ends after 30 days", async () => {
     const { cookie } = await signIn("old@example.com");
     clock.advance(readerSessionMs - 1000);

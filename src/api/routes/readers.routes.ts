@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readerCommentsSchema } from "../../core/comments/comment.schema.ts";
 import {
   readerNameSchema,
   readerReplyNoticesSchema,
@@ -70,6 +71,14 @@ export const readersRoutes = {
     summary: "Turns the reader's reply emails on or off (a reply email's one-click unsubscribe turns them off; the reader's page turns them back on)",
     body: { type: "json", schema: readerReplyNoticesSchema },
     answers: { 200: signedIn },
+    errors: [401],
+  }),
+  comments: declareRoute({
+    method: "GET",
+    path: apiPaths.readerMeComments,
+    access: "public",
+    summary: "The reader's own comments shown or waiting for approval, newest first (at most 200; all of them are in the export)",
+    answers: { 200: jsonAnswer(readerCommentsSchema, "Their comments") },
     errors: [401],
   }),
   erase: declareRoute({

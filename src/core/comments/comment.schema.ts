@@ -154,6 +154,21 @@ export const commentCountsSchema = z.object({
 });
 export type CommentCounts = z.output<typeof commentCountsSchema>;
 
+/** `GET /api/readers/me/comments`: the reader's own comments that are shown or waiting, newest first (their page's list). */
+export const readerCommentsSchema = z.object({
+  comments: z.array(
+    z.object({
+      id: z.number().int(),
+      post: z.object({ slug: z.string(), title: z.string() }),
+      /** The plain text as written (the page sets it as text, never as HTML). */
+      body: z.string(),
+      status: z.enum(["approved", "held"]),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});
+export type ReaderComments = z.output<typeof readerCommentsSchema>;
+
 /** One comment as the owner's queue shows it. */
 export const queuedCommentSchema = z.object({
   id: z.number().int(),

@@ -25,6 +25,7 @@ import {
   type ModerationAction,
   type PublicComment,
   type QueuedComment,
+  type ReaderComments,
   type ReaderStanding,
 } from "./comment.schema.ts";
 
@@ -558,6 +559,29 @@ export async function exportReaderComments(
     createdAt: row.created_at.toISOString(),
     editedAt: row.edited_at?.toISOString() ?? null,
   }));
+}
+
+/**
+ * The reader's own comments for their page (issue 44 point 2): those shown under a published post
+ * and those waiting, newest first; hidden and spam are the owner's call and stay in the export only.
+ */
+export async function listReaderComments(db: SqlQueryable, subscriberId: number): Promise<ReaderComments> {
+  const { rows } = await db.query<{ id: number; slug: string; title: string; body: string; status: "approved" | "held"; created_at: Date }>(
+    `SELECT c.id, p.slug, p.title, c.body, c.status, c.created_at
+       FROM comments c JOIN posts p ON p.id = c.post_id
+      WHERE c.subscriber_id = $1 AND c.status IN ('approved', 'held') AND p.published
+      ORDER BY c.created_at DESC, c.id DESC LIMIT 200`,
+    [subscriberId],
+  );
+  return {
+    comments: rows.map((row) => ({
+      id: row.id,
+      post: { slug: row.slug, title: row.title },
+      body: row.body,
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+    })),
+  };
 }
 
 /** The public comment count of each post named (what its card and Stats show): `publicVisibility` only. */
