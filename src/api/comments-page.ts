@@ -25,6 +25,7 @@ import { findReaderSession } from "../core/readers/reader-sessions.ts";
 import { escapeHtml as escape } from "../core/shared/escape-html.ts";
 import { apiPaths } from "./api-paths.ts";
 import { readReaderToken, readSessionToken } from "./session-cookie.ts";
+import { formPageStyles } from "./form-page-styles.ts";
 import { withSiteHeaders, type LoadTemplate } from "./site-pages.ts";
 import { renderPage } from "./subscription-pages.ts";
 
@@ -42,10 +43,11 @@ export function commentsPageSlug(pathname: string): string | undefined {
   }
 }
 
-// BRAND.md: 3px ink borders, a hard shadow, signal red for focus (as the preference page).
-const styles = `<style>
-.nf-comments{width:100%;max-width:44rem;margin:0 auto;text-align:left}
-.nf-comments ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:1.5rem}
+// The shared form rules (form-page-styles.ts), and the thread's own: cards, one level of replies, the reply forms.
+const styles = formPageStyles(
+  "nf-comments",
+  { maxWidth: "44rem" },
+  `.nf-comments ol{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:1.5rem}
 .nf-comments ol ol{margin:1rem 0 0 1rem;padding-left:1rem;border-left:3px solid #0a0a0a;gap:1rem}
 .nf-comments article{border:3px solid #0a0a0a;box-shadow:4px 4px 0 #0a0a0a;background:#fff;color:#0a0a0a;padding:1rem}
 .nf-comments header{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:baseline;font-size:.9rem}
@@ -55,7 +57,7 @@ const styles = `<style>
 .nf-comments .nf-body{margin-top:.5rem;overflow-wrap:anywhere}
 .nf-comments .nf-body p{margin:0 0 .75rem}
 .nf-comments .nf-body a{color:#b91c1c;text-decoration:underline}
-.nf-comments .nf-note{margin:0 0 1.5rem;padding:.75rem 1rem;border:3px solid #0a0a0a;background:#fef3c7;color:#0a0a0a}
+.nf-comments .nf-note{margin:0 0 1.5rem}
 .nf-comments .nf-post{font-weight:700;text-decoration:underline}
 .nf-comments form{margin:2rem 0 0;display:flex;flex-direction:column;gap:.75rem}
 .nf-comments label{font-weight:600}
@@ -63,8 +65,8 @@ const styles = `<style>
 .nf-comments details{margin-top:.75rem}
 .nf-comments details form{margin-top:.5rem}
 .nf-comments .nf-trap{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
-.nf-comments :focus-visible{outline:3px solid #e11d2e;outline-offset:2px}
-</style>`;
+`,
+);
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 

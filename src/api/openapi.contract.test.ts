@@ -204,6 +204,8 @@ const calls: Record<string, Call | Call[]> = {
   "readers.signOut": { path: "/api/readers/sign-out", as: "anonymous", status: 204 },
   "readers.me": { path: "/api/readers/me", as: "anonymous", status: 401 },
   "readers.rename": { path: "/api/readers/me", as: "anonymous", json: {}, status: 400 },
+  "readers.replyNotices": { path: "/api/readers/me/reply-notices", as: "anonymous", json: { on: true }, status: 401 },
+  "readers.comments": { path: "/api/readers/me/comments", as: "anonymous", status: 401 },
   "readers.erase": { path: "/api/readers/me", as: "anonymous", status: 401 },
   "readers.export": { path: "/api/readers/me/export", as: "anonymous", status: 401 },
   "readers.endSessions": { path: `/api/readers/${String(none)}/sign-out`, status: 200 },
@@ -216,6 +218,7 @@ const calls: Record<string, Call | Call[]> = {
   ],
   "comments.queue": { path: "/api/comments", status: 200 },
   "comments.count": { path: "/api/comments/count", status: 200 },
+  "comments.counts": { path: "/api/comments/counts?posts=1,2", as: "anonymous", status: 200 },
   "comments.moderate": { path: "/api/comments/moderate", json: {}, status: 400 },
   // Without a token (or with a bad one) the page says the link is not valid: HTML, 200.
   "comments.noticesUnsubscribePage": { path: "/api/comments/notices/unsubscribe", as: "anonymous", status: 200 },

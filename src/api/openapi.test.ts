@@ -215,7 +215,7 @@ describe("the islands", () => {
         const source = await readFile(file, "utf8");
         // The page scripts write their paths out (account-paths.ts says why; page-script-paths.test.ts holds them equal to apiPaths).
         if (
-          ["account-paths.ts", "checkout-paths.ts", "comments-paths.ts", "site-script-paths.ts"].some(
+          ["account-paths.ts", "checkout-paths.ts", "comment-counts-paths.ts", "comments-paths.ts", "site-script-paths.ts"].some(
             (name) => path.relative(root, file) === path.join("islands", "public", name),
           )
         )

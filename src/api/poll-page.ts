@@ -1,5 +1,6 @@
 import type { Poll } from "../core/polls/polls.service.ts";
 import { escapeHtml as escape } from "../core/shared/escape-html.ts";
+import { formPageStyles } from "./form-page-styles.ts";
 import type { LoadTemplate } from "./site-pages.ts";
 import { renderPage, type PageContent } from "./subscription-pages.ts";
 
@@ -12,17 +13,7 @@ import { renderPage, type PageContent } from "./subscription-pages.ts";
 
 export type PollNotice = "saved" | "error" | undefined;
 
-// BRAND.md: 3px ink borders, a hard shadow, signal red for the checked state and focus (as the preference page).
-const formStyles = `<style>
-.nf-poll{width:100%;max-width:36rem;margin:0 auto;text-align:left}
-.nf-poll fieldset{border:3px solid #0a0a0a;box-shadow:4px 4px 0 #0a0a0a;margin:0 0 1.5rem;padding:1rem 1.25rem;background:#fff;color:#0a0a0a}
-.nf-poll legend{font-family:"Archivo Black","Arial Black",Impact,sans-serif;text-transform:uppercase;padding:0 .5rem;background:#fafaf7;border:3px solid #0a0a0a}
-.nf-poll label{display:flex;gap:.75rem;align-items:flex-start;padding:.5rem 0;cursor:pointer}
-.nf-poll input{width:1.25rem;height:1.25rem;margin-top:.2rem;accent-color:#b91c1c;flex:none}
-.nf-poll .nf-note{margin:0 0 1rem;padding:.75rem 1rem;border:3px solid #0a0a0a;background:#fef3c7;color:#0a0a0a}
-.nf-poll button{width:100%}
-.nf-poll :focus-visible{outline:3px solid #e11d2e;outline-offset:2px}
-</style>`;
+const formStyles = formPageStyles("nf-poll", { maxWidth: "36rem", choices: true });
 
 const notices: Record<Exclude<PollNotice, undefined>, string> = {
   saved: "Thanks, your answer is saved. You can change it here any time.",

@@ -1,5 +1,6 @@
 import type { ReaderPreferences } from "../core/subscribers/reader-preferences.schema.ts";
 import { escapeHtml as escape } from "../core/shared/escape-html.ts";
+import { formPageStyles } from "./form-page-styles.ts";
 import type { LoadTemplate } from "./site-pages.ts";
 import { renderPage, type PageContent } from "./subscription-pages.ts";
 
@@ -12,19 +13,13 @@ import { renderPage, type PageContent } from "./subscription-pages.ts";
 /** What the page says above the form. */
 export type PreferencesNotice = "saved" | "unfollow" | "error" | undefined;
 
-// BRAND.md: 3px ink borders, a hard shadow, signal red for the checked state and focus.
-const formStyles = `<style>
-.nf-prefs{width:100%;max-width:36rem;margin:0 auto;text-align:left}
-.nf-prefs fieldset{border:3px solid #0a0a0a;box-shadow:4px 4px 0 #0a0a0a;margin:0 0 1.5rem;padding:1rem 1.25rem;background:#fff;color:#0a0a0a}
-.nf-prefs legend{font-family:"Archivo Black","Arial Black",Impact,sans-serif;text-transform:uppercase;padding:0 .5rem;background:#fafaf7;border:3px solid #0a0a0a}
-.nf-prefs label{display:flex;gap:.75rem;align-items:flex-start;padding:.5rem 0;cursor:pointer}
-.nf-prefs input{width:1.25rem;height:1.25rem;margin-top:.2rem;accent-color:#b91c1c;flex:none}
-.nf-prefs .nf-topics{margin:.25rem 0 0 2rem;border-left:3px solid #0a0a0a;padding-left:1rem}
+const formStyles = formPageStyles(
+  "nf-prefs",
+  { maxWidth: "36rem", choices: true },
+  `.nf-prefs .nf-topics{margin:.25rem 0 0 2rem;border-left:3px solid #0a0a0a;padding-left:1rem}
 .nf-prefs small{display:block;color:#4b5563;font-size:.95rem}
-.nf-prefs .nf-note{margin:0 0 1rem;padding:.75rem 1rem;border:3px solid #0a0a0a;background:#fef3c7;color:#0a0a0a}
-.nf-prefs button{width:100%}
-.nf-prefs :focus-visible{outline:3px solid #e11d2e;outline-offset:2px}
-</style>`;
+`,
+);
 
 const notices: Record<Exclude<PreferencesNotice, undefined>, string> = {
   saved: "Saved. Your choice applies from the next email.",

@@ -49,7 +49,9 @@ async function signInWithCode(page: Page, request: APIRequestContext, email: str
 async function openComments(page: Page, postPath: string) {
   await page.goto(postPath);
   const region = page.getByRole("region", { name: "Comments" });
-  await region.getByRole("button", { name: "Show comments" }).click();
+  // Dispatched, not clicked: a click scrolls the button into view first, that scroll wakes the
+  // comments by themselves (comments-loader.ts), the button leaves the page, and the click waited for it.
+  await region.getByRole("button", { name: "Show comments" }).dispatchEvent("click");
   await expect(region.getByText(/\d+ comments?$/)).toBeVisible();
   return region;
 }
@@ -182,4 +184,89 @@ test("without JavaScript, a signed-in reader reads and writes comments on the se
   const mine = plain.locator('li[id^="comment-"]').filter({ hasText: text });
   await expect(mine.getByText("Awaiting approval")).toBeVisible();
   await noScript.close();
+});
+
+test("a reader edits and deletes their own comment from the thread, and turns reply emails back on from their page", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const post = await firstPostPath(page);
+  const email = uniqueEmail("editor");
+  const origin = new URL(baseURL ?? "").origin;
+  await confirmedReader(page, request, email, origin);
+  await page.goto("/account");
+  await signInWithCode(page, request, email, 2);
+  await expect(page.getByText(email)).toBeVisible();
+
+  // Edit within the 15 minutes (the window's end is the server's: route test "editing and deleting").
+  const region = await openComments(page, post);
+  const text = unique("Tpyo in my comment");
+  await region.getByLabel("Your comment").fill(text);
+  await region.getByRole("button", { name: "Post comment" }).click();
+  const mine = () => region.locator("[data-comment]").filter({ has: page.getByText("Awaiting approval") });
+  await expect(mine().filter({ hasText: text })).toBeVisible();
+  await mine().filter({ hasText: text }).getByRole("button", { name: "Edit" }).click();
+  const box = region.getByLabel("Your comment");
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue(text);
+  const fixed = text.replace("Tpyo", "Typo");
+  await box.fill(fixed);
+  await region.getByRole("button", { name: "Post comment" }).click();
+  await expect(region.getByRole("status")).toHaveText("Your comment is saved.");
+  const edited = mine().filter({ hasText: fixed });
+  await expect(edited.getByText("(edited)")).toBeVisible();
+  await expect(region.getByText(text)).toHaveCount(0);
+
+  // Delete, after the confirmation.
+  page.once("dialog", (dialog) => void dialog.accept());
+  await edited.getByRole("button", { name: "Delete" }).click();
+  await expect(region.getByRole("status")).toHaveText("Your comment is deleted.");
+  await expect(region.getByText(fixed)).toHaveCount(0);
+
+  // Reply emails: off as a reply email's one-click unsubscribe leaves them (route test "turns reply
+  // emails back on…" does that POST); the reader's page shows it and turns them on from the keyboard.
+  await page.request.put("/api/readers/me/reply-notices", { data: { on: false }, headers: { origin } });
+  await page.goto("/account");
+  const replies = page.getByRole("checkbox", { name: "Email me when someone replies to my comment" });
+  await expect(replies).not.toBeChecked();
+  await replies.focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("status")).toHaveText(/Reply emails are on/);
+  await page.reload();
+  await expect(replies).toBeChecked();
+  expect(((await (await page.request.get("/api/readers/me")).json()) as { replyNotices: boolean }).replyNotices).toBe(true);
+  expect(await seriousViolations(page, "[data-account]")).toEqual([]);
+});
+
+test("a post card's comment count follows an approval without a rebuild (issue 44 points 6 and 7)", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await page.goto("/blog");
+  const card = page.locator("[data-card-comments]").first();
+  const postId = (await card.getAttribute("data-card-comments")) ?? "";
+  const counts = async () =>
+    ((await (await page.request.get(`/api/comments/counts?posts=${postId}`)).json()) as { counts: { comments: number }[] }).counts[0]?.comments ?? 0;
+  const before = await counts();
+  // The owner writes as the author: approved at once, no rebuild asked for.
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  await logIn(ownerPage);
+  const written = await ownerPage.request.post(`/api/posts/${postId}/comments`, {
+    data: { body: unique("A word from the author") },
+    headers: { origin: new URL(ownerPage.url()).origin },
+  });
+  expect(written.status()).toBe(201);
+  const after = before + 1;
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.locator(`[data-card-comments="${postId}"]`).first().textContent();
+      },
+      { timeout: 15_000 },
+    )
+    .toContain(`${String(after)} ${after === 1 ? "comment" : "comments"}`);
+  await expect(page.locator(`[data-card-comments="${postId}"]`).first()).toBeVisible();
+  await owner.close();
 });

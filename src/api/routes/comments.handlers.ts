@@ -2,6 +2,7 @@ import type { AppDeps } from "../../app/app-deps.ts";
 import { stopCommentNotices, queueReplyNotices, verifyCommentNoticesToken } from "../../core/comments/comment-notices.ts";
 import { commentsPagePath, type CommentNotice } from "../../core/comments/comment.schema.ts";
 import {
+  commentCountsForCards,
   countHeldComments,
   createComment,
   deleteComment,
@@ -94,6 +95,9 @@ export const commentsHandlers: RouteHandlers<typeof commentsRoutes> = {
   },
   queue: async ({ deps, query }) => listCommentQueue(deps, query),
   count: async ({ deps }) => ({ held: await countHeldComments(deps.db) }),
+  // The same for everyone: the CDN keeps it 5 s at most, as the thread's anonymous answer (decision 0082).
+  counts: async ({ deps, query }) =>
+    json(await commentCountsForCards(deps.db, query.posts), { headers: { "cache-control": "public, max-age=0, s-maxage=5" } }),
   moderate: async ({ deps, body }) => {
     const changed = await moderateComments(deps, body, replyNotices(deps));
     if (body.action === "approve" && changed > 0) startDelivery(deps);

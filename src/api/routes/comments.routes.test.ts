@@ -273,6 +273,57 @@ describe("the public thread", () => {
   });
 });
 
+describe("the cards' counts", () => {
+  it("counts what the public thread shows, per post asked for, 0 for a draft or an unknown id; an approval is in the next answer", async () => {
+    const tess = await trusted();
+    await write({ cookie: tess.cookie }, { body: "a" });
+    const newcomer = await reader("New");
+    const held = (await (await write({ cookie: newcomer.cookie }, { body: "held one" })).json()) as { id: number };
+    const [draft] = await rows<{ id: number }>("INSERT INTO posts (title, content, slug) VALUES ('D', '<p>x</p>', $1) RETURNING id", [
+      `draft-${String(ip)}`,
+    ]);
+    const draftId = (draft as { id: number }).id;
+    await app.deps.db.query(
+      "INSERT INTO comments (post_id, is_owner, body, html, status, created_at) VALUES ($1, true, 'x', '<p>x</p>', 'approved', $2)",
+      [draftId, clock.now()],
+    );
+    const counts = async () => {
+      // A reader's cookie changes nothing: the answer is the same for everyone.
+      const response = await call(`/api/comments/counts?posts=${String(postId)},${String(draftId)},999999`, { headers: { cookie: newcomer.cookie } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=5");
+      return (await response.json()) as unknown;
+    };
+    expect(await counts()).toEqual({
+      enabled: true,
+      counts: [
+        { id: postId, comments: 2 },
+        { id: draftId, comments: 0 },
+        { id: 999999, comments: 0 },
+      ],
+    });
+    await moderate([held.id], "approve");
+    expect(await counts()).toMatchObject({ counts: [{ id: postId, comments: 3 }, {}, {}] });
+    await call(`/api/readers/${String(newcomer.id)}/ban`, { method: "POST", headers: await app.adminHeaders() });
+    expect(await counts()).toMatchObject({ counts: [{ id: postId, comments: 2 }, {}, {}] });
+    await updateSiteSetting(app.deps, "comments_enabled", "off");
+    expect(await counts()).toEqual({ enabled: false, counts: [] });
+    await updateSiteSetting(app.deps, "comments_enabled", "on");
+    for (const bad of [
+      "",
+      "?posts=",
+      "?posts=a",
+      "?posts=1,,2",
+      "?posts=0",
+      `?posts=${Array.from({ length: 51 }, (_, i) => String(i + 1)).join(",")}`,
+    ]) {
+      const response = await call(`/api/comments/counts${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect(Object.keys((await response.json()) as object)).toEqual(["error"]);
+    }
+  });
+});
+
 describe("editing and deleting", () => {
   it("lets the author edit or delete within 15 minutes, the owner any time; another reader gets 404", async () => {
     const tess = await trusted();

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
   commentCountSchema,
+  commentCountsQuerySchema,
+  commentCountsSchema,
   commentCreatedSchema,
   commentCreateSchema,
   commentEditedSchema,
@@ -68,6 +70,16 @@ export const commentsRoutes = {
     scope: "content:read",
     summary: "How many comments wait for approval (the dashboard tab's badge)",
     answers: { 200: jsonAnswer(commentCountSchema, "The count") },
+  }),
+  counts: declareRoute({
+    method: "GET",
+    path: apiPaths.commentCounts,
+    access: "public",
+    shared: true,
+    summary:
+      "The public comment count of each post named (the post cards' counts, refreshed by the list pages so an approval shows without a rebuild); 0 for a draft or an unknown id. Cached by the CDN for 5 s",
+    query: commentCountsQuerySchema,
+    answers: { 200: jsonAnswer(commentCountsSchema, "The counts, in the order asked") },
   }),
   moderate: declareRoute({
     method: "POST",

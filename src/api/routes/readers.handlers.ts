@@ -1,5 +1,6 @@
+import { listReaderComments } from "../../core/comments/comments.service.ts";
 import { UnauthorizedError } from "../../core/errors.ts";
-import { eraseReader, readerProfile, renameReader, signedOutMessage } from "../../core/readers/reader-profile.ts";
+import { eraseReader, readerProfile, renameReader, setReaderReplyNotices, signedOutMessage } from "../../core/readers/reader-profile.ts";
 import { endReaderSession, endReaderSessions, findReaderSession, type ReaderSession } from "../../core/readers/reader-sessions.ts";
 import { requestReaderSignIn, verifySignInCode, verifySignInToken } from "../../core/readers/reader-sign-in.ts";
 import { exportSubscriberData } from "../../core/subscribers/subscriber-privacy.ts";
@@ -39,6 +40,8 @@ export const readersHandlers: RouteHandlers<typeof readersRoutes> = {
   },
   me: async ({ deps, request }) => json(await readerProfile(deps, await requireReader(deps, request))),
   rename: async ({ deps, request, body }) => json(await renameReader(deps, await requireReader(deps, request), body.name)),
+  replyNotices: async ({ deps, request, body }) => json(await setReaderReplyNotices(deps, await requireReader(deps, request), body.on)),
+  comments: async ({ deps, request }) => json(await listReaderComments(deps.db, (await requireReader(deps, request)).subscriberId)),
   erase: async ({ deps, request }) => {
     await eraseReader(deps, await requireReader(deps, request));
     return new Response(null, { status: 204, headers: { "set-cookie": clearedReaderCookie(request), "cache-control": "no-store" } });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
+import { commentNoticesUnsubscribePath, signCommentNoticesToken } from "../../core/comments/comment-notices.ts";
 import { codeAddressLimit, maxFailedCodes, signInLifetimeMs, spentLinkMessage, wrongCodeMessage } from "../../core/readers/reader-sign-in.ts";
 import { readerSessionMs } from "../../core/readers/reader-sessions.ts";
 import { readerCookie } from "../session-cookie.ts";
@@ -243,6 +244,73 @@ describe("the reader's session", () => {
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toMatch(/^nf_reader=;.*Max-Age=0/);
     expect((await call("/api/readers/me", { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("turns reply emails back on after a notice's one-click unsubscribe, and shows the state", async () => {
+    const { id, cookie } = await signIn("ida@example.com");
+    const me = async () => ((await (await call("/api/readers/me", { headers: { cookie } })).json()) as { replyNotices: boolean }).replyNotices;
+    const put = (body: unknown, headers: Record<string, string> = { cookie }) =>
+      call("/api/readers/me/reply-notices", {
+        method: "PUT",
+        headers: { ...headers, origin: testOrigin, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect(await me()).toBe(true);
+    // A reply email's RFC 8058 one-click POST: no cookie, no Origin, the signed token.
+    const token = signCommentNoticesToken(app.deps.signer, id);
+    const stopped = await call(`${commentNoticesUnsubscribePath}?token=${encodeURIComponent(token)}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(stopped.status).toBe(200);
+    expect(await me()).toBe(false);
+    const on = await put({ on: true });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ email: "ida@example.com", replyNotices: true });
+    expect(await rows("SELECT comment_reply_notices FROM subscribers WHERE id = $1", [id])).toEqual([{ comment_reply_notices: true }]);
+    expect(await (await put({ on: false })).json()).toMatchObject({ replyNotices: false });
+    expect(await me()).toBe(false);
+    expect((await put({ on: "yes" })).status).toBe(400);
+    expect((await put({})).status).toBe(400);
+    const signedOut = await put({ on: true }, {});
+    expect(signedOut.status).toBe(401);
+    expect(await me()).toBe(false);
+  });
+
+  it("lists the reader's own comments shown or waiting, newest first, for their page", async () => {
+    const { id, cookie } = await signIn("cal@example.com");
+    const [post] = await rows<{ id: number }>(
+      "INSERT INTO posts (title, content, slug, published, published_at) VALUES ('Fails', '<p>x</p>', 'fails-cal', true, $1) RETURNING id",
+      [clock.now()],
+    );
+    const postId = (post as { id: number }).id;
+    const at = (minutes: number) => new Date(clock.now().getTime() + minutes * 60_000);
+    for (const [body, status, minutes] of [
+      ["First", "approved", 1],
+      ["Waiting", "held", 2],
+      ["Hidden", "hidden", 3],
+      ["Spam", "spam", 4],
+    ] as const) {
+      await rows("INSERT INTO comments (post_id, subscriber_id, body, html, status, created_at) VALUES ($1, $2, $3, $3, $4, $5)", [
+        postId,
+        id,
+        body,
+        status,
+        at(minutes),
+      ]);
+    }
+    const answer = await call("/api/readers/me/comments", { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    expect(await answer.json()).toMatchObject({
+      comments: [
+        { body: "Waiting", status: "held", post: { slug: "fails-cal", title: "Fails" } },
+        { body: "First", status: "approved" },
+      ],
+    });
+    expect(((await (await call("/api/readers/me/comments", { headers: { cookie } })).json()) as { comments: unknown[] }).comments).toHaveLength(2);
+    expect((await call("/api/readers/me/comments")).status).toBe(401);
   });
 
   it("ends after 30 days", async () => {

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { readerNameSchema, readerSchema, readerSignInSchema, readerVerifySchema } from "../../core/readers/reader.schema.ts";
+import { readerCommentsSchema } from "../../core/comments/comment.schema.ts";
+import {
+  readerNameSchema,
+  readerReplyNoticesSchema,
+  readerSchema,
+  readerSignInSchema,
+  readerVerifySchema,
+} from "../../core/readers/reader.schema.ts";
 import { subscriberGoneMessage } from "../../core/subscribers/subscriber-privacy.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, fileAnswer, jsonAnswer } from "../declare-route.ts";
@@ -55,6 +62,23 @@ export const readersRoutes = {
     summary: "Sets the reader's display name (plain text, 1–50 characters)",
     body: { type: "json", schema: readerNameSchema },
     answers: { 200: signedIn },
+    errors: [401],
+  }),
+  replyNotices: declareRoute({
+    method: "PUT",
+    path: apiPaths.readerMeReplyNotices,
+    access: "public",
+    summary: "Turns the reader's reply emails on or off (a reply email's one-click unsubscribe turns them off; the reader's page turns them back on)",
+    body: { type: "json", schema: readerReplyNoticesSchema },
+    answers: { 200: signedIn },
+    errors: [401],
+  }),
+  comments: declareRoute({
+    method: "GET",
+    path: apiPaths.readerMeComments,
+    access: "public",
+    summary: "The reader's own comments shown or waiting for approval, newest first (at most 200; all of them are in the export)",
+    answers: { 200: jsonAnswer(readerCommentsSchema, "Their comments") },
     errors: [401],
   }),
   erase: declareRoute({

@@ -134,6 +134,41 @@ export const commentQueueQuerySchema = z.object({
 });
 export type CommentQueueQuery = z.output<typeof commentQueueQuerySchema>;
 
+/** The most posts one `GET /api/comments/counts` names: a list page's cards (20) with room to spare. */
+export const commentCountsMaxPosts = 50;
+
+/** `GET /api/comments/counts?posts=1,2,3`: the posts whose cards a page shows. */
+export const commentCountsQuerySchema = z.object({
+  posts: z
+    .string({ error: "posts is required: post ids separated by commas" })
+    .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, "posts must be post ids separated by commas")
+    .transform((ids) => [...new Set(ids.split(",").map(Number))])
+    .pipe(z.array(z.number().int()).max(commentCountsMaxPosts, `posts can name at most ${String(commentCountsMaxPosts)} posts`))
+    .meta({ description: `Post ids separated by commas, at most ${String(commentCountsMaxPosts)}` }),
+});
+
+/** The public comment count of each post asked for (a draft or unknown id answers 0); `enabled: false` when comments are switched off. */
+export const commentCountsSchema = z.object({
+  enabled: z.boolean(),
+  counts: z.array(z.object({ id: z.number().int(), comments: z.number().int() })),
+});
+export type CommentCounts = z.output<typeof commentCountsSchema>;
+
+/** `GET /api/readers/me/comments`: the reader's own comments that are shown or waiting, newest first (their page's list). */
+export const readerCommentsSchema = z.object({
+  comments: z.array(
+    z.object({
+      id: z.number().int(),
+      post: z.object({ slug: z.string(), title: z.string() }),
+      /** The plain text as written (the page sets it as text, never as HTML). */
+      body: z.string(),
+      status: z.enum(["approved", "held"]),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+});
+export type ReaderComments = z.output<typeof readerCommentsSchema>;
+
 /** One comment as the owner's queue shows it. */
 export const queuedCommentSchema = z.object({
   id: z.number().int(),

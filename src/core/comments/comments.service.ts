@@ -14,6 +14,7 @@ import {
   commentThreadsPerPage,
   commentTooManyMessage,
   editWindowMessage,
+  type CommentCounts,
   type CommentCreate,
   type CommentCreated,
   type CommentList,
@@ -24,6 +25,7 @@ import {
   type ModerationAction,
   type PublicComment,
   type QueuedComment,
+  type ReaderComments,
   type ReaderStanding,
 } from "./comment.schema.ts";
 
@@ -559,6 +561,29 @@ export async function exportReaderComments(
   }));
 }
 
+/**
+ * The reader's own comments for their page (issue 44 point 2): those shown under a published post
+ * and those waiting, newest first; hidden and spam are the owner's call and stay in the export only.
+ */
+export async function listReaderComments(db: SqlQueryable, subscriberId: number): Promise<ReaderComments> {
+  const { rows } = await db.query<{ id: number; slug: string; title: string; body: string; status: "approved" | "held"; created_at: Date }>(
+    `SELECT c.id, p.slug, p.title, c.body, c.status, c.created_at
+       FROM comments c JOIN posts p ON p.id = c.post_id
+      WHERE c.subscriber_id = $1 AND c.status IN ('approved', 'held') AND p.published
+      ORDER BY c.created_at DESC, c.id DESC LIMIT 200`,
+    [subscriberId],
+  );
+  return {
+    comments: rows.map((row) => ({
+      id: row.id,
+      post: { slug: row.slug, title: row.title },
+      body: row.body,
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+    })),
+  };
+}
+
 /** The public comment count of each post named (what its card and Stats show): `publicVisibility` only. */
 export async function publicCommentCounts(db: SqlQueryable, postIds: readonly number[]): Promise<Map<number, number>> {
   if (postIds.length === 0) return new Map();
@@ -568,6 +593,21 @@ export async function publicCommentCounts(db: SqlQueryable, postIds: readonly nu
     [postIds],
   );
   return new Map(rows.map((row) => [row.post_id, row.n]));
+}
+
+/**
+ * `GET /api/comments/counts`: what the post cards show, refreshed in the browser so an approval
+ * shows on the built list pages without a rebuild (decision 0086). Published posts only; every id
+ * asked for is answered (0 when it has none, is a draft or is unknown), in the order asked.
+ */
+export async function commentCountsForCards(db: SqlQueryable, postIds: readonly number[]): Promise<CommentCounts> {
+  if (!(await commentSettings(db)).enabled) return { enabled: false, counts: [] };
+  const { rows } = await db.query<{ id: number }>("SELECT id FROM posts WHERE id = ANY($1::int[]) AND published", [postIds]);
+  const counts = await publicCommentCounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return { enabled: true, counts: postIds.map((id) => ({ id, comments: counts.get(id) ?? 0 })) };
 }
 
 /**

@@ -12,10 +12,13 @@ export async function readerProfile(
   deps: { db: SqlQueryable } & Pick<MailDeps, "site" | "signer" | "urls">,
   session: ReaderSession,
 ): Promise<Reader> {
-  const { rows } = await deps.db.query<{ id: number; email: string; display_name: string | null; status: Reader["status"] }>(
-    "SELECT id, email, display_name, status FROM subscribers WHERE id = $1",
-    [session.subscriberId],
-  );
+  const { rows } = await deps.db.query<{
+    id: number;
+    email: string;
+    display_name: string | null;
+    status: Reader["status"];
+    comment_reply_notices: boolean;
+  }>("SELECT id, email, display_name, status, comment_reply_notices FROM subscribers WHERE id = $1", [session.subscriberId]);
   const row = rows[0];
   if (!row) throw new UnauthorizedError(signedOutMessage);
   return {
@@ -25,6 +28,7 @@ export async function readerProfile(
     status: row.status,
     sessionExpiresAt: session.expiresAt.toISOString(),
     preferencesUrl: preferencesUrl(deps, { id: row.id }),
+    replyNotices: row.comment_reply_notices,
   };
 }
 
@@ -35,6 +39,16 @@ export async function renameReader(
   name: string,
 ): Promise<Reader> {
   await deps.db.query("UPDATE subscribers SET display_name = $2 WHERE id = $1", [session.subscriberId, name]);
+  return readerProfile(deps, session);
+}
+
+/** Turns the reader's reply emails on or off: the reader's page undoes a notice's one-click unsubscribe (issue 44 point 5). */
+export async function setReaderReplyNotices(
+  deps: { db: SqlQueryable } & Pick<MailDeps, "site" | "signer" | "urls">,
+  session: ReaderSession,
+  on: boolean,
+): Promise<Reader> {
+  await deps.db.query("UPDATE subscribers SET comment_reply_notices = $2 WHERE id = $1", [session.subscriberId, on]);
   return readerProfile(deps, session);
 }
 

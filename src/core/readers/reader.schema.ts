@@ -36,6 +36,9 @@ export const displayNameSchema = z
 /** `PUT /api/readers/me`. */
 export const readerNameSchema = z.object({ name: displayNameSchema }, { error: "Name is required" });
 
+/** `PUT /api/readers/me/reply-notices`: reply emails on or off, from the reader's page. */
+export const readerReplyNoticesSchema = z.object({ on: z.boolean({ error: "on must be true or false" }) }, { error: "on is required" });
+
 /** `GET /api/readers/me`: the signed-in reader. */
 export const readerSchema = z.object({
   id: z.number().int(),
@@ -47,6 +50,8 @@ export const readerSchema = z.object({
   sessionExpiresAt: z.iso.datetime(),
   /** Their "Choose what you get" page (topics and how often, issue 42), signed for them as every email's link is. */
   preferencesUrl: z.string(),
+  /** Whether they get an email when someone replies to their comment (a notice's one-click unsubscribe turns it off). */
+  replyNotices: z.boolean(),
 });
 
 export type Reader = z.output<typeof readerSchema>;

@@ -51,17 +51,16 @@ function fieldOf(form: HTMLFormElement, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
-function say(message: string, isError: boolean): void {
-  if (error) error.textContent = isError ? message : "";
-  if (status) status.textContent = isError ? "" : message;
+/** Says the message (a page's word may be missing: nothing is said) as an error or as news. */
+function say(message: string | undefined, isError: boolean): void {
+  if (error) error.textContent = isError ? (message ?? "") : "";
+  if (status) status.textContent = isError ? "" : (message ?? "");
 }
 
 function show(reader: Record<string, unknown> | null): void {
   $("[data-account-loading]")?.setAttribute("hidden", "");
-  const signedIn = $("[data-account-signed-in]");
-  const signedOut = $("[data-account-signed-out]");
-  signedIn?.toggleAttribute("hidden", !reader);
-  signedOut?.toggleAttribute("hidden", Boolean(reader));
+  $("[data-account-signed-in]")?.toggleAttribute("hidden", !reader);
+  $("[data-account-signed-out]")?.toggleAttribute("hidden", Boolean(reader));
   if (!reader) return;
   const emailText = $("[data-reader-email]");
   if (emailText) emailText.textContent = String(reader.email);
@@ -69,8 +68,19 @@ function show(reader: Record<string, unknown> | null): void {
   $("[data-reader-preferences]")?.setAttribute("href", String(reader.preferencesUrl));
   const name = $<HTMLInputElement>("#reader-name");
   if (name) name.value = typeof reader.name === "string" ? reader.name : "";
+  if (replies) replies.checked = Boolean(reader.replyNotices);
   void callReaders("GET", readerApi.payments).then(({ data }) => showPurchases(data));
 }
+
+/** Reply emails on or off (the box shows which): a reply email's one-click unsubscribe turns them off, this box back on. */
+const replies = $<HTMLInputElement>("[data-reply-notices]");
+replies?.addEventListener("change", () => {
+  const on = replies.checked;
+  void callReaders("PUT", readerApi.replyNotices, { on }).then((answer) => {
+    replies.checked = answer.status === 200 ? on : !on;
+    say(answer.status === 200 ? (on ? words.repliesOn : words.repliesOff) : errorOf(answer), answer.status !== 200);
+  });
+});
 
 /** Their purchases and membership (issue 47 point 4): a small list, shown only when there is something. */
 function showPurchases(data: Record<string, unknown>): void {
@@ -134,7 +144,7 @@ onSubmit("[data-code-form]", async (form) => {
   const answer = await callReaders("POST", readerApi.verify, { email, code });
   if (answer.status !== 200) return say(errorOf(answer), true);
   if (signedInGoBack(null)) return;
-  say(words.signedIn ?? "", false);
+  say(words.signedIn, false);
   show(answer.data);
 });
 
@@ -143,13 +153,13 @@ onSubmit("[data-name-form]", async (form) => {
   const answer = await callReaders("PUT", readerApi.me, { name });
   if (answer.status !== 200) return say(errorOf(answer), true);
   show(answer.data);
-  say(words.saved ?? "", false);
+  say(words.saved, false);
 });
 
 $("[data-sign-out]")?.addEventListener("click", () => {
   void callReaders("POST", readerApi.signOut).then(() => {
     show(null);
-    say(words.signedOut ?? "", false);
+    say(words.signedOut, false);
   });
 });
 
@@ -164,7 +174,7 @@ $("[data-delete-yes]")?.addEventListener("click", () => {
     if (answer.status !== 204) return say(errorOf(answer), true);
     confirmBox?.setAttribute("hidden", "");
     show(null);
-    say(words.deleted ?? "", false);
+    say(words.deleted, false);
   });
 });
 

@@ -10,6 +10,7 @@ export const readerApi = {
   signOut: "/api/readers/sign-out",
   me: "/api/readers/me",
   exportData: "/api/readers/me/export",
+  replyNotices: "/api/readers/me/reply-notices",
   payments: "/api/readers/me/payments",
   billingPortal: "/api/billing-portal",
 } as const;

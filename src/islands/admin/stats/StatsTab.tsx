@@ -259,6 +259,17 @@ export default function StatsTab() {
               ]}
             />
             <FigureTable
+              caption="Comments per post"
+              rows={data.comments}
+              rowKey={(row) => String(row.id)}
+              emptyText="No comments shown on any post yet."
+              columns={[
+                { label: "Post", cell: (row) => row.title },
+                { label: "Comments", cell: (row) => figure(row.comments), numeric: true },
+                { label: "In this range", cell: (row) => figure(row.inRange), numeric: true },
+              ]}
+            />
+            <FigureTable
               caption="Not found"
               rows={data.notFound}
               rowKey={(row) => row.path}
