@@ -1,6 +1,19 @@
 // Templates are written with createElement, not JSX: `npm start` runs the domain straight from
 // TypeScript with Node's type stripping, which loads .ts files but not .tsx.
-import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+// Each component from its own package, not the "@react-email/components" barrel: the barrel also
+// loads Tailwind, the code block's Prism and Markdown, about 3 s per process on the loaded CI
+// machine, paid by every test file that sends an email (decision 0090).
+import { Body } from "@react-email/body";
+import { Button } from "@react-email/button";
+import { Container } from "@react-email/container";
+import { Head } from "@react-email/head";
+import { Heading } from "@react-email/heading";
+import { Hr } from "@react-email/hr";
+import { Html } from "@react-email/html";
+import { Link } from "@react-email/link";
+import { Preview } from "@react-email/preview";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
 import { createElement as h, type ReactNode } from "react";
 import { styles } from "./email-theme.ts";
 

@@ -1,5 +1,5 @@
 import { createElement as h } from "react";
-import { Text } from "@react-email/components";
+import { Text } from "@react-email/text";
 import { ActionButton, EmailHeading, EmailLayout, Paragraph } from "./email-layout.ts";
 import { colors, fonts } from "./email-theme.ts";
 
