@@ -59,6 +59,13 @@ export const e2eServers: E2eServer[] = ports.slice(0, serverCount).map((port, in
  */
 export const paymentsServerPort = Number(process.env.E2E_PAYMENTS_PORT ?? Math.max(...e2eServers.map((server) => server.port)) + 1);
 
+/**
+ * The port of the server the restart spec starts and stops itself (e2e/restart.spec.ts):
+ * E2E_RESTART_PORT, or the one after the purchase journey's, so two checkouts' runs given their own
+ * port ranges never start it on the same port.
+ */
+export const restartServerPort = Number(process.env.E2E_RESTART_PORT ?? paymentsServerPort + 1);
+
 const specPattern = (names: string[]) => names.map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
 const named = specsByServer.slice(0, e2eServers.length - 1);
 

@@ -5,10 +5,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { restartServerPort } from "../playwright.config.ts";
 import { localServerInfo } from "./local-server.ts";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const port = 8898;
+const port = restartServerPort;
 const siteUrl = `http://localhost:${String(port)}`;
 
 /** Runs `npm start` on its own port and state folder until it serves pages. */
