@@ -14,6 +14,7 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  Undo,
   type Object as APObject,
 } from "@fedify/vocab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +24,7 @@ import { listPostComments, moderateComments } from "../core/comments/comments.se
 import { promoteFediverseChanges } from "../core/fediverse/fediverse-changes.ts";
 import { deliverFediverse, fediverseRetryDelayMs } from "../core/fediverse/fediverse-delivery.ts";
 import { queuePostHubPing } from "../core/posts/post-hub-ping.ts";
+import { getPost } from "../core/posts/posts.service.ts";
 import { createFakeClock } from "../../tests/support/fake-clock.ts";
 import { systemClock } from "../core/shared/clock.ts";
 import { siteAt } from "../core/shared/site.ts";
@@ -276,6 +278,22 @@ describe.each(databaseTargets)("the site's actor against a Fedify peer on $name"
     );
     const counts = await deps.db.query<{ kind: string }>("SELECT kind FROM fediverse_reactions WHERE post_id = $1 ORDER BY kind", [postId]);
     expect(counts.rows.map((row) => row.kind)).toEqual(["boost", "like"]);
+    // What GET /api/blog-posts/{id} answers.
+    const answer = await getPost({ db: deps.db, urls: { file: deps.urls.file, isFile: () => false } }, postId, { includeDrafts: true });
+    expect(answer.fediverse).toEqual({ likes: 1, boosts: 1, replies: 1 });
+    // An Undo of the like takes it back.
+    await peer.ctx.sendActivity(
+      { identifier: "alice" },
+      inbox,
+      new Undo({
+        id: new URL(`${peer.origin}/undos/1`),
+        actor: peer.actor,
+        object: new Like({ id: new URL(`${peer.origin}/likes/1`), actor: peer.actor, object }),
+      }),
+      { immediate: true },
+    );
+    const after = await getPost({ db: deps.db, urls: { file: deps.urls.file, isFile: () => false } }, postId, { includeDrafts: true });
+    expect(after.fediverse).toEqual({ likes: 0, boosts: 1, replies: 1 });
   }, 60_000);
 
   it("gets a post to a peer that was down once it is back, exactly once (fake clock for the retry)", async () => {
