@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createFederation, generateCryptoKeyPair, MemoryKvStore, type Federation } from "@fedify/fedify";
+import { createFederation, generateCryptoKeyPair, MemoryKvStore, signRequest, type Federation } from "@fedify/fedify";
+import { Temporal } from "@js-temporal/polyfill";
 import {
   Accept,
   Announce,
@@ -78,7 +79,7 @@ async function startPeer(port = 0) {
       received.push(activity);
     });
   const ctx = federation.createContext(new URL(origin), undefined);
-  return { server, origin, received, ctx, actor: ctx.getActorUri("alice") };
+  return { server, origin, received, ctx, keys, actor: ctx.getActorUri("alice") };
 }
 
 describe.each(databaseTargets)("the site's actor against a Fedify peer on $name", (target) => {
@@ -168,6 +169,26 @@ describe.each(databaseTargets)("the site's actor against a Fedify peer on $name"
     });
     expect(forged.status).toBe(401);
     const { rows } = await deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM fediverse_followers WHERE follow_id LIKE '%forged'");
+    expect(rows[0]?.n).toBe(0);
+  }, 60_000);
+
+  it("refuses a replayed request: a genuine signature made 10 minutes ago (over the 5-minute window)", async () => {
+    const body = JSON.stringify({
+      "@context": "https://www.w3.org/ns/activitystreams",
+      id: `${peer.origin}/follows/stale`,
+      type: "Follow",
+      actor: peer.actor.href,
+      object: `${blog.origin}/fediverse/actor`,
+    });
+    const stale = await signRequest(
+      new Request(`${blog.origin}/fediverse/inbox`, { method: "POST", headers: { "content-type": "application/activity+json" }, body }),
+      (peer.keys[0] as CryptoKeyPair).privateKey,
+      new URL(`${peer.actor.href}#main-key`),
+      { currentTime: Temporal.Now.instant().subtract({ minutes: 10 }) },
+    );
+    const answer = await fetch(stale);
+    expect(answer.status).toBe(401);
+    const { rows } = await deps.db.query<{ n: number }>("SELECT count(*)::int AS n FROM fediverse_followers WHERE follow_id LIKE '%stale'");
     expect(rows[0]?.n).toBe(0);
   }, 60_000);
 
