@@ -188,6 +188,9 @@ const adaptersPolicy = {
     { pattern: pkg("yauzl"), says: "yauzl, yazl (archives as streams)" },
     { pattern: pkg("yazl"), says: "yauzl, yazl (archives as streams)" },
     { pattern: pkg("stripe"), says: "stripe (payments)" },
+    { pattern: pkg("@fedify/fedify"), says: "Fedify and its vocabulary (ActivityPub: signatures, WebFinger, remote fetches; decision 0087)" },
+    { pattern: pkg("@fedify/vocab"), says: "Fedify and its vocabulary (ActivityPub: signatures, WebFinger, remote fetches; decision 0087)" },
+    { pattern: pkg("@js-temporal/polyfill"), says: "Fedify and its vocabulary (ActivityPub: signatures, WebFinger, remote fetches; decision 0087)" },
   ],
   files: [{ pattern: /^src\/core\//, says: "`src/core/` (the seams and ports they implement)" }],
   hints: [

@@ -22,6 +22,8 @@ export interface LocalSite {
   preview?: (request: Request) => Promise<Response>;
   /** `/blog/{slug}/comments/`, answered in-process as the `comments-page` function answers on Netlify. */
   commentsPage?: (request: Request) => Promise<Response>;
+  /** WebFinger, NodeInfo and `/fediverse/*`, answered in-process as the `fediverse` function answers on Netlify. */
+  fediverse?: (request: Request) => Promise<Response>;
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
   netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;
   publishDir: string;
@@ -86,6 +88,9 @@ function pathOf(req: IncomingMessage): string {
   const target = req.url ?? "/";
   return new URL(target.startsWith("/") ? `http://localhost${target}` : target, "http://localhost").pathname;
 }
+/** The paths netlify/functions/fediverse.ts declares. */
+const isFediversePath = (pathname: string) =>
+  ["/.well-known/webfinger", "/.well-known/nodeinfo", "/nodeinfo/2.1"].includes(pathname) || pathname.startsWith("/fediverse/");
 const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 async function respond(options: LocalSite, req: IncomingMessage, redirect: ReturnType<typeof siteRedirects>): Promise<Response> {
@@ -95,6 +100,7 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
   }
   if (options.preview && pathname.startsWith(previewPathPrefix)) return options.preview(toWebRequest(req));
   if (options.commentsPage && commentsPageSlug(pathname) !== undefined) return options.commentsPage(toWebRequest(req));
+  if (options.fediverse && isFediversePath(pathname)) return options.fediverse(toWebRequest(req));
   if (pathname === options.buildHookPath) {
     if (req.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { allow: "POST" } });
     options.onBuildHook();

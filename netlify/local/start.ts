@@ -157,6 +157,8 @@ ready.site = {
   api: app.handleApi,
   preview: (request) => answerPreview(app.deps, request, siteTemplates(request)),
   commentsPage: (request) => answerCommentsPage(app.deps, request, siteTemplates(request)),
+  // The Accept of a follow goes after the answer, as on Netlify (the watchdog's tick sends what is left).
+  fediverse: (request) => app.handleFediverse(request, { waitUntil: (run) => void run }),
   netlifyDev,
   publishDir,
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),

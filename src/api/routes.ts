@@ -60,6 +60,8 @@ import { readersHandlers } from "./routes/readers.handlers.ts";
 import { readersRoutes } from "./routes/readers.routes.ts";
 import { commentsHandlers } from "./routes/comments.handlers.ts";
 import { commentsRoutes } from "./routes/comments.routes.ts";
+import { fediverseHandlers } from "./routes/fediverse.handlers.ts";
+import { fediverseRoutes } from "./routes/fediverse.routes.ts";
 
 /** Every route declaration, by resource: the API's whole contract. */
 export const apiContract = {
@@ -92,6 +94,7 @@ export const apiContract = {
   payments: paymentsRoutes,
   readers: readersRoutes,
   comments: commentsRoutes,
+  fediverse: fediverseRoutes,
 };
 
 /** Built once per session cookie name: `nf_session` on plain http (localhost), `__Host-nf_session` over https. */
@@ -135,4 +138,5 @@ export const apiRoutes: ServedRoute[] = [
   ...serve(paymentsRoutes, paymentsHandlers),
   ...serve(readersRoutes, readersHandlers),
   ...serve(commentsRoutes, commentsHandlers),
+  ...serve(fediverseRoutes, fediverseHandlers),
 ];

@@ -17,6 +17,7 @@ import type { StatsDeps } from "../core/stats/stats.service.ts";
 import type { WebhooksDeps } from "../core/webhooks/webhooks.service.ts";
 import type { PaymentsDeps } from "../core/payments/payments.service.ts";
 import type { WebsubDeps } from "../core/publishing/websub.ts";
+import type { FediverseDeliveryDeps } from "../core/fediverse/fediverse-delivery.ts";
 
 /**
  * Everything the app's features need, put together once by `createApp` (create-app.ts): the sum of
@@ -38,6 +39,7 @@ export type AppDeps = PostsDeps &
   WebhooksDeps &
   Pick<PaymentsDeps, "payments"> &
   Pick<WebsubDeps, "websubDefaultHub"> &
+  Pick<FediverseDeliveryDeps, "sendFediverseActivity"> &
   Pick<OutboxDeliveryDeps, "queuedMailRenderers" | "onUnknownRecipient"> & {
     /** The checked configuration: for the API's same-origin check and the entry points, never for src/core. */
     env: ServerEnv;

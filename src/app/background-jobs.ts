@@ -14,6 +14,8 @@ import { bootApp } from "./boot-app.ts";
 import type { App } from "./create-app.ts";
 import { runJob } from "./run-job.ts";
 import { deliverWebhooks } from "../core/webhooks/webhook-delivery.ts";
+import { promoteFediverseChanges } from "../core/fediverse/fediverse-changes.ts";
+import { deliverFediverse } from "../core/fediverse/fediverse-delivery.ts";
 import { queueCommentsWaitingNotice } from "../core/comments/comment-notices.ts";
 
 /** What one run of a background job is handed, on Netlify and under `npm start` alike. */
@@ -95,6 +97,19 @@ export const backgroundJobs = [
       });
       if (pings.sent + pings.failed + pings.retried > 0) {
         log(`[websub] ${String(pings.sent)} hub pings sent, ${String(pings.failed)} failed, ${String(pings.retried)} to retry`);
+      }
+      // The fediverse (issue 45): post changes now live become deliveries to the followers' inboxes,
+      // then those due (an Accept a request left, a retry) go. A failure waits for the next run.
+      const activities = await promoteFediverseChanges(deps)
+        .then(() => deliverFediverse(deps, { stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) }))
+        .catch((error: unknown) => {
+          log(`[fediverse] delivering failed, the next run retries: ${error instanceof Error ? error.message : String(error)}`);
+          return { sent: 0, failed: 0, retried: 0 };
+        });
+      if (activities.sent + activities.failed + activities.retried > 0) {
+        log(
+          `[fediverse] ${String(activities.sent)} activities delivered, ${String(activities.failed)} failed, ${String(activities.retried)} to retry`,
+        );
       }
       let finished = false;
       for (const [sendId, run] of await runDueSends(deps, { concurrency, stopClaimingAt: deadline, ...(leaseMs && { leaseMs }) })) {

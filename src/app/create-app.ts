@@ -28,6 +28,8 @@ import { runJob } from "./run-job.ts";
 import { webhookHostCheck, webhookPoster } from "../adapters/webhook-poster.ts";
 import { localWebsubHubPath, publicWebsubHub } from "../core/publishing/websub.ts";
 import { deliverWebhooks, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
+import { answerFediverse, fediverseSender, type FediverseDeps } from "../adapters/fediverse-federation.ts";
+import { deliverFediverse } from "../core/fediverse/fediverse-delivery.ts";
 
 /** What an app is made of; each composition root (function, `npm start`, site build, tests) picks its own. */
 export interface AppParts {
@@ -65,6 +67,11 @@ export interface App {
   deps: AppDeps;
   /** The whole API: a web `Request` in, a `Response` out. */
   handleApi: ApiHandler;
+  /**
+   * The ActivityPub side (WebFinger, NodeInfo, `/fediverse/*`; docs/fediverse.md). What an inbox
+   * request queued (an Accept) is delivered right after the answer, kept alive by `waitUntil`.
+   */
+  handleFediverse: (request: Request, client?: { waitUntil?: (promise: Promise<unknown>) => void }) => Promise<Response>;
   /** Releases the database's connections; the app is unusable afterwards. */
   close(): Promise<void>;
 }
@@ -91,7 +98,17 @@ export function createApp(parts: AppParts): App {
   // `npm start`: not production, and the site's own address is on this machine (docs/webhooks.md).
   const webhooksLocal =
     !isProduction(env) && env.SITE_URL !== undefined && ["localhost", "127.0.0.1", "[::1]"].includes(new URL(env.SITE_URL).hostname);
+  // Remote actors are fetched from loopback and private addresses only under `npm start` (the import's rule).
+  const fediverse: FediverseDeps & { env: ServerEnv } = {
+    db,
+    now: () => clock.now(),
+    site: siteAt(env.SITE_URL),
+    urls: apiUrls,
+    allowPrivateAddress: webhooksLocal,
+    env,
+  };
   const deps: AppDeps = {
+    sendFediverseActivity: fediverseSender(fediverse),
     db,
     files,
     env,
@@ -163,9 +180,20 @@ export function createApp(parts: AppParts): App {
     ),
   };
   const handleApi = createApiHandler({ routes: apiRoutes, deps: () => Promise.resolve(deps), sharedReadMs, checkAnswers });
+  const deliverFediverseNow = oneRunAtATime(() =>
+    deliverFediverse(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).then(
+      () => undefined,
+      (error: unknown) => console.error("[fediverse] Delivering failed; the next run retries:", error),
+    ),
+  );
   return {
     deps,
     handleApi,
+    async handleFediverse(request, client = {}) {
+      const answer = await answerFediverse(fediverse, request);
+      if (request.method === "POST" && answer.status < 300) client.waitUntil?.(deliverFediverseNow());
+      return answer;
+    },
     async close() {
       await mail.close();
       await db.close();

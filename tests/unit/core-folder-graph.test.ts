@@ -28,6 +28,7 @@ const useCaseEdges: Record<string, string> = {
   "downloads -> webhooks": "a download request is a webhook event (recorded in its transaction)",
   "email-events -> subscribers": "list health reads the subscriber totals",
   "email-events -> webhooks": "a bounce or complaint is a webhook event",
+  "fediverse -> publishing": "a post's change goes to the followers once its page shows it, by the WebSub pings' rule (changeIsLive)",
   "feeds -> posts": "a feed carries posts, their HTML through the post sanitizer again",
   "imports -> posts": "an import writes posts",
   "imports -> publishing": "an import rebuilds the site",

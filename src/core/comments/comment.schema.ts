@@ -79,12 +79,22 @@ export const commentListQuerySchema = z.object({
     .meta({ description: "Top-level comments oldest first (default) or newest first; replies are always oldest first under their comment" }),
 });
 
-/** One comment as a public answer gives it: nothing but the author's name and whether they are the owner. */
+/**
+ * One comment as a public answer gives it: the author's name and whether they are the owner; a reply
+ * from the fediverse (issue 45) also the author's handle, profile and avatar, and the original's address.
+ */
 export const publicCommentSchema = z.object({
   id: z.number().int(),
   /** The top-level comment this one replies to, or null. */
   parentId: z.number().int().nullable(),
-  author: z.object({ name: z.string(), isOwner: z.boolean() }),
+  author: z.object({
+    name: z.string(),
+    isOwner: z.boolean(),
+    handle: z.string().optional().meta({ description: "A fediverse author's `user@server` (only on replies from the fediverse)" }),
+    url: z.string().optional().meta({ description: "A fediverse author's profile page" }),
+    avatar: z.string().nullable().optional().meta({ description: "A fediverse author's avatar, or null when they have none" }),
+  }),
+  originalUrl: z.string().optional().meta({ description: "A reply from the fediverse: the original post on its server" }),
   /** Made by the server from the plain text: escaped, links `rel="nofollow ugc noopener"`, paragraphs. */
   html: z.string(),
   createdAt: z.iso.datetime(),

@@ -113,6 +113,10 @@ interface ThreadRow {
   status: CommentStatus;
   created_at: Date;
   edited_at: Date | null;
+  author_handle: string | null;
+  author_url: string | null;
+  author_avatar: string | null;
+  original_url: string | null;
 }
 
 function authorName(row: Pick<ThreadRow, "is_owner" | "author_name" | "display_name" | "subscriber_id">, ownerName: string): string {
@@ -176,7 +180,7 @@ export async function listPostComments(
        SELECT id FROM seen WHERE parent_id IS NULL ORDER BY created_at ${direction}, id ${direction} LIMIT $3 OFFSET $4
      )
      SELECT seen.id, seen.parent_id, seen.subscriber_id, seen.is_owner, seen.author_name, seen.display_name, seen.html,
-            seen.status, seen.created_at, seen.edited_at,
+            seen.status, seen.created_at, seen.edited_at, seen.author_handle, seen.author_url, seen.author_avatar, seen.original_url,
             (SELECT count(*)::int FROM seen) AS total,
             (SELECT count(*)::int FROM seen WHERE parent_id IS NULL) AS threads
        FROM seen
@@ -215,7 +219,13 @@ function toPublic(deps: Pick<CommentsDeps, "site">, row: ThreadRow, viewer: Comm
   return {
     id: row.id,
     parentId: row.parent_id,
-    author: { name: authorName(row, deps.site.name), isOwner: row.is_owner },
+    author: {
+      name: authorName(row, deps.site.name),
+      isOwner: row.is_owner,
+      // A reply from the fediverse (issue 45 point 5): who wrote it, and where.
+      ...(row.author_handle !== null && { handle: row.author_handle, url: row.author_url ?? "", avatar: row.author_avatar }),
+    },
+    ...(row.original_url !== null && { originalUrl: row.original_url }),
     html: row.html,
     createdAt: row.created_at.toISOString(),
     editedAt: row.edited_at?.toISOString() ?? null,
@@ -628,4 +638,98 @@ export async function commentStatsByPost(
     [range.from, range.to, limit],
   );
   return rows.map((row) => ({ id: row.id, title: row.title, path: `/blog/${row.slug}`, comments: row.comments, inRange: row.in_range }));
+}
+
+/** A reply from the fediverse (issue 45 point 5): its author as their server names them, and the original. */
+export interface RemoteReply {
+  postId: number;
+  /** The Note's id: one comment per Note, so a delivery that comes twice stores one. */
+  objectId: string;
+  actorId: string;
+  name: string;
+  /** `user@server`. */
+  handle: string;
+  url: string;
+  avatar: string | null;
+  originalUrl: string;
+  /** The reply as plain text (its HTML's text). */
+  body: string;
+}
+
+const remoteBody = (text: string) => text.trim().slice(0, 5000) || "…";
+const remoteName = (name: string) => name.trim().slice(0, 50) || "Someone";
+
+/** A remote author's hold rule: their first reply waits; after that the link and word rules, as a reader's. */
+async function remoteHold(db: SqlQueryable, actorId: string, body: string): Promise<string | null> {
+  const { rows } = await db.query<{ has_approved: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM comments WHERE fediverse_actor_id = $1 AND status = 'approved') AS has_approved",
+    [actorId],
+  );
+  return holdReason({ comments_always_hold: false, has_approved: rows[0]?.has_approved ?? false }, body, await commentSettings(db));
+}
+
+/**
+ * Stores a fediverse reply as a comment under a published post whose comments are open, held or
+ * approved by the readers' rules; one Note stores one comment. Answers undefined when the post
+ * takes no comments (a draft, closed, the feature off) or the Note came before.
+ */
+export async function createRemoteComment(
+  deps: Pick<CommentsDeps, "db" | "now">,
+  reply: RemoteReply,
+): Promise<{ id: number; status: "held" | "approved" } | undefined> {
+  const { rows: posts } = await deps.db.query<{ comments_closed: boolean }>("SELECT comments_closed FROM posts WHERE id = $1 AND published", [
+    reply.postId,
+  ]);
+  const settings = await commentSettings(deps.db);
+  if (!posts[0] || posts[0].comments_closed || !settings.enabled) return undefined;
+  const body = remoteBody(reply.body);
+  const hold = await remoteHold(deps.db, reply.actorId, body);
+  const status = hold ? "held" : "approved";
+  const now = deps.now();
+  const { rows } = await deps.db.query<{ id: number }>(
+    `INSERT INTO comments (post_id, is_owner, author_name, body, html, status, hold_reason, created_at, moderated_at,
+                           author_handle, author_url, author_avatar, original_url, fediverse_object_id, fediverse_actor_id)
+     VALUES ($1, false, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     ON CONFLICT (fediverse_object_id) DO NOTHING RETURNING id`,
+    [
+      reply.postId,
+      remoteName(reply.name),
+      body,
+      renderCommentHtml(body),
+      status,
+      hold,
+      now,
+      hold ? null : now,
+      reply.handle,
+      reply.url,
+      reply.avatar,
+      reply.originalUrl,
+      reply.objectId,
+      reply.actorId,
+    ],
+  );
+  return rows[0] ? { id: rows[0].id, status } : undefined;
+}
+
+/** An `Update` of a fediverse reply, by its own author only: the new text, through the hold rules again. */
+export async function updateRemoteComment(deps: Pick<CommentsDeps, "db" | "now">, objectId: string, actorId: string, text: string): Promise<boolean> {
+  const body = remoteBody(text);
+  const hold = await remoteHold(deps.db, actorId, body);
+  const { rows } = await deps.db.query<{ id: number }>(
+    `UPDATE comments SET body = $3, html = $4, edited_at = $5,
+            status = CASE WHEN $6::text IS NOT NULL AND status = 'approved' THEN 'held' ELSE status END,
+            hold_reason = coalesce($6::text, hold_reason)
+      WHERE fediverse_object_id = $1 AND fediverse_actor_id = $2 RETURNING id`,
+    [objectId, actorId, body, renderCommentHtml(body), deps.now(), hold],
+  );
+  return rows.length > 0;
+}
+
+/** A `Delete` of a fediverse reply, by its own author only. */
+export async function deleteRemoteComment(db: SqlQueryable, objectId: string, actorId: string): Promise<boolean> {
+  const { rows } = await db.query<{ id: number }>("DELETE FROM comments WHERE fediverse_object_id = $1 AND fediverse_actor_id = $2 RETURNING id", [
+    objectId,
+    actorId,
+  ]);
+  return rows.length > 0;
 }

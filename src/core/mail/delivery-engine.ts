@@ -13,7 +13,7 @@ import { classifyDeliveryFailure, providerStreak, replyWithoutAddress, retryDela
  */
 
 /** The tables the engine delivers from: a new kind adds its table here. */
-export type DeliveryTable = "outbox" | "newsletter_recipients" | "webhook_deliveries" | "websub_pings";
+export type DeliveryTable = "outbox" | "newsletter_recipients" | "webhook_deliveries" | "websub_pings" | "fediverse_deliveries";
 
 /** What every claimed row carries. */
 export interface LeasedRow {

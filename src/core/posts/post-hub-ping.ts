@@ -33,4 +33,17 @@ export async function queuePostHubPing(
     modifiedAt: post.published && post.updated_at !== null ? new Date(post.updated_at) : null,
     feedFolders: [...new Set(["/", ...after, ...before])],
   });
+  // The same change for the fediverse's followers (issue 45 point 3): a Create, Update or Delete
+  // queued once the page shows it (src/core/fediverse/fediverse-changes.ts). A change still waiting is replaced.
+  await tx.query(
+    "UPDATE fediverse_changes SET status = 'skipped', last_error = 'replaced by a later change' WHERE post_id = $1 AND status = 'waiting'",
+    [post.id],
+  );
+  await tx.query("INSERT INTO fediverse_changes (post_id, page_path, expect, modified_at, created_at) VALUES ($1, $2, $3, $4, $5)", [
+    post.id,
+    postPath(post.slug),
+    post.published ? "live" : "gone",
+    post.published && post.updated_at !== null ? new Date(post.updated_at) : null,
+    deps.now(),
+  ]);
 }

@@ -11,7 +11,7 @@ import type { ApiUrls } from "../shared/links.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { deleteFilesQuietly } from "../files/file-store.ts";
 import { checkAndCleanImage, newImageKey } from "../files/image-cleaning.ts";
-import type { Post, PostForm } from "./post.schema.ts";
+import type { FediverseCounts, Post, PostForm } from "./post.schema.ts";
 import { publishStateAfterSave } from "./post-schedule.ts";
 import { postPath } from "./post-slug-rules.ts";
 import { insertPostRow, postColumns, type PostRow } from "./post-rows.ts";
@@ -31,7 +31,7 @@ export interface PostsDeps {
 
 const isoDate = (value: Date | string): string => new Date(value).toISOString();
 
-function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[], commentCount: number): Post {
+function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[], commentCount: number, fediverse: FediverseCounts): Post {
   return {
     id: row.id,
     title: row.title,
@@ -57,6 +57,7 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[], commentC
     sendAsNewsletter: row.send_as_newsletter,
     commentsClosed: row.comments_closed,
     commentCount,
+    fediverse,
   };
 }
 
@@ -75,7 +76,27 @@ async function withTags(db: SqlQueryable, rows: PostRow[], fileUrl: ApiUrls["fil
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => toPost(row, fileUrl, tags.get(row.id) ?? [], counts.get(row.id) ?? 0));
+  const reactions = await fediverseCounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) =>
+    toPost(row, fileUrl, tags.get(row.id) ?? [], counts.get(row.id) ?? 0, reactions.get(row.id) ?? { likes: 0, boosts: 0, replies: 0 }),
+  );
+}
+
+/** Each post's likes, boosts and replies from the fediverse (issue 45 point 5), one query for all of them. */
+async function fediverseCounts(db: SqlQueryable, ids: number[]): Promise<Map<number, FediverseCounts>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: number; likes: number; boosts: number; replies: number }>(
+    `SELECT p.id,
+            (SELECT count(*)::int FROM fediverse_reactions r WHERE r.post_id = p.id AND r.kind = 'like') AS likes,
+            (SELECT count(*)::int FROM fediverse_reactions r WHERE r.post_id = p.id AND r.kind = 'boost') AS boosts,
+            (SELECT count(*)::int FROM comments c WHERE c.post_id = p.id AND c.fediverse_object_id IS NOT NULL) AS replies
+       FROM unnest($1::int[]) AS p(id)`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { likes: row.likes, boosts: row.boosts, replies: row.replies }]));
 }
 
 /**

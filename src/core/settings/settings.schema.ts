@@ -216,6 +216,13 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "nofilter",
   },
+  // Issue 45 point 3: what a post's Create carries to followers (docs/fediverse.md).
+  fediverse_content: {
+    description: "What followers on the fediverse receive: the whole post (full) or its excerpt and a link (excerpt)",
+    type: "text",
+    defaultValue: "full",
+    choices: ["full", "excerpt"],
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** What a fediverse handle may be: Mastodon's own rule for a username (letters, digits, underscores, up to 30). */
