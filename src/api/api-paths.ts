@@ -119,6 +119,12 @@ export const apiPaths = {
   readerUnban: "/api/readers/:id/unban",
   readerHold: "/api/readers/:id/hold",
   readerUnhold: "/api/readers/:id/unhold",
+  fediverseFollowers: "/api/fediverse/followers",
+  fediverseFollower: "/api/fediverse/followers/:id",
+  fediverseBlocks: "/api/fediverse/blocks",
+  fediverseBlock: "/api/fediverse/blocks/:domain",
+  fediverseDeliveries: "/api/fediverse/deliveries",
+  statsFediverse: "/api/stats/fediverse",
 } as const;
 
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`

@@ -25,6 +25,7 @@ const draft: Post = {
   sendAsNewsletter: false,
   commentsClosed: false,
   commentCount: 0,
+  fediverse: { likes: 0, boosts: 0, replies: 0 },
 };
 
 describe("preview templates", () => {

@@ -73,6 +73,7 @@ function templatePost({ cover, excerpt, category }: { cover: boolean; excerpt: b
     sendAsNewsletter: false,
     commentsClosed: false,
     commentCount: 0,
+    fediverse: { likes: 0, boosts: 0, replies: 0 },
   };
 }
 

@@ -24,6 +24,7 @@ const post: Post = {
   sendAsNewsletter: false,
   commentsClosed: false,
   commentCount: 0,
+  fediverse: { likes: 0, boosts: 0, replies: 0 },
 };
 const site = siteIdentity(["https://x.com/nofilter"], new URL("https://nofilter.example"));
 

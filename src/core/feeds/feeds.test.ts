@@ -26,6 +26,7 @@ const post = (id: number, overrides: Partial<Post> = {}): Post => ({
   sendAsNewsletter: false,
   commentsClosed: false,
   commentCount: 0,
+  fediverse: { likes: 0, boosts: 0, replies: 0 },
   ...overrides,
 });
 

@@ -123,6 +123,16 @@ export type PostForm = Omit<z.output<typeof postFormSchema>, "featuredImageAlt" 
 };
 
 /** A post as the API answers it and the pages render it (dates as ISO strings). */
+/** A post's reactions from the fediverse (issue 45; counted by src/core/fediverse). */
+export const fediverseCountsSchema = z
+  .object({
+    likes: z.number().int(),
+    boosts: z.number().int(),
+    replies: z.number().int().meta({ description: "Replies from the fediverse (as comments, whatever their moderation state)" }),
+  })
+  .meta({ description: "Likes, boosts and replies from the fediverse" });
+export type FediverseCounts = z.output<typeof fediverseCountsSchema>;
+
 export const postSchema = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -151,6 +161,7 @@ export const postSchema = z.object({
   }),
   commentsClosed: z.boolean().meta({ description: "No new comments on this post (its approved ones still show)" }),
   commentCount: z.number().int().meta({ description: "Its comments anyone may see (approved, of readers not banned)" }),
+  fediverse: fediverseCountsSchema,
 });
 
 export type Post = z.output<typeof postSchema>;

@@ -57,6 +57,8 @@ function toPost(row: PostRow, fileUrl: ApiUrls["file"], tags: string[], commentC
     sendAsNewsletter: row.send_as_newsletter,
     commentsClosed: row.comments_closed,
     commentCount,
+    // The fediverse tables are counted in withTags once they exist (issue 45).
+    fediverse: { likes: 0, boosts: 0, replies: 0 },
   };
 }
 
