@@ -2,7 +2,7 @@
  * "Open on your server" of the follow box: the reader types their own server (or their whole
  * address) and is sent to that server's remote-interaction page, which Mastodon (since 2.5), and
  * Friendica, Akkoma and others after it, answer at `/authorize_interaction?uri=`: signed in there,
- * the reader sees the site's profile with a Follow button.
+ * the reader sees the site's profile with a Follow button (docs/decisions/0088-follow-box.md).
  */
 
 /** Where the reader's server is remembered between visits (their choice, on their device only). */
