@@ -110,8 +110,14 @@ async function head(request: APIRequestContext, path: string) {
   const response = await request.get(path);
   return parse(await response.text()).querySelector("head");
 }
+const activityJson = "application/activity+json";
+/** The feeds a page announces (its ActivityPub document, also an alternate, is read apart). */
 const alternates = (document: Awaited<ReturnType<typeof head>>) =>
-  (document?.querySelectorAll('link[rel="alternate"]') ?? []).map((link) => [link.getAttribute("type"), link.getAttribute("href")]);
+  (document?.querySelectorAll('link[rel="alternate"]') ?? [])
+    .filter((link) => link.getAttribute("type") !== activityJson)
+    .map((link) => [link.getAttribute("type"), link.getAttribute("href")]);
+const activityAlternates = (document: Awaited<ReturnType<typeof head>>) =>
+  (document?.querySelectorAll(`link[rel="alternate"][type="${activityJson}"]`) ?? []).map((link) => link.getAttribute("href"));
 const siteFeeds = [
   ["application/rss+xml", "/rss.xml"],
   ["application/atom+xml", "/atom.xml"],
@@ -133,12 +139,16 @@ test("every page type announces the site's three feeds, a category's and a tag's
     multipart: { title, content: "<p>Every reader's format.</p>", category: "Funding", tags: tagName, published: "true" },
   });
   expect(made.status(), await made.text()).toBe(201);
-  const post = (await made.json()) as { url: string; tags: string[] };
+  const post = (await made.json()) as { id: number; url: string; tags: string[] };
   const tagSlug = post.tags[0] ?? "";
   await eventually(request, `/blog/tag/${tagSlug}`, (_html, status) => status === 200);
 
   for (const path of ["/", "/blog", "/blog/tags", post.url, "/downloads", "/privacy", "/subscribed", "/no-such-page"]) {
-    expect(alternates(await head(request, path)), path).toEqual(siteFeeds);
+    const document = await head(request, path);
+    expect(alternates(document), path).toEqual(siteFeeds);
+    // Issue 45: and its ActivityPub document, a post's Article or else the site's actor.
+    const activity = path === post.url ? `/fediverse/posts/${String(post.id)}` : "/fediverse/actor";
+    expect(activityAlternates(document), path).toEqual([new URL(activity, baseURL).href]);
   }
   const scoped = { "/blog/category/funding": "/blog/category/funding/", [`/blog/tag/${tagSlug}`]: `/blog/tag/${tagSlug}/` };
   for (const [path, folder] of Object.entries(scoped)) {

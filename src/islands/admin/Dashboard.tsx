@@ -5,6 +5,7 @@ import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import CommentsTab, { CommentsTabBadge, commentsWaitingId } from "./comments/CommentsTab.tsx";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
+import FediverseTab from "./fediverse/FediverseTab.tsx";
 import PaymentsPanel from "./downloads/PaymentsPanel.tsx";
 import IntegrationsTab from "./integrations/IntegrationsTab.tsx";
 import MovingTab from "./moving/MovingTab.tsx";
@@ -25,6 +26,7 @@ const panels: Record<AdminSection, ComponentType> = {
   comments: CommentsTab,
   downloads: DownloadsTab,
   subscribers: SubscribersTab,
+  fediverse: FediverseTab,
   sequences: SequencesTab,
   settings: SettingsTab,
   security: SecurityTab,

@@ -5,6 +5,7 @@ import { paymentsRoutes } from "../../api/routes/payments.routes.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { blogPostsRoutes } from "../../api/routes/blog-posts.routes.ts";
 import { downloadsRoutes } from "../../api/routes/downloads.routes.ts";
+import { fediverseRoutes } from "../../api/routes/fediverse.routes.ts";
 import { passkeysRoutes } from "../../api/routes/passkeys.routes.ts";
 import { newsletterRoutes } from "../../api/routes/newsletter.routes.ts";
 import { setupRoutes } from "../../api/routes/setup.routes.ts";
@@ -13,6 +14,7 @@ import { siteSettingsRoutes } from "../../api/routes/site-settings.routes.ts";
 import { statsRoutes } from "../../api/routes/stats.routes.ts";
 import { tagsRoutes } from "../../api/routes/tags.routes.ts";
 import type { AdminDownload } from "../../core/downloads/download.schema.ts";
+import type { DeliveryStatus } from "../../core/fediverse/fediverse.schema.ts";
 import type { SubscriberStatus } from "../../core/subscribers/subscriber.schema.ts";
 import type { TaggedSubscriber } from "../../core/subscribers/subscriber-tags.schema.ts";
 import { ApiError, callApi, callApiPage } from "./api-client.ts";
@@ -93,6 +95,25 @@ export const queries = {
     staleTime: 0,
     refetchOnWindowFocus: true,
   }),
+  /** The Fediverse section (issue 45): followers a page at a time, blocked servers, the delivery log. */
+  fediverse: {
+    /** Every followers page's key starts with this: a removal or a block refreshes them all. */
+    followersKey: [fediverseRoutes.followers.path],
+    followers: (page: number) => ({
+      queryKey: [fediverseRoutes.followers.path, page],
+      queryFn: () => callApi(fediverseRoutes.followers, { query: { page: String(page) } }),
+    }),
+    blocks: routeQuery(fediverseRoutes.blocks),
+    deliveries: (status: DeliveryStatus | undefined) => ({
+      queryKey: [fediverseRoutes.deliveries.path, status ?? "all"],
+      queryFn: () => callApi(fediverseRoutes.deliveries, { query: status ? { status } : {} }),
+      // Deliveries go out on their own (the outbox): a look back at the section reads the log again.
+      staleTime: 0,
+      refetchOnWindowFocus: true,
+    }),
+  },
+  /** The Stats tab's followers over time and each post's likes, boosts and replies from the fediverse. */
+  statsFediverse: { ...routeQuery(fediverseRoutes.stats), staleTime: 0, refetchOnWindowFocus: true },
   /** The Stats tab's people, growth and clicks per topic and per subscriber tag for the same range. */
   statsAudience: (range: { from: string; to: string }) => ({
     queryKey: [statsRoutes.audience.path, range.from, range.to],

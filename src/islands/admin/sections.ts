@@ -9,6 +9,7 @@ export const adminSections = [
   { value: "comments", label: "Comments" },
   { value: "downloads", label: "Downloads" },
   { value: "subscribers", label: "Email Subscribers" },
+  { value: "fediverse", label: "Fediverse" },
   { value: "sequences", label: "Sequences" },
   { value: "stats", label: "Stats" },
   { value: "revenue", label: "Revenue" },

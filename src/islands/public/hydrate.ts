@@ -21,6 +21,7 @@ type Island = { default: ComponentType<any> };
 
 const islands: Record<string, () => Promise<Island>> = {
   DownloadButton: () => import("./DownloadButton.tsx"),
+  FollowBox: () => import("./FollowBox.tsx"),
   NewsletterForm: () => import("./NewsletterForm.tsx"),
   ShareButton: () => import("./ShareButton.tsx"),
 };

@@ -10,6 +10,12 @@ import { SendAsNewsletterContext } from "./NewsletterPanel.tsx";
 import SharePreview from "./SharePreview.tsx";
 import { postStatsHash } from "../stats/stats-range.ts";
 
+const fediverseReactions = (post: Post) => post.fediverse.likes + post.fediverse.boosts + post.fediverse.replies;
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+/** A published post's reactions from the fediverse (issue 45 point 5), when it has any. */
+const fediverseLine = ({ fediverse }: Post) =>
+  `Fediverse: ${plural(fediverse.likes, "like", "likes")}, ${plural(fediverse.boosts, "boost", "boosts")}, ${plural(fediverse.replies, "reply", "replies")}`;
+
 /** Every post, drafts included, newest first; scrolls on its own when long. */
 export default function RecentPosts({ items: posts, loading, error, editingId, onEdit, onDelete, more }: ItemListProps<Post>) {
   const sendAsNewsletter = useContext(SendAsNewsletterContext);
@@ -81,6 +87,11 @@ export default function RecentPosts({ items: posts, loading, error, editingId, o
                   <a href={post.url} target="_blank" rel="noopener" className="font-semibold underline" aria-label={`View ${post.title}`}>
                     View post
                   </a>
+                )}
+                {post.published && fediverseReactions(post) > 0 && (
+                  <span data-fediverse-counts title="From the fediverse">
+                    {fediverseLine(post)}
+                  </span>
                 )}
                 {post.published && (
                   <a href={postStatsHash(post.slug)} className="font-semibold underline" aria-label={`Stats for ${post.title}`}>

@@ -7,6 +7,7 @@ import { figure, FigureTable } from "./FigureTable.tsx";
 import { conversion, focusedPath, lastDays, type DayRange, type RangeChoice } from "./stats-range.ts";
 import { NewsletterFigures } from "./NewsletterFigures.tsx";
 import { AudienceFigures } from "./AudienceFigures.tsx";
+import { FediverseFigures } from "./FediverseFigures.tsx";
 import { PollResults } from "./PollResults.tsx";
 import { VisitorsChart } from "./VisitorsChart.tsx";
 
@@ -285,6 +286,7 @@ export default function StatsTab() {
         </>
       )}
       <PollResults />
+      <FediverseFigures />
     </section>
   );
 }

@@ -57,7 +57,7 @@ export function VisitorsChart({ series }: { series: Stats["series"] }) {
  * is open, and Recharts' ResponsiveContainer then measured 0 × 0 and warned in the console on every
  * other section (issue 41 point 6): the last size seen on screen is kept instead.
  */
-function useShownSize() {
+export function useShownSize() {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
   useEffect(() => {
