@@ -74,6 +74,10 @@ const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeS
 function commentHtml(comment: PublicComment, replies: string, replyForm: string): string {
   const badges = [
     comment.author.isOwner ? `<span class="nf-badge nf-author">Author</span>` : "",
+    // A reply from the fediverse (issue 45): its author's user@server, linked to the original.
+    comment.author.handle && /^https?:\/\//.test(comment.originalUrl ?? "")
+      ? `<a href="${escape(comment.originalUrl ?? "")}" rel="nofollow ugc noopener">@${escape(comment.author.handle)}</a>`
+      : "",
     `<time datetime="${escape(comment.createdAt)}">${escape(dateFormat.format(new Date(comment.createdAt)))} UTC</time>`,
     comment.editedAt ? "<span>(edited)</span>" : "",
     comment.status === "held" ? `<span class="nf-badge">Awaiting approval</span>` : "",

@@ -12,7 +12,9 @@ import { commentsApi, withId } from "./comments-paths.ts";
 interface Comment {
   id: number;
   parentId: number | null;
-  author: { name: string; isOwner: boolean };
+  /** A reply from the fediverse (issue 45) names its author's `user@server` and links to the original. */
+  author: { name: string; isOwner: boolean; handle?: string };
+  originalUrl?: string;
   html: string;
   createdAt: string;
   editedAt: string | null;
@@ -86,6 +88,13 @@ export function showComments(region: HTMLElement, focus: boolean): void {
     const name = part("name");
     if (name) name.textContent = comment.author.name;
     part("owner")?.toggleAttribute("hidden", !comment.author.isOwner);
+    const from = part("from");
+    // Only a web address: the original's link comes from another server.
+    if (from && comment.author.handle && /^https?:\/\//.test(comment.originalUrl ?? "")) {
+      from.hidden = false;
+      from.textContent = `@${comment.author.handle}`;
+      from.setAttribute("href", comment.originalUrl ?? "");
+    }
     const time = part("time");
     if (time) {
       time.setAttribute("datetime", comment.createdAt);
