@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
+import { answerAccountCommentsPage } from "../../src/api/account-comments-page.ts";
 import { answerCommentsPage } from "../../src/api/comments-page.ts";
 import { answerPreview, siteTemplates } from "../../src/api/preview-page.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
@@ -157,6 +158,7 @@ ready.site = {
   api: app.handleApi,
   preview: (request) => answerPreview(app.deps, request, siteTemplates(request)),
   commentsPage: (request) => answerCommentsPage(app.deps, request, siteTemplates(request)),
+  accountCommentsPage: (request) => answerAccountCommentsPage(app.deps, request, siteTemplates(request)),
   netlifyDev,
   publishDir,
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),
