@@ -245,8 +245,11 @@ const functionsPolicy = {
   packages: [{ pattern: /^@netlify\/functions$/, typeOnly: true, says: "`@netlify/functions` types" }],
   files: [
     { pattern: /^src\/app\//, says: "`src/app/`" },
-    // The request entries answer through the API's own handler and its on-demand pages (preview, comments).
-    { pattern: /^src\/api\/(api-handler|preview-page|comments-page)\.ts$/, says: "the API's handler, preview page and comments page" },
+    // The request entries answer through the API's own handler and its on-demand pages (preview, comments, the reader's comments).
+    {
+      pattern: /^src\/api\/(api-handler|preview-page|comments-page|account-comments-page)\.ts$/,
+      says: "the API's handler, preview page, comments page and the reader's comments page",
+    },
   ],
   hints: [
     {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import path from "node:path";
 import type { NetlifyDev } from "@netlify/dev";
 import type { ClientInfo } from "../../src/api/api-handler.ts";
+import { isAccountCommentsPath } from "../../src/api/account-comments-page.ts";
 import { commentsPageSlug } from "../../src/api/comments-page.ts";
 import { previewPathPrefix } from "../../src/core/posts/preview-links.service.ts";
 import { answerApiReference } from "./api-reference.ts";
@@ -24,6 +25,8 @@ export interface LocalSite {
   commentsPage?: (request: Request) => Promise<Response>;
   /** WebFinger, NodeInfo and `/fediverse/*`, answered in-process as the `fediverse` function answers on Netlify. */
   fediverse?: (request: Request) => Promise<Response>;
+  /** `/account/comments/`, answered in-process as the `account-comments-page` function answers on Netlify. */
+  accountCommentsPage?: (request: Request) => Promise<Response>;
   /** Static files, `netlify.toml` headers and redirects, Blobs. */
   netlifyDev: Pick<NetlifyDev, "handleAndIntrospectNodeRequest">;
   publishDir: string;
@@ -101,6 +104,7 @@ async function respond(options: LocalSite, req: IncomingMessage, redirect: Retur
   if (options.preview && pathname.startsWith(previewPathPrefix)) return options.preview(toWebRequest(req));
   if (options.commentsPage && commentsPageSlug(pathname) !== undefined) return options.commentsPage(toWebRequest(req));
   if (options.fediverse && isFediversePath(pathname)) return options.fediverse(toWebRequest(req));
+  if (options.accountCommentsPage && isAccountCommentsPath(pathname)) return options.accountCommentsPage(toWebRequest(req));
   if (pathname === options.buildHookPath) {
     if (req.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { allow: "POST" } });
     options.onBuildHook();

@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NetlifyDev } from "@netlify/dev";
 import { apiPaths } from "../../src/api/api-paths.ts";
+import { answerAccountCommentsPage } from "../../src/api/account-comments-page.ts";
 import { answerCommentsPage } from "../../src/api/comments-page.ts";
 import { answerPreview, siteTemplates } from "../../src/api/preview-page.ts";
 import { withUser } from "../../src/adapters/connect-database.ts";
@@ -159,6 +160,7 @@ ready.site = {
   commentsPage: (request) => answerCommentsPage(app.deps, request, siteTemplates(request)),
   // The Accept of a follow goes after the answer, as on Netlify (the watchdog's tick sends what is left).
   fediverse: (request) => app.handleFediverse(request, { waitUntil: (run) => void run }),
+  accountCommentsPage: (request) => answerAccountCommentsPage(app.deps, request, siteTemplates(request)),
   netlifyDev,
   publishDir,
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),

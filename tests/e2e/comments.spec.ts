@@ -184,6 +184,16 @@ test("without JavaScript, a signed-in reader reads and writes comments on the se
   const mine = plain.locator('li[id^="comment-"]').filter({ hasText: text });
   await expect(mine.getByText("Awaiting approval")).toBeVisible();
   await noScript.close();
+
+  // Issue 44 point 2: the reader follows "Your comments" from their page to the list of what they wrote.
+  await page.goto("/account");
+  await page.getByRole("link", { name: "Your comments", exact: true }).click();
+  await expect(page).toHaveURL(/\/account\/comments\/$/);
+  await expect(page.getByRole("heading", { name: "Your comments" })).toBeVisible();
+  const listed = page.getByRole("listitem").filter({ hasText: text });
+  await expect(listed.getByText("Awaiting approval")).toBeVisible();
+  await listed.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`${post.replace(/\/$/, "")}/#comment-\\d+$`));
 });
 
 test("a reader edits and deletes their own comment from the thread, and turns reply emails back on from their page", async ({
@@ -233,7 +243,7 @@ test("a reader edits and deletes their own comment from the thread, and turns re
   await expect(replies).not.toBeChecked();
   await replies.focus();
   await page.keyboard.press("Space");
-  await expect(page.getByRole("status")).toHaveText(/Reply emails are on/);
+  await expect(page.locator("#main").getByRole("status")).toHaveText(/Reply emails are on/);
   await page.reload();
   await expect(replies).toBeChecked();
   expect(((await (await page.request.get("/api/readers/me")).json()) as { replyNotices: boolean }).replyNotices).toBe(true);
