@@ -78,6 +78,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       "api",
       "comments-page",
       "comments-waiting",
+      "fediverse",
       "moving-background",
       "newsletter-send-background",
       "newsletter-watchdog",
@@ -247,6 +248,31 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     });
     expect(status, stderr).toBe(0);
     expect(JSON.parse(stdout.trim().split("\n").pop() ?? "{}")).toEqual({ path: "/preview/*", status: 405, cache: "no-store" });
+  });
+
+  it("answers WebFinger and the site's actor from the fediverse function's bundle alone (issue 45)", () => {
+    const fediverse = bundles.find((bundle) => bundle.name === "fediverse") as { path: string };
+    const script = `
+      const { default: handle, config } = await import("./netlify/functions/fediverse.mjs");
+      const finger = await handle(new Request("https://nofilter.example/.well-known/webfinger?resource=acct:nofilter@nofilter.example"), { waitUntil: () => {} });
+      const actor = await handle(new Request("https://nofilter.example/fediverse/actor", { headers: { accept: "application/activity+json" } }), { waitUntil: () => {} });
+      const body = await actor.json();
+      console.log(JSON.stringify({ path: config.path, finger: finger.status, actor: actor.status, type: body.type, inbox: body.inbox }));
+      process.exit(0);
+    `;
+    const { stdout, stderr, status } = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fediverse.path,
+      env: productionEnv,
+      encoding: "utf8",
+    });
+    expect(status, stderr).toBe(0);
+    expect(JSON.parse(stdout.trim().split("\n").pop() ?? "{}")).toEqual({
+      path: ["/.well-known/webfinger", "/.well-known/nodeinfo", "/nodeinfo/2.1", "/fediverse/*"],
+      finger: 200,
+      actor: 200,
+      type: "Service",
+      inbox: "https://nofilter.example/fediverse/inbox",
+    });
   });
 
   it("names the missing variable when production configuration is incomplete", () => {
