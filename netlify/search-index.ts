@@ -9,7 +9,7 @@
  * - Resources: one record each, read from the built `/downloads` page (`data-search-resource`
  *   cards: title and description), linking to the card.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "node-html-parser";
 import * as pagefind from "pagefind";
@@ -61,6 +61,7 @@ export async function buildSearchIndex(siteDir: string): Promise<SearchIndexResu
     const outputPath = path.join(siteDir, "pagefind");
     const written = await index.writeFiles({ outputPath });
     if (written.errors.length > 0) throw new Error(`Pagefind could not write its index: ${written.errors.join("; ")}`);
+    await writeDeltaList(siteDir, { index: null, stale: [] });
     // One fragment file per record (at this size: Pagefind bundles them past `maxFragments`); none
     // at all for a site with nothing to find yet.
     const records = (await readdir(path.join(outputPath, "fragment")).catch(() => [])).length;
@@ -68,4 +69,56 @@ export async function buildSearchIndex(siteDir: string): Promise<SearchIndexResu
   } finally {
     await pagefind.close();
   }
+}
+
+/**
+ * What the search dialog merges into the full build's index (`/pagefind/delta.json`): the index of
+ * the posts changed since the last full build, and the posts whose entry in the full index is out of
+ * date (changed or removed). A full build writes none of either (docs/decisions/0089-incremental-site-build.md).
+ */
+export interface SearchDelta {
+  index: string | null;
+  stale: string[];
+}
+
+export const searchDeltaFile = path.join("pagefind", "delta.json");
+
+async function writeDeltaList(siteDir: string, delta: SearchDelta): Promise<void> {
+  const file = path.join(siteDir, searchDeltaFile);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(`${file}.next`, JSON.stringify(delta));
+  await rename(`${file}.next`, file);
+}
+
+// A delta record says so (meta `delta`): the dialog drops a stale page's full-index result, not this one.
+const markDelta = (html: string) => html.replace("data-pagefind-body", 'data-pagefind-body data-pagefind-meta="delta:1"');
+
+/**
+ * Indexes the built post pages `pages` (paths) of `siteDir` into a fresh small index,
+ * `/pagefind-delta-<time>/`, and points `/pagefind/delta.json` at it; older delta indexes go.
+ */
+export async function writeSearchDelta(siteDir: string, pages: string[], stale: string[]): Promise<void> {
+  const previous = (await readdir(siteDir)).filter((name) => name.startsWith("pagefind-delta-"));
+  let index: string | null = null;
+  if (pages.length > 0) {
+    const name = `pagefind-delta-${Date.now().toString(36)}`;
+    const created = await pagefind.createIndex({ forceLanguage: "en" });
+    if (!created.index) throw new Error(`Pagefind could not start: ${created.errors.join("; ")}`);
+    try {
+      for (const page of pages) {
+        const html = await readFile(path.join(siteDir, page, "index.html"), "utf8");
+        const added = await created.index.addHTMLFile({ url: page, content: markDelta(html) });
+        if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page}: ${added.errors.join("; ")}`);
+      }
+      const written = await created.index.writeFiles({ outputPath: path.join(siteDir, name) });
+      if (written.errors.length > 0) throw new Error(`Pagefind could not write the delta index: ${written.errors.join("; ")}`);
+    } finally {
+      await pagefind.close();
+    }
+    index = `/${name}/`;
+  }
+  await writeDeltaList(siteDir, { index, stale });
+  // A reader who opened the search a moment ago may still fetch from the previous delta.
+  const old = previous.map((name) => path.join(siteDir, name));
+  setTimeout(() => void Promise.all(old.map((dir) => rm(dir, { recursive: true, force: true }))), 30_000).unref();
 }
