@@ -155,7 +155,7 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
     const rebuilt = await siteFiles(liveDir);
     expect([...rebuilt.keys()]).toEqual([...cleanFiles.keys()]);
     for (const [file, content] of cleanFiles) expect(rebuilt.get(file), file).toBe(content);
-    expect(JSON.parse(await readFile(path.join(liveDir, "pagefind", "delta.json"), "utf8"))).toEqual({ index: null, stale: [] });
+    expect(JSON.parse(await readFile(path.join(liveDir, "pagefind", "delta.json"), "utf8"))).toEqual({ shards: [], index: null, stale: [] });
     live.stop();
   }, 900_000);
 });

@@ -19,6 +19,7 @@ interface PagefindResult {
 }
 /** `/pagefind/delta.json`: the posts changed since the last full build (netlify/search-index.ts). */
 interface SearchDelta {
+  shards?: string[];
   index: string | null;
   stale: string[];
 }
@@ -39,7 +40,8 @@ function loadPagefind(): Promise<Pagefind> {
     const delta = await fetch("/pagefind/delta.json")
       .then((response) => (response.ok ? (response.json() as Promise<SearchDelta>) : undefined))
       .catch(() => undefined);
-    if (delta?.index) await module.mergeIndex(delta.index);
+    // A large site's posts are in several indexes (shards) of the full build too.
+    for (const index of [...(delta?.shards ?? []), ...(delta?.index ? [delta.index] : [])]) await module.mergeIndex(index);
     stale = new Set(delta?.stale ?? []);
     return module;
   });
