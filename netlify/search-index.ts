@@ -153,7 +153,7 @@ export async function writeSearchDelta(siteDir: string, pages: string[], stale: 
     }
     index = `/${name}/`;
   }
-  const current = await readFile(path.join(siteDir, searchDeltaFile), "utf8").then(
+  const current: Partial<SearchDelta> = await readFile(path.join(siteDir, searchDeltaFile), "utf8").then(
     (text) => JSON.parse(text) as Partial<SearchDelta>,
     () => ({}),
   );
