@@ -149,12 +149,15 @@ export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ 
   }
 
   await mergeSitemaps(liveDir, partialDir, removed);
-  for (const file of await listFiles(partialDir)) {
-    if (file.includes(".incoming-")) continue;
+  const copy = async (file: string) => {
     const from = path.join(partialDir, file);
     const to = path.join(liveDir, file);
     if (!(await sameFile(from, to))) await replaceFile(from, to);
-  }
+  };
+  // The redirects first, then the removals, then the pages: a page that moved (a renamed tag's list)
+  // answers 301 from its old address by the time its new one is served.
+  const files = (await listFiles(partialDir)).filter((file) => !file.includes(".incoming-"));
+  if (files.includes("_redirects")) await copy("_redirects");
   // A removed post's share image (the partial build placed every live post's).
   const shared = new Set(await readdir(path.join(partialDir, "share")).catch(() => []));
   if (shared.size > 0) {
@@ -168,6 +171,7 @@ export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ 
     // The page's folder goes with it when nothing else is in it.
     if (path.basename(file) === "index.html") await rmdir(path.dirname(file)).catch(() => undefined);
   }
+  for (const file of files) if (file !== "_redirects") await copy(file);
   await writeSearchDelta(liveDir, [...search.changed], [...search.changed, ...search.removed]);
   // The keys now describe the live site: the next incremental build starts from them.
   await mkdir(build.liveKeysDir, { recursive: true });
