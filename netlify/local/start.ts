@@ -166,8 +166,7 @@ ready.site = {
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),
   notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
   buildHookPath,
-  // A content change: only what changed is rendered once this server's first build is live (decision 0089).
-  onBuildHook: () => void builder.change(),
+  onBuildHook: () => void builder.request(),
   mailCatcher,
   websubHub,
 };
@@ -223,7 +222,6 @@ const stop = async () => {
   stopping = true;
   log("Stopping…");
   ticker.stop();
-  builder.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);
