@@ -315,6 +315,7 @@ describe("the cards' counts", () => {
       "?posts=a",
       "?posts=1,,2",
       "?posts=0",
+      "?posts=1,2147483648",
       `?posts=${Array.from({ length: 51 }, (_, i) => String(i + 1)).join(",")}`,
     ]) {
       const response = await call(`/api/comments/counts${bad}`);

@@ -153,7 +153,12 @@ export const commentCountsQuerySchema = z.object({
     .string({ error: "posts is required: post ids separated by commas" })
     .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, "posts must be post ids separated by commas")
     .transform((ids) => [...new Set(ids.split(",").map(Number))])
-    .pipe(z.array(z.number().int()).max(commentCountsMaxPosts, `posts can name at most ${String(commentCountsMaxPosts)} posts`))
+    // Within Postgres `integer`: an id past it names no post and must not reach the query (a 500 there).
+    .pipe(
+      z
+        .array(z.number().int().max(2_147_483_647, "posts must be post ids separated by commas"))
+        .max(commentCountsMaxPosts, `posts can name at most ${String(commentCountsMaxPosts)} posts`),
+    )
     .meta({ description: `Post ids separated by commas, at most ${String(commentCountsMaxPosts)}` }),
 });
 
