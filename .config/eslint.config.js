@@ -235,6 +235,8 @@ const buildDataPolicy = {
       pattern: /^src\/adapters\/share-image-cache\.ts$/,
       says: "`build-data.ts` alone also the share images' cache (`src/adapters/share-image-cache.ts`)",
     },
+    // The incremental build's page keys: files beside the build's output (docs/decisions/0089-incremental-site-build.md).
+    { pattern: /^src\/adapters\/page-keys\.ts$/, says: "`build-data.ts` alone also the page keys (`src/adapters/page-keys.ts`)" },
   ],
 };
 

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { buildSearchIndex } from "../search-index.ts";
+import { applyIncrementalBuild, type LiveSearch } from "./incremental-build.ts";
 
 export interface SiteBuilderOptions {
   projectRoot: string;
@@ -13,6 +14,20 @@ export interface SiteBuilderOptions {
   cacheDir: string;
   env: NodeJS.ProcessEnv;
   log: (message: string) => void;
+  /**
+   * After an incremental build, the full build (which folds the search changes back into one index)
+   * waits until the site has had no change for this long. Default 10 minutes.
+   */
+  fullBuildDelayMs?: number;
+  /** How many changed pages of one list an incremental pass renders (the rest in the next pass). Default 2. */
+  listPagesPerPass?: number;
+}
+
+/** A full build this process made and swapped in: incremental builds start from its page keys. */
+interface LiveBuild {
+  dir: string;
+  keysDir: string;
+  search: LiveSearch;
 }
 
 export interface BuildResult {
@@ -24,11 +39,22 @@ export interface BuildResult {
  * Builds the static site into a fresh folder and swaps it in atomically (a symlink rename), so the
  * old site keeps serving during a build and stays when a build fails. Requests that arrive while a
  * build runs coalesce into one more build after it.
+ *
+ * A content change (`change()`, the build hook) is an incremental build once a full build of this
+ * process is live: only the pages whose content changed are rendered and copied over the live site,
+ * the changed posts indexed into a small search index merged at search time, and a full build follows
+ * once the site is quiet (docs/decisions/0089-incremental-site-build.md).
  */
 export class SiteBuilder {
   #options: SiteBuilderOptions;
   #running: Promise<BuildResult> | undefined;
   #queued: Promise<BuildResult> | undefined;
+  #live: LiveBuild | undefined;
+  #incrementalRunning: Promise<BuildResult> | undefined;
+  #incrementalQueued: Promise<BuildResult> | undefined;
+  /** Counts change requests: a full build that saw a change arrive while it ran catches up before it goes live. */
+  #changes = 0;
+  #fullBuildTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SiteBuilderOptions) {
     this.#options = options;
@@ -59,21 +85,132 @@ export class SiteBuilder {
     return this.#queued;
   }
 
+  /**
+   * Asks for the site to show a content change: an incremental build when a full build of this
+   * process is live (resolves when the change is live), else a full build.
+   */
+  change(): Promise<BuildResult> {
+    return this.#change(false);
+  }
+
+  /** `rest`: the pass after one that left shifted list pages, which renders all of them. */
+  #change(rest: boolean): Promise<BuildResult> {
+    this.#changes++;
+    if (!this.#live) return this.request();
+    if (!this.#incrementalRunning) {
+      this.#incrementalRunning = this.#incremental(rest).finally(() => {
+        this.#incrementalRunning = undefined;
+      });
+      return this.#incrementalRunning;
+    }
+    this.#incrementalQueued ??= this.#incrementalRunning.then(() => {
+      this.#incrementalQueued = undefined;
+      return this.#change(rest);
+    });
+    return this.#incrementalQueued;
+  }
+
+  /** Resolves once no incremental build is running or waiting (tests, the bench). */
+  async settled(): Promise<void> {
+    while (this.#incrementalRunning ?? this.#incrementalQueued) await (this.#incrementalQueued ?? this.#incrementalRunning);
+  }
+
+  /** Stops the pending full build's timer (the server is stopping). */
+  stop(): void {
+    clearTimeout(this.#fullBuildTimer);
+  }
+
+  async #incremental(rest: boolean): Promise<BuildResult> {
+    const live = this.#live;
+    if (!live) return this.request();
+    const { log } = this.#options;
+    const started = performance.now();
+    const output = await this.#applyChanges(live, rest ? undefined : (this.#options.listPagesPerPass ?? 2));
+    const ms = Math.round(performance.now() - started);
+    if (!output.ok) {
+      log(`Incremental build failed after ${String(ms)} ms; a full build follows.\n${output.tail}`);
+      return this.request();
+    }
+    log(
+      `Site updated in ${String(ms)} ms (${String(output.pages)} pages rendered, ${String(output.removed)} removed${output.deferred > 0 ? `, ${String(output.deferred)} list pages in the next pass` : ""}).`,
+    );
+    // Later pages of a list a post joined at its top shifted by one: rendered next, off the publish's path.
+    if (output.deferred > 0) void this.#change(true);
+    this.#scheduleFullBuild();
+    return { ok: true, ms };
+  }
+
+  /** Renders what changed since `live`'s keys into a scratch folder and applies it to `live` in place. */
+  async #applyChanges(
+    live: LiveBuild,
+    listPagesPerPass?: number,
+  ): Promise<{ ok: boolean; tail: string; pages: number; removed: number; deferred: number }> {
+    const { buildsDir, projectRoot } = this.#options;
+    const partialDir = path.join(buildsDir, `partial-${Date.now().toString(36)}`);
+    const keysDir = `${partialDir}.keys`;
+    try {
+      const built = await runAstroBuild(projectRoot, partialDir, this.#options, {
+        SITE_BUILD_KEYS: keysDir,
+        SITE_BUILD_BASE_KEYS: live.keysDir,
+        ...(listPagesPerPass !== undefined && { SITE_BUILD_LIST_PAGES: String(listPagesPerPass) }),
+      });
+      if (!built.ok) return { ...built, pages: 0, removed: 0, deferred: 0 };
+      const applied = await applyIncrementalBuild({
+        liveDir: live.dir,
+        liveKeysDir: live.keysDir,
+        partialDir,
+        partialKeysDir: keysDir,
+        search: live.search,
+      });
+      return { ok: true, tail: "", ...applied };
+    } catch (error) {
+      return { ok: false, tail: error instanceof Error ? (error.stack ?? error.message) : String(error), pages: 0, removed: 0, deferred: 0 };
+    } finally {
+      await rm(partialDir, { recursive: true, force: true });
+      await rm(keysDir, { recursive: true, force: true });
+    }
+  }
+
+  #scheduleFullBuild(): void {
+    clearTimeout(this.#fullBuildTimer);
+    this.#fullBuildTimer = setTimeout(() => void this.request(), this.#options.fullBuildDelayMs ?? 600_000);
+    this.#fullBuildTimer.unref();
+  }
+
   async #build(): Promise<BuildResult> {
     const { buildsDir, projectRoot, log } = this.#options;
     const started = performance.now();
+    const changesAtStart = this.#changes;
+    clearTimeout(this.#fullBuildTimer);
     await mkdir(buildsDir, { recursive: true });
     await linkPackages(projectRoot, buildsDir);
     const outDir = path.join(buildsDir, `build-${Date.now().toString(36)}`);
-    const output = await runAstroBuild(projectRoot, outDir, this.#options).then((built) => (built.ok ? indexForSearch(outDir) : built));
+    const keysDir = `${outDir}.keys`;
+    const output = await runAstroBuild(projectRoot, outDir, this.#options, { SITE_BUILD_KEYS: keysDir }).then((built) =>
+      built.ok ? indexForSearch(outDir) : built,
+    );
+    const next: LiveBuild = { dir: outDir, keysDir, search: { changed: new Set(), removed: new Set() } };
+    // A change that arrived while this build ran may not be in it: it catches up before going live,
+    // one incremental build at a time.
+    let changesCaughtUp = changesAtStart;
+    if (output.ok && this.#changes !== changesAtStart) {
+      await this.#incrementalRunning?.catch(() => undefined);
+      changesCaughtUp = this.#changes;
+      const caughtUp = await this.#applyChanges(next);
+      if (!caughtUp.ok) Object.assign(output, caughtUp);
+    }
     const ms = Math.round(performance.now() - started);
     if (!output.ok) {
       log(`Site build failed after ${String(ms)} ms; the previous site keeps serving.\n${output.tail}`);
       await rm(outDir, { recursive: true, force: true });
+      await rm(keysDir, { recursive: true, force: true });
       return { ok: false, ms };
     }
     await this.#swapIn(outDir);
+    this.#live = next;
     log(`Site built in ${String(ms)} ms.`);
+    // A change applied to the replaced site after the catch-up read its data: once more on this one.
+    if (this.#changes !== changesCaughtUp) void this.change();
     return { ok: true, ms };
   }
 
@@ -88,7 +225,10 @@ export class SiteBuilder {
     await rename(tempLink, publishDir);
     // The replaced build goes after a grace period, so responses streaming from it complete.
     if (previous && previous !== "directory" && path.dirname(previous) === buildsDir) {
-      setTimeout(() => void rm(previous, { recursive: true, force: true }), 30_000).unref();
+      setTimeout(() => {
+        void rm(previous, { recursive: true, force: true });
+        void rm(`${previous}.keys`, { recursive: true, force: true });
+      }, 30_000).unref();
     }
   }
 
@@ -150,12 +290,13 @@ function runAstroBuild(
   projectRoot: string,
   outDir: string,
   options: Pick<SiteBuilderOptions, "buildsDir" | "cacheDir" | "env">,
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ ok: boolean; tail: string }> {
   return new Promise((resolve) => {
     const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
     const child = spawn(process.execPath, [astro, "build", "--silent", "--root", projectRoot], {
       cwd: options.buildsDir,
-      env: { ...options.env, ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: options.cacheDir, ASTRO_TELEMETRY_DISABLED: "1" },
+      env: { ...options.env, ...extraEnv, ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: options.cacheDir, ASTRO_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let tail = "";

@@ -166,7 +166,8 @@ ready.site = {
   siteHeaders: await readSiteHeaders(path.join(projectRoot, "netlify.toml")),
   notFoundRules: await readNotFoundRules(path.join(projectRoot, "netlify.toml")),
   buildHookPath,
-  onBuildHook: () => void builder.request(),
+  // A content change: only what changed is rendered once this server's first build is live (decision 0089).
+  onBuildHook: () => void builder.change(),
   mailCatcher,
   websubHub,
 };
@@ -222,6 +223,7 @@ const stop = async () => {
   stopping = true;
   log("Stopping…");
   ticker.stop();
+  builder.stop();
   server.close();
   server.closeAllConnections();
   await app.close().catch(() => undefined);

@@ -15,6 +15,7 @@ import { websubHub } from "../core/publishing/websub.ts";
 import { ensureShareImages, type ShareImageDeps, type ShareImageInput } from "../core/share-images/share-image.ts";
 import { folderShareImageCache, readDisplayFont } from "../adapters/share-image-cache.ts";
 import { imageKey, isPublicFileUrl } from "../api/routes/files.routes.ts";
+import { changedPaths, pageKey, readKeys, renderNow, sha1, writeKeys, type PageKeys } from "../adapters/page-keys.ts";
 
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
@@ -115,4 +116,45 @@ export async function loadShareImages(images: readonly { name: string; input: Sh
     images.map((image) => image.input),
   );
   return Object.fromEntries(images.map((image, index) => [image.name, needs.file(ensured[index]?.key ?? "")]));
+}
+
+/** In an incremental build, how many changed pages of one list render in this pass (`SITE_BUILD_LIST_PAGES`). */
+function listPagesPerPass(): number | undefined {
+  const value = Number(process.env.SITE_BUILD_LIST_PAGES);
+  return process.env.SITE_BUILD_BASE_KEYS && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * What every page shows besides its own props: the settings (footer, metadata), the tags' names (a
+ * post's tags, by name; not their counts, which only the tags' own pages show, through their props),
+ * the hub.
+ */
+const sharedPageKey = oncePerBuild(async (): Promise<string> => {
+  const [settings, tags, hub] = await Promise.all([loadSiteSettings(), loadTags(), loadWebsubHub()]);
+  return sha1(JSON.stringify([settings, tags.map((tag) => [tag.slug, tag.name]), hub]));
+});
+
+/**
+ * A page family's `getStaticPaths` entries, narrowed to the changed ones in an incremental build
+ * (src/adapters/page-keys.ts, docs/decisions/0089-incremental-site-build.md); its keys are written
+ * for the next. `pathOf` gives an entry's public path (`/blog/page/2`, `/blog/tag/x/rss.xml`); `list`:
+ * the pages of one list, of which a first pass renders the first changed ones only. Without
+ * `SITE_BUILD_KEYS` or `SITE_BUILD_BASE_KEYS` (a deploy, `npm run build`) every entry, as before.
+ */
+export async function changedOnly<T extends { props: unknown }>(
+  family: string,
+  entries: T[],
+  pathOf: (entry: T) => string,
+  { list = false }: { list?: boolean } = {},
+): Promise<T[]> {
+  const out = process.env.SITE_BUILD_KEYS;
+  const baseDir = process.env.SITE_BUILD_BASE_KEYS;
+  if (!out && !baseDir) return entries;
+  const shared = await sharedPageKey();
+  const keys: PageKeys = {};
+  for (const entry of entries) keys[pathOf(entry)] = pageKey(shared, entry.props);
+  const base = readKeys(baseDir, family);
+  const render = renderNow(changedPaths(keys, base), Object.keys(keys), list ? listPagesPerPass() : undefined);
+  if (out) writeKeys(out, family, keys, base, render);
+  return entries.filter((entry) => render.has(pathOf(entry)));
 }

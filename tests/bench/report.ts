@@ -17,6 +17,7 @@ import type { SignupLoadFigures, SlowSmtpFigures } from "./signups-slow-smtp.ts"
 import type { SearchFigures } from "./search.ts";
 
 import type { MovingFigures } from "./moving.ts";
+import type { PublishLiveScaleFigures } from "./publish-live-scale.ts";
 
 export interface BenchResults {
   date: string;
@@ -43,6 +44,8 @@ export interface BenchResults {
   /** Audiences at 100,000 subscribers on PostgreSQL (issue 42 point 8, tests/bench/segments.ts). */
   segmentsAt100k?: SegmentFigures;
   publishLiveSeconds?: number[];
+  /** Publish → live everywhere at 10,000 posts, npm start on PostgreSQL (issue 39 point 4, tests/bench/publish-live-scale.ts). */
+  publishLiveAt10k?: PublishLiveScaleFigures;
   /** Site search at 1,000 posts: index build and size, a visitor's first search (tests/bench/search.ts). */
   searchAt1000Posts?: SearchFigures;
   startup?: { freshMs: number; warmMs: number };
@@ -264,6 +267,13 @@ export function printReport(results: BenchResults): void {
   }
   if (results.lighthouseAt1000Posts) printLighthouse(results.lighthouseAt1000Posts, "2c. Lighthouse on the list pages at 1,000 posts (target ≥ 98)");
   if (results.builds) printBuilds(results.builds);
+  if (results.publishLiveAt10k) {
+    const scale = results.publishLiveAt10k;
+    const seconds = median(scale.seconds);
+    console.log(
+      `\n4b. Publish → live everywhere at ${String(scale.posts)} posts, npm start on PostgreSQL (target ≤ 5 s): median ${seconds.toFixed(1)} s of ${scale.seconds.map((s) => s.toFixed(1)).join(", ")} s (load ${scale.load.map((l) => l.toFixed(1)).join(", ")}; first full build ${scale.firstBuildSeconds.toFixed(0)} s) — ${verdict(seconds <= 5)}`,
+    );
+  }
   if (results.publishLiveSeconds) {
     const seconds = median(results.publishLiveSeconds);
     console.log(

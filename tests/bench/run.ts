@@ -37,6 +37,7 @@ import { measurePage } from "./page-weight.ts";
 import { publishPhotoPost } from "./photo-post.ts";
 import { measureSearch } from "./search.ts";
 import { measurePublishLive, waitForPage } from "./publish-live.ts";
+import { measurePublishLiveAtScale } from "./publish-live-scale.ts";
 import { chromiumPath, MissingChromiumError } from "../support/chromium-path.ts";
 import { measureMovingInChild } from "./moving-child.ts";
 import { measureStats } from "./stats.ts";
@@ -134,6 +135,8 @@ try {
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");
     results.builds = await measureBuildScaling(postgresUrl, [100, 1000, 5000, 10_000], (size) => (size <= 1000 ? 3 : 1));
+    log("publish → live at 10,000 posts, npm start on PostgreSQL (a full first build, then three incremental publishes)…");
+    results.publishLiveAt10k = await measurePublishLiveAtScale(postgresUrl, siteUrl, 10_000, 3);
     log("API under load and CSV export again, npm start on PostgreSQL instead of the embedded database…");
     const onPostgres = await withScratchDatabase(postgresUrl, async (databaseUrl) => {
       const pgStateDir = await mkdtemp(path.join(tmpdir(), "nf-bench-pg-"));

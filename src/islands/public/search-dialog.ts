@@ -9,23 +9,40 @@
 /** The part of Pagefind's browser API this dialog uses. */
 interface Pagefind {
   options(options: { excerptLength?: number }): Promise<void>;
+  mergeIndex(url: string): Promise<void>;
   debouncedSearch(term: string, options?: object, debounceMs?: number): Promise<{ results: { data(): Promise<PagefindResult> }[] } | null>;
 }
 interface PagefindResult {
   url: string;
   excerpt: string;
-  meta: { title?: string; kind?: string };
+  meta: { title?: string; kind?: string; delta?: string };
+}
+/** `/pagefind/delta.json`: the posts changed since the last full build (netlify/search-index.ts). */
+interface SearchDelta {
+  shards?: string[];
+  index: string | null;
+  stale: string[];
 }
 
 const pagefindUrl = "/pagefind/pagefind.js";
 const shownResults = 8;
 let pagefind: Promise<Pagefind> | undefined;
+/** Posts whose entry in the full build's index is out of date: only the delta index's entry counts. */
+let stale = new Set<string>();
 let dialog: HTMLDialogElement | undefined;
 let returnFocus: HTMLElement | null = null;
 
 function loadPagefind(): Promise<Pagefind> {
   pagefind ??= (import(/* @vite-ignore */ pagefindUrl) as Promise<Pagefind>).then(async (module) => {
     await module.options({ excerptLength: 24 });
+    // Posts published or changed since the last full build are in a small index of their own
+    // (docs/decisions/0089-incremental-site-build.md); a site without one answers `index: null`.
+    const delta = await fetch("/pagefind/delta.json")
+      .then((response) => (response.ok ? (response.json() as Promise<SearchDelta>) : undefined))
+      .catch(() => undefined);
+    // A large site's posts are in several indexes (shards) of the full build too.
+    for (const index of [...(delta?.shards ?? []), ...(delta?.index ? [delta.index] : [])]) await module.mergeIndex(index);
+    stale = new Set(delta?.stale ?? []);
     return module;
   });
   return pagefind;
@@ -112,10 +129,12 @@ async function search(term: string): Promise<void> {
   const found = await api.debouncedSearch(query, {}, 120);
   // null: a newer keystroke replaced this search.
   if (!found || latest !== term) return;
-  const results = await Promise.all(found.results.slice(0, shownResults).map((result) => result.data()));
+  const fetched = await Promise.all(found.results.slice(0, shownResults + stale.size).map((result) => result.data()));
   if (latest !== term) return;
+  const current = fetched.filter((result) => !stale.has(result.url.replace(/\/$/, "")) || result.meta.delta === "1");
+  const results = current.slice(0, shownResults);
   list()?.replaceChildren(...results.map(resultItem));
-  const count = found.results.length;
+  const count = found.results.length - (fetched.length - current.length);
   show(
     status(),
     count === 0

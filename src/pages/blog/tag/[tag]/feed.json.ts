@@ -1,7 +1,9 @@
+import { changedOnly } from "../../../../lib/build-data.ts";
 import type { APIContext, GetStaticPaths } from "astro";
 import { feedResponse, tagFeedPaths, type tagFeedScope } from "../../../../lib/site-feeds.ts";
 
-export const getStaticPaths = tagFeedPaths satisfies GetStaticPaths;
+export const getStaticPaths = (async () =>
+  changedOnly("tag-feed.json", await tagFeedPaths(), (entry) => `/blog/tag/${entry.params.tag}/feed.json`)) satisfies GetStaticPaths;
 
 /** A tag's newest posts as a feed, like the site's. */
 export const GET = (context: APIContext) => feedResponse("json", (context.props as { scope: ReturnType<typeof tagFeedScope> }).scope, context.site);
