@@ -24,13 +24,24 @@ process.env.E2E_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), "nf-e2e-"));
 const e2eStateDir = process.env.E2E_STATE_DIR;
 
 /**
- * The specs that rebuild the site most (publishing, slugs, settings, imports, sends), spread over
- * the servers so their rebuilds overlap instead of queueing on one; each server runs its specs one
- * at a time, in file order, as one server did before. The last server takes every spec not named.
+ * The specs that take longest (measured: decision 0090), handed out first so the short ones fill
+ * the end of the run on whichever server is free. Any order is correct: this one only keeps one
+ * server from finishing a long spec alone while the other sits idle.
  */
-const specsByServer = [
-  ["admin-posts", "search", "setup-checklist", "build-hook", "accessibility", "api-reference", "dark-mode", "seo", "restart"],
-  ["blog-slugs-pages", "newsletter-on-publish", "newsletter-send", "preview-links", "images", "layout", "navigation", "islands-wake", "inbox"],
+const longestSpecs = [
+  "admin-posts",
+  "admin-session",
+  "newsletter-send",
+  "bounces-complaints",
+  "blog-slugs-pages",
+  "seo",
+  "admin-subscribers-settings",
+  "dashboard-sections",
+  "dark-mode",
+  "claims",
+  "newsletter-on-publish",
+  "images",
+  "restart",
 ];
 
 export interface E2eServer {
@@ -67,7 +78,16 @@ export const paymentsServerPort = Number(process.env.E2E_PAYMENTS_PORT ?? Math.m
 export const restartServerPort = Number(process.env.E2E_RESTART_PORT ?? paymentsServerPort + 1);
 
 const specPattern = (names: string[]) => names.map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
-const named = specsByServer.slice(0, e2eServers.length - 1);
+
+/**
+ * The server of this Playwright worker: worker N of the run (its parallel index, which a worker
+ * started again after a failure keeps) always uses server N, so each server still runs one spec at
+ * a time, and the specs go to whichever server is free. Playwright loads this file again in each
+ * worker process with TEST_PARALLEL_INDEX already set; the runner itself (no index) names server 1.
+ * Fixed lists of specs per server left one server idle for half the run (decision 0090).
+ */
+const workerServer = e2eServers[Number(process.env.TEST_PARALLEL_INDEX ?? 0) % e2eServers.length] as E2eServer;
+const use = { browserName: "chromium" as const, baseURL: `http://localhost:${String(workerServer.port)}` };
 
 export default defineConfig({
   testDir: "./e2e",
@@ -91,12 +111,10 @@ export default defineConfig({
       ],
     },
   },
-  // One project a server: its specs, one worker, its address and state folder (tests/e2e/local-server.ts).
-  projects: e2eServers.map((server, index) => ({
-    name: e2eServers.length === 1 ? "chromium" : `server-${String(index + 1)}`,
-    workers: 1,
-    metadata: { stateDir: server.stateDir },
-    ...(index < named.length ? { testMatch: specPattern(named[index] ?? []) } : { testIgnore: specPattern(named.flat()) }),
-    use: { browserName: "chromium" as const, baseURL: `http://localhost:${String(server.port)}` },
-  })),
+  // One worker a server, each taking the next spec (the longest first); a spec's address and state
+  // folder are its worker's server's (tests/e2e/local-server.ts).
+  projects: [
+    { name: "longest", testMatch: specPattern(longestSpecs), metadata: { stateDir: workerServer.stateDir }, use },
+    { name: "chromium", testIgnore: specPattern(longestSpecs), metadata: { stateDir: workerServer.stateDir }, use },
+  ],
 });
