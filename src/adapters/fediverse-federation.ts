@@ -30,6 +30,7 @@ import type { Site } from "../core/shared/site.ts";
 import { dbKvStore } from "./fediverse-kv-store.ts";
 import { fediversePaths } from "../core/fediverse/paths.ts";
 import { siteKeyPairs } from "./fediverse-keys.ts";
+import { readUpTo } from "../core/shared/read-up-to.ts";
 
 /**
  * The site's ActivityPub side on Fedify (issue 45; docs/fediverse.md; decision 0087): WebFinger,
@@ -402,31 +403,6 @@ export function signerHost(request: Request): string | undefined {
   }
 }
 
-/** The body, read up to `max` bytes: undefined past it (nothing more is read). */
-async function boundedBody(request: Request, max: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(new ArrayBuffer(size));
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
-}
-
 const activityJson = { "content-type": "application/activity+json", "cache-control": "public, max-age=60" };
 
 /** The outbox and followers collections: counts and the latest posts, no follower listed (as Mastodon shows them to strangers). */
@@ -470,7 +446,7 @@ export async function answerFediverse(
         });
       throw error;
     }
-    const body = await boundedBody(request, inboxMaxBytes);
+    const body = await readUpTo(request.body, inboxMaxBytes);
     if (!body) return jsonError(413, `The body is over ${String(inboxMaxBytes)} bytes`);
     forward = new Request(request.url, { method: "POST", headers: request.headers, body });
   }
