@@ -330,7 +330,7 @@ const roomBoundaryConfigs = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/**", ".astro/**", ".netlify/**", "node_modules/**", "tests/.results/**", "test-results/**", "playwright-report/**"] },
+  { ignores: ["dist/**", "**/.astro/**", ".netlify/**", "node_modules/**", "tests/.results/**", "test-results/**", "playwright-report/**"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

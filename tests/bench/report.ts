@@ -18,6 +18,7 @@ import type { SearchFigures } from "./search.ts";
 
 import type { MovingFigures } from "./moving.ts";
 import type { PublishLiveScaleFigures } from "./publish-live-scale.ts";
+import { describeFullBuild, type FullBuildRow } from "./full-build-scale.ts";
 
 export interface BenchResults {
   date: string;
@@ -50,6 +51,8 @@ export interface BenchResults {
   searchAt1000Posts?: SearchFigures;
   startup?: { freshMs: number; warmMs: number };
   builds?: BuildRow[];
+  /** The full build at 10,000 and 30,000 posts beside a bare Astro build (issue 39 point 5, tests/bench/full-build-scale.ts). */
+  fullBuilds?: FullBuildRow[];
   /** 10,000 recipients sent under `npm start` into a counting SMTP sink, then again with a kill -9 half-way. */
   newsletterSend?: NewsletterSendFigures;
   /** Signups under `npm start` whose SMTP server answers 300 ms late, and the outbox's recovery after an outage. */
@@ -267,6 +270,15 @@ export function printReport(results: BenchResults): void {
   }
   if (results.lighthouseAt1000Posts) printLighthouse(results.lighthouseAt1000Posts, "2c. Lighthouse on the list pages at 1,000 posts (target ≥ 98)");
   if (results.builds) printBuilds(results.builds);
+  if (results.fullBuilds) {
+    console.log(
+      "\n3e. The full build (npm run build) at scale, share images cached (targets: ≤ 8 GB peak at 10,000 posts; Astro ≤ 1.5× a bare Astro build)",
+    );
+    for (const row of results.fullBuilds) {
+      const met = row.astro.cpuSeconds <= 1.5 * row.bare.cpuSeconds && (row.posts > 10_000 || row.full.peakMemoryBytes <= 8 * 2 ** 30);
+      console.log(`  ${describeFullBuild(row)} — ${verdict(met)}`);
+    }
+  }
   if (results.publishLiveAt10k) {
     const scale = results.publishLiveAt10k;
     const seconds = median(scale.seconds);

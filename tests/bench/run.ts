@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { measureApiLatency } from "./api-latency.ts";
 import { measureApiLoad } from "./api-load.ts";
 import { measureBuildScaling } from "./build-scaling.ts";
+import { measureFullBuildScale } from "./full-build-scale.ts";
 import { canConnect, dropDatabases, seedDrafts, seedPublishedPosts, seedSubscribers, withScratchDatabase } from "./bulk-seed.ts";
 import { measureCsvExport } from "./csv-export.ts";
 import { measureDashboardAtScale } from "./dashboard-scale.ts";
@@ -135,6 +136,8 @@ try {
   if (await canConnect(postgresUrl)) {
     log("build scaling (scratch database)…");
     results.builds = await measureBuildScaling(postgresUrl, [100, 1000, 5000, 10_000], (size) => (size <= 1000 ? 3 : 1));
+    log("the full build at 10,000 and 30,000 posts: its peak memory, and Astro's part beside a bare Astro build of the same posts…");
+    results.fullBuilds = await measureFullBuildScale(postgresUrl, [10_000, 30_000]);
     log("publish → live at 10,000 posts, npm start on PostgreSQL (a full first build, then three incremental publishes)…");
     results.publishLiveAt10k = await measurePublishLiveAtScale(postgresUrl, siteUrl, 10_000, 3);
     log("API under load and CSV export again, npm start on PostgreSQL instead of the embedded database…");

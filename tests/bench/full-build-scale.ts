@@ -1,0 +1,191 @@
+/**
+ * The full build at scale (issue 39 point 5): `npm run build` (`netlify/build.ts`: migrations, `astro
+ * build`, the search index in shards) at each size, with the peak resident memory of its whole
+ * process tree; then Astro's part alone and a bare Astro build of the same posts
+ * (`tests/bench/bare-astro/`: one page a post, the list in pages of 12, no integrations), each
+ * with its CPU time (user + system of the process and its children, from `/usr/bin/time`).
+ *
+ * The share images' cache is warm, as Netlify keeps it between builds (decision 0078): every card
+ * is linked to one drawn card under its own key before the build, so the figure is a deploy's, not
+ * a site's very first build, which draws each card once (row 3c of docs/performance.md).
+ *   node tests/bench/full-build-scale.ts [postgresAdminUrl] [sizes, e.g. 10000,30000]
+ */
+import { spawn } from "node:child_process";
+import { link, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { connectDatabase } from "../../src/adapters/connect-database.ts";
+import { apiUrls } from "../../src/api/api-urls.ts";
+import { folderShareImageCache, readDisplayFont } from "../../src/adapters/share-image-cache.ts";
+import { listPosts } from "../../src/core/posts/posts.service.ts";
+import { ensureShareImage, shareImageKey } from "../../src/core/share-images/share-image.ts";
+import { shareImageInput } from "../../src/lib/social-image.ts";
+import { seedPublishedPosts, withScratchDatabase } from "./bulk-seed.ts";
+import { trackPeakMemory } from "./peak-memory.ts";
+
+export interface TimedRun {
+  seconds: number;
+  /** User + system CPU seconds of the process and its children. */
+  cpuSeconds: number;
+  peakMemoryBytes: number;
+}
+
+export interface FullBuildRow {
+  posts: number;
+  /** `netlify/build.ts` whole: migrations, `astro build`, the search index. */
+  full: TimedRun & { searchIndexSeconds: number; searchShards: number };
+  /** `astro build` alone on the same data. */
+  astro: TimedRun;
+  /** The bare Astro build of the same posts. */
+  bare: TimedRun;
+  /** The 1-minute load average when the size's first build started. */
+  load: number;
+}
+
+const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
+const bareRoot = fileURLToPath(new URL("./bare-astro/", import.meta.url));
+const astroBin = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
+
+/** Runs `node args` under `/usr/bin/time` in `cwd`, sampling its tree's memory; its output's tail on failure. */
+function timedNode(args: string[], env: NodeJS.ProcessEnv, cwd = projectRoot): Promise<TimedRun & { output: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, ...args], {
+      cwd,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const memory = trackPeakMemory(child.pid ?? 0, 100);
+    let output = "";
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      void memory.stop().then((peakMemoryBytes) => {
+        if (code !== 0) return reject(new Error(`node ${args.join(" ")} failed (${String(code)}):\n${output.slice(-4000)}`));
+        const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(output);
+        resolve({ seconds, cpuSeconds: Number(cpu?.[1] ?? 0) + Number(cpu?.[2] ?? 0), peakMemoryBytes, output });
+      });
+    });
+  });
+}
+
+/** Every published post's share image in `cacheDir`, as a link to one card drawn once. */
+async function warmShareImages(databaseUrl: string, cacheDir: string): Promise<number> {
+  const db = await connectDatabase(databaseUrl, { driver: "pg" });
+  try {
+    const posts = await listPosts({ db, urls: apiUrls }, { publishedOnly: true });
+    const cache = folderShareImageCache(cacheDir);
+    const first = posts[0];
+    if (!first) return 0;
+    const drawn = await ensureShareImage({ cache, displayFont: readDisplayFont, coverBytes: () => Promise.resolve(null) }, shareImageInput(first));
+    let linked = 0;
+    for (const post of posts) {
+      const key = shareImageKey(shareImageInput(post));
+      if (key === drawn.key) continue;
+      await link(cache.file(drawn.key), cache.file(key)).then(
+        () => linked++,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== "EEXIST") throw error;
+        },
+      );
+    }
+    return linked;
+  } finally {
+    await db.close();
+  }
+}
+
+/** The published posts as the bare build reads them. */
+async function exportPosts(databaseUrl: string, file: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT slug, title, excerpt, category, content, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "publishedAt"
+         FROM posts WHERE published ORDER BY published_at DESC, id DESC`,
+    );
+    await writeFile(file, JSON.stringify(rows));
+  } finally {
+    await client.end();
+  }
+}
+
+async function measureSize(databaseUrl: string, posts: number, work: string): Promise<FullBuildRow> {
+  const cacheDir = path.join(work, "cache");
+  await mkdir(cacheDir, { recursive: true });
+  await warmShareImages(databaseUrl, cacheDir);
+  const siteEnv = { DATABASE_URL: databaseUrl, ASTRO_CACHE_DIR: cacheDir, SITE_URL: "https://example.com", ADMIN_PATH: "bench-admin" };
+  const load = loadavg()[0] ?? 0;
+
+  const fullOut = path.join(work, `full-${String(posts)}`);
+  const full = await timedNode(["netlify/build.ts"], { ...siteEnv, ASTRO_OUT_DIR: fullOut });
+  const searchMs = Number(/Search index: .* in (\d+) ms/.exec(full.output)?.[1] ?? 0);
+  const shards = (await readdir(fullOut)).filter((entry) => entry === "pagefind" || entry.startsWith("pagefind-shard-")).length;
+  await rm(fullOut, { recursive: true, force: true });
+
+  const astroOut = path.join(work, `astro-${String(posts)}`);
+  const astro = await timedNode([astroBin, "build", "--silent"], { ...siteEnv, ASTRO_OUT_DIR: astroOut });
+  await rm(astroOut, { recursive: true, force: true });
+
+  const postsJson = path.join(work, "posts.json");
+  await exportPosts(databaseUrl, postsJson);
+  const bareOut = path.join(work, `bare-${String(posts)}`);
+  const bare = await timedNode(
+    [astroBin, "build", "--silent"],
+    { BARE_POSTS_JSON: postsJson, ASTRO_OUT_DIR: bareOut, ASTRO_CACHE_DIR: path.join(work, "bare-cache") },
+    bareRoot,
+  );
+  await rm(bareOut, { recursive: true, force: true });
+
+  const strip = (run: TimedRun & { output: string }): TimedRun => ({
+    seconds: run.seconds,
+    cpuSeconds: run.cpuSeconds,
+    peakMemoryBytes: run.peakMemoryBytes,
+  });
+  return { posts, full: { ...strip(full), searchIndexSeconds: searchMs / 1000, searchShards: shards }, astro: strip(astro), bare: strip(bare), load };
+}
+
+/** Grows one scratch database through `sizes` (ascending) and measures the builds at each. */
+export function measureFullBuildScale(postgresAdminUrl: string, sizes: number[]): Promise<FullBuildRow[]> {
+  return withScratchDatabase(postgresAdminUrl, async (databaseUrl) => {
+    const work = await mkdtemp(path.join(tmpdir(), "nf-bench-full-build-"));
+    try {
+      const rows: FullBuildRow[] = [];
+      let seeded = 0;
+      for (const size of sizes) {
+        // The first full build applies the migrations itself, as a deploy does.
+        if (seeded === 0) await timedNode(["netlify/database/migrate.ts"], { DATABASE_URL: databaseUrl });
+        await seedPublishedPosts(databaseUrl, size - seeded);
+        seeded = size;
+        rows.push(await measureSize(databaseUrl, size, work));
+      }
+      return rows;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** One line a size, as the report and the command line print it. */
+export function describeFullBuild(row: FullBuildRow): string {
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "–");
+  return (
+    `${String(row.posts)} posts (load ${row.load.toFixed(1)}): full build ${row.full.seconds.toFixed(0)} s, peak ${mib(row.full.peakMemoryBytes)}` +
+    ` (search index ${row.full.searchIndexSeconds.toFixed(0)} s in ${String(row.full.searchShards)} shard(s)); astro build ${row.astro.seconds.toFixed(0)} s,` +
+    ` ${row.astro.cpuSeconds.toFixed(0)} s CPU, peak ${mib(row.astro.peakMemoryBytes)}; bare Astro ${row.bare.seconds.toFixed(0)} s, ${row.bare.cpuSeconds.toFixed(0)} s CPU,` +
+    ` peak ${mib(row.bare.peakMemoryBytes)}; Astro ÷ bare ${ratio(row.astro.cpuSeconds, row.bare.cpuSeconds)}× CPU, ${ratio(row.astro.seconds, row.bare.seconds)}× wall`
+  );
+}
+
+if (import.meta.main) {
+  const [adminUrl = "postgres://postgres@127.0.0.1:5432/postgres", sizes = "10000,30000"] = process.argv.slice(2);
+  for (const row of await measureFullBuildScale(adminUrl, sizes.split(",").map(Number))) console.log(describeFullBuild(row));
+}
