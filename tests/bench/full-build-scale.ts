@@ -76,7 +76,7 @@ function timedNode(args: string[], env: NodeJS.ProcessEnv, cwd = projectRoot): P
 }
 
 /** Every published post's share image in `cacheDir`, as a link to one card drawn once. */
-async function warmShareImages(databaseUrl: string, cacheDir: string): Promise<number> {
+export async function warmShareImages(databaseUrl: string, cacheDir: string): Promise<number> {
   const db = await connectDatabase(databaseUrl, { driver: "pg" });
   try {
     const posts = await listPosts({ db, urls: apiUrls }, { publishedOnly: true });

@@ -1,6 +1,6 @@
 /**
  * Publish → live on a large site (issue 39 point 4): `npm start` on PostgreSQL over a scratch database
- * seeded with `posts` published posts (the first build is a full one), then drafts published through
+ * seeded with `posts` published posts (the first build is a full one, with the share images cached), then drafts published through
  * the API one after another, each timed until it is live everywhere it appears: its page, `/blog`, its
  * category's list, the home page, the feed, the sitemap and the search's delta
  * (docs/decisions/0089-incremental-site-build.md). Between runs it waits until the builder is idle
@@ -16,6 +16,7 @@ import pg from "pg";
 import { formData } from "../support/multipart.ts";
 import { adminCookie } from "./admin-session.ts";
 import { seedDrafts, seedPublishedPosts } from "./bulk-seed.ts";
+import { warmShareImages } from "./full-build-scale.ts";
 import { readAdminPassword, serverLogPath, startLocalSite, stopLocalSite } from "./local-site.ts";
 
 export interface PublishLiveScaleFigures {
@@ -88,6 +89,9 @@ export async function measurePublishLiveAtScale(
     if (migrated.status !== 0) throw new Error(`migrations failed: ${migrated.stderr.toString()}`);
     await seedPublishedPosts(databaseUrl, posts);
     const drafts = await seedDrafts(databaseUrl, runs);
+    // The share images cached, as a site that has built before has them (a first build draws every card once: 10,000
+    // cards are minutes of drawing that no publish pays); the drafts' cards are drawn when they are published.
+    await warmShareImages(databaseUrl, path.join(stateDir, "astro-cache"));
     const site = await startLocalSite(siteUrl, stateDir, { DATABASE_URL: databaseUrl });
     try {
       const password = await readAdminPassword(stateDir);
