@@ -10,6 +10,19 @@ const editor = (page: Page) => form(page).getByRole("textbox", { name: "Content"
 const tool = (page: Page, name: string) => form(page).getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name, exact: true });
 const postItem = (page: Page, title: string) => page.getByRole("list", { name: "Posts" }).getByRole("listitem").filter({ hasText: title });
 
+/**
+ * Chooses the cover and waits until its preview has loaded: the preview and the alt field arrive
+ * after the photo is scaled down and push everything below them down, so a click aimed before that
+ * (at "Publish immediately", say) can land on what was there a moment before.
+ */
+async function chooseCover(page: Page): Promise<void> {
+  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
+  const preview = form(page).getByRole("img", { name: "Featured image preview" });
+  await expect(preview).toHaveJSProperty("complete", true);
+  await expect(preview).not.toHaveJSProperty("naturalWidth", 0);
+  await expect(form(page).getByLabel("Cover Alt Text")).toBeVisible();
+}
+
 /** The id of the post with this title, from the admin list. */
 async function postId(page: Page, title: string): Promise<number> {
   const posts = (await (await page.request.get("/api/blog-posts")).json()) as { id: number; title: string }[];
@@ -63,8 +76,7 @@ test("the owner writes a post with the rich editor, publishes, edits and deletes
   await form(page).getByLabel("Excerpt").fill("What a near-miss taught us about cash.");
   await form(page).getByLabel("Category").selectOption("Cash Flow");
   await form(page).getByLabel("Read Time (minutes)").fill("7");
-  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
-  await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
+  await chooseCover(page);
   await form(page).getByLabel("Cover Alt Text").fill("A cash-flow chart dipping to six weeks of runway");
 
   await editor(page).click();
@@ -279,8 +291,7 @@ test("an inserted image's alt text starts empty, is written in its field, and ca
   const title = unique("Alt text");
   await form(page).getByLabel("Title").fill(title);
   // The featured image is not the editor's: choosing it opens its own alt field, not the editor's.
-  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
-  await expect(form(page).getByRole("img", { name: "Featured image preview" })).toBeVisible();
+  await chooseCover(page);
   const alt = form(page).getByLabel("Alt text", { exact: true });
   await expect(alt).toHaveCount(0);
   await form(page).getByLabel("Cover Alt Text").fill("Runway chart cover");
@@ -320,7 +331,7 @@ test("an image left undescribed stops the save until it has words or the decorat
   await logIn(page);
   const title = unique("Decorative rule");
   await form(page).getByLabel("Title").fill(title);
-  await form(page).getByLabel("Featured Image").setInputFiles(coverImage);
+  await chooseCover(page);
   const coverAlt = form(page).getByLabel("Cover Alt Text");
   await form(page).getByLabel("Publish immediately").check();
   await editor(page).click({ position: { x: 8, y: 8 } }); // in its corner: see the test above
