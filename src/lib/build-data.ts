@@ -9,7 +9,7 @@ import { publishedPostRedirects } from "../core/posts/post-slug-store.ts";
 import { publishedImportRedirects } from "../core/imports/import-redirects.ts";
 import type { Tag } from "../core/posts/tag.schema.ts";
 import { listTags, tagRedirects } from "../core/posts/tags.service.ts";
-import type { SettingKey } from "../core/settings/settings.schema.ts";
+import { isShownOnSite, type SettingKey } from "../core/settings/settings.schema.ts";
 import { siteSettingValues } from "../core/settings/settings.service.ts";
 import { websubHub } from "../core/publishing/websub.ts";
 import { ensureShareImages, type ShareImageDeps, type ShareImageInput } from "../core/share-images/share-image.ts";
@@ -125,13 +125,15 @@ function listPagesPerPass(): number | undefined {
 }
 
 /**
- * What every page shows besides its own props: the settings (footer, metadata), the tags' names (a
+ * What every page shows besides its own props: the settings pages show (footer, metadata), the tags' names (a
  * post's tags, by name; not their counts, which only the tags' own pages show, through their props),
  * the hub.
  */
 const sharedPageKey = oncePerBuild(async (): Promise<string> => {
   const [settings, tags, hub] = await Promise.all([loadSiteSettings(), loadTags(), loadWebsubHub()]);
-  return sha1(JSON.stringify([settings, tags.map((tag) => [tag.slug, tag.name]), hub]));
+  // Only what a page can show: a change to a mail or comment rule must not re-render every page.
+  const shown = Object.entries(settings).filter(([key]) => isShownOnSite(key as SettingKey));
+  return sha1(JSON.stringify([shown, tags.map((tag) => [tag.slug, tag.name]), hub]));
 });
 
 /**

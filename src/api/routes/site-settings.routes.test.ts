@@ -27,6 +27,15 @@ describe("PUT /api/site-settings/{key}", () => {
     expect(app.rebuilds.count).toBe(before + 1);
   });
 
+  it("asks for no rebuild for a setting no page shows (a mail or comment rule), so no page re-renders for it", async () => {
+    const before = app.rebuilds.count;
+    expect((await put("comment_hold_words", { value: "crypto" })).status).toBe(200);
+    expect((await put("digest_hour", { value: "7" })).status).toBe(200);
+    expect(app.rebuilds.count).toBe(before);
+    expect((await put("contact_email", { value: "team@example.com" })).status).toBe(200);
+    expect(app.rebuilds.count).toBe(before + 1);
+  });
+
   it("brings the default back for an empty value", async () => {
     const response = await put("hero_subtitle", { value: "" });
     expect(((await response.json()) as { value: string }).value).toBe("The founder stories nobody posts on LinkedIn.");

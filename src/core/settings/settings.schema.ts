@@ -12,6 +12,12 @@ interface SettingDefinition {
   hideable?: true;
   /** The only values it takes: the dashboard offers them in a list, the value check refuses any other. */
   choices?: readonly string[];
+  /**
+   * No page of the site shows it (it steers mail, comments, federation or payments): a change asks
+   * for no site build and is not part of every page's key, which would re-render all of them
+   * (10,000 posts: a full build's work). `tests/unit/off-site-settings.test.ts` keeps it true.
+   */
+  offSite?: true;
 }
 
 /**
@@ -137,6 +143,7 @@ export const settingDefinitions = {
     description: "A paid resource's download link works for this many days (1 to 365)",
     type: "text",
     defaultValue: "30",
+    offSite: true,
   },
   contact_email: {
     description: "Contact email address",
@@ -148,6 +155,7 @@ export const settingDefinitions = {
     type: "text",
     // A placeholder on several lines: obviously not a real address, and it shows that line breaks are kept.
     defaultValue: "No Filter\n123 Example Street\nSpringfield, ST 00000\nUSA",
+    offSite: true,
   },
   // A send stops itself past these (issue 28; docs/decisions/0030-bounces-and-complaints.md):
   // Gmail's and Yahoo's 0.3 % spam-complaint line, and a hard-bounce rate no clean list reaches.
@@ -155,11 +163,13 @@ export const settingDefinitions = {
     description: "Pause a send when spam complaints reach this % of messages delivered",
     type: "text",
     defaultValue: "0.3",
+    offSite: true,
   },
   bounce_pause_percent: {
     description: "Pause a send when hard bounces reach this % of messages sent",
     type: "text",
     defaultValue: "5",
+    offSite: true,
   },
   // The weekly digest (issue 42 point 2): the moment it goes to readers on the weekly frequency,
   // with the posts of the 7 days before it. UTC, as every time the server keeps.
@@ -167,11 +177,13 @@ export const settingDefinitions = {
     description: "Weekly digest day (monday to sunday, UTC)",
     type: "text",
     defaultValue: "monday",
+    offSite: true,
   },
   digest_hour: {
     description: "Weekly digest hour (0 to 23, UTC)",
     type: "text",
     defaultValue: "9",
+    offSite: true,
   },
   // Issue 43 point 1: what a feed item carries (src/core/feeds/feeds.ts).
   feed_content: {
@@ -204,11 +216,13 @@ export const settingDefinitions = {
     description: "Hold a comment for approval when it has more links than this",
     type: "text",
     defaultValue: "2",
+    offSite: true,
   },
   comment_hold_words: {
     description: "Hold a comment for approval when it contains any of these words (comma-separated; empty: none)",
     type: "text",
     defaultValue: "",
+    offSite: true,
   },
   // Issue 45 point 1: the site's fediverse name, `@{handle}@{host}` (src/core/fediverse/handle.ts).
   fediverse_handle: {
@@ -222,6 +236,7 @@ export const settingDefinitions = {
     type: "text",
     defaultValue: "full",
     choices: ["full", "excerpt"],
+    offSite: true,
   },
 } as const satisfies Record<string, SettingDefinition>;
 
@@ -255,6 +270,9 @@ export const settingChoices = (key: SettingKey): readonly string[] | undefined =
 export const isHideable = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).hideable === true;
 
 export const settingKeys = Object.keys(settingDefinitions) as SettingKey[];
+
+/** Whether a page of the site shows this setting (see `offSite`). */
+export const isShownOnSite = (key: SettingKey): boolean => (settingDefinitions[key] as SettingDefinition).offSite !== true;
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
   error: "Unknown setting",

@@ -2,6 +2,7 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import {
   isHideable,
+  isShownOnSite,
   settingDefinitions,
   settingKeys,
   settingKeySchema,
@@ -53,8 +54,8 @@ export async function seedDefaultSettings(deps: SettingsDeps): Promise<void> {
 }
 
 /**
- * Stores one setting after checking it by its type; an unknown key is a 404. Asks for a rebuild,
- * since the pages show these texts. Returns the setting as the list shows it.
+ * Stores one setting after checking it by its type; an unknown key is a 404. Asks for a rebuild
+ * when a page shows it. Returns the setting as the list shows it.
  */
 export async function updateSiteSetting(
   deps: SettingsDeps & { rebuild: () => void; now: () => Date },
@@ -73,7 +74,7 @@ export async function updateSiteSetting(
      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`,
     [knownKey.data, value, deps.now()],
   );
-  deps.rebuild();
+  if (isShownOnSite(knownKey.data)) deps.rebuild();
   return shown(knownKey.data, value);
 }
 
