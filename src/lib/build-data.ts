@@ -133,7 +133,9 @@ const sharedPageKey = oncePerBuild(async (): Promise<string> => {
   const [settings, tags, hub] = await Promise.all([loadSiteSettings(), loadTags(), loadWebsubHub()]);
   // Only what a page can show: a change to a mail or comment rule must not re-render every page.
   const shown = Object.entries(settings).filter(([key]) => isShownOnSite(key as SettingKey));
-  return sha1(JSON.stringify([shown, tags.map((tag) => [tag.slug, tag.name]), hub]));
+  // A tag without a published post is on no page: a draft's new tag must not re-render every page.
+  const tagNames = tags.filter((tag) => tag.postCount > 0).map((tag) => [tag.slug, tag.name]);
+  return sha1(JSON.stringify([shown, tagNames, hub]));
 });
 
 /**

@@ -177,14 +177,27 @@ describe("featured image", () => {
 });
 
 describe("rebuilds", () => {
-  it("are asked for after each create, update and delete, and not after a failure or an image upload", async () => {
+  it("are asked for after each create, update and delete of a published post, and not after a failure or an image upload", async () => {
     const before = app.rebuilds.count;
-    const post = await createPost(deps, form());
-    await updatePost(deps, post.id, form({ title: "Again" }));
+    const post = await createPost(deps, form({ published: true }));
+    await updatePost(deps, post.id, form({ title: "Again", published: true }));
     await deletePost(deps, post.id);
     expect(app.rebuilds.count).toBe(before + 3);
     await expect(deletePost(deps, post.id)).rejects.toMatchObject({ status: 404 });
     await uploadPostImage(deps, pngFile());
     expect(app.rebuilds.count).toBe(before + 3);
+  });
+
+  it("are not asked for while a post stays a draft (on no page), and are when it is published and unpublished", async () => {
+    const before = app.rebuilds.count;
+    const draft = await createPost(deps, form({ tags: "a brand new tag" }));
+    await updatePost(deps, draft.id, form({ title: "Still a draft" }));
+    expect(app.rebuilds.count).toBe(before);
+    await updatePost(deps, draft.id, form({ title: "Out now", published: true }));
+    expect(app.rebuilds.count).toBe(before + 1);
+    await updatePost(deps, draft.id, form({ title: "Back to draft" }));
+    expect(app.rebuilds.count).toBe(before + 2);
+    await deletePost(deps, draft.id);
+    expect(app.rebuilds.count).toBe(before + 2);
   });
 });

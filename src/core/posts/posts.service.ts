@@ -192,7 +192,8 @@ export async function createPost(deps: PostsDeps, form: PostForm): Promise<Post>
         throw asSlugConflict(error);
       }),
   );
-  deps.rebuild();
+  // A draft is on no page (a scheduled one is built when it goes live): only a published post asks for a build.
+  if (row.published) deps.rebuild();
   return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
@@ -206,7 +207,7 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
   const content = cleanContent(form.content, deps.urls.isFile);
   const alt = altToStore(form.featuredImageAlt, form.featuredImageDecorative);
   const now = deps.now();
-  const { row, replacedKey } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
+  const { row, replacedKey, onSite } = await withStoredImage(deps, form.featuredImage, (imageKey) =>
     deps.db
       .transaction(async (tx) => {
         const current = await findPostRow(tx, id, true);
@@ -260,14 +261,15 @@ export async function updatePost(deps: PostsDeps, id: number, form: PostForm): P
         if (change) await recordWebhookEvent(tx, deps, change, postEventData(saved));
         if (form.tags !== undefined) await setPostTags(tx, id, form.tags);
         if (change) await queuePostHubPing(tx, deps, saved, feedsBefore);
-        return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null };
+        return { row: rows[0] as PostRow, replacedKey: imageKey ? current.featured_image_key : null, onSite: change !== null };
       })
       .catch((error: unknown) => {
         throw asSlugConflict(error);
       }),
   );
   await deleteFilesQuietly(deps.files, [replacedKey]);
-  deps.rebuild();
+  // Published before or after (an edit, a publish, an unpublish): a draft staying a draft changes no page.
+  if (onSite) deps.rebuild();
   return (await withTags(deps.db, [row], deps.urls.file))[0] as Post;
 }
 
@@ -289,7 +291,7 @@ export async function deletePost(deps: PostsDeps, id: number): Promise<void> {
   });
   if (!deleted) throw new NotFoundError("Post not found");
   await deleteFilesQuietly(deps.files, [deleted.featured_image_key]);
-  deps.rebuild();
+  if (deleted.published) deps.rebuild();
 }
 
 /** An image for inside a post's content (the editor's image button); the URL goes into the HTML. */
