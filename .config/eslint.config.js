@@ -285,6 +285,8 @@ const localPolicy = {
   files: [
     { pattern: /^src\/(app|api|adapters|config|core|lib)\//, says: "anything in `src/` but the site's pages, components and islands" },
     { pattern: /^netlify\/search-index\.ts$/, says: "`netlify/search-index.ts`" },
+    // The incremental build's apply, shared with Netlify's build (netlify/build.ts), which may not import netlify/local.
+    { pattern: /^netlify\/incremental-build\.ts$/, says: "`netlify/incremental-build.ts`" },
   ],
   hints: [
     { pattern: /^tests\//, message: "npm start runs on every developer's machine: test helpers belong in its *.test.ts files only." },

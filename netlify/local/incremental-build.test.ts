@@ -1,14 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedPublishedPosts } from "../../tests/bench/bulk-seed.ts";
+import { createSiteDatabase, filesOf, query, siteFiles, slugOf } from "../../tests/support/built-site.ts";
 import { SiteBuilder } from "./site-builder.ts";
 
 // Real `astro build`s of a small site on PostgreSQL (the build reads its data over DATABASE_URL, which
@@ -18,38 +15,10 @@ import { SiteBuilder } from "./site-builder.ts";
 const serverUrl = process.env.TEST_DATABASE_URL;
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 
-async function query(url: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql, values);
-  } finally {
-    await client.end();
-  }
-}
-
-async function filesOf(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
-
-/** Every file of a site but the search indexes and the sitemap index (whose `<lastmod>` is the build's time). */
-async function siteFiles(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const file of await filesOf(dir)) {
-    if (file.startsWith("pagefind") || file === "sitemap-index.xml") continue;
-    files.set(file, (await readFile(path.join(dir, file))).toString("base64"));
-  }
-  return files;
-}
-
 describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
   let root: string;
   let databaseUrl: string;
-  let adminUrl: string;
-  const name = `nf_build_scale_test_${randomBytes(4).toString("hex")}`;
+  let dropDatabase: (() => Promise<void>) | undefined;
   const builder = (site: string, listPagesPerPass = 1) =>
     new SiteBuilder({
       projectRoot,
@@ -63,28 +32,13 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), "nf-incremental-"));
-    adminUrl = serverUrl ?? "";
-    await query(adminUrl, `CREATE DATABASE ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.href;
-    const migrated = spawnSync(process.execPath, ["netlify/database/migrate.ts"], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
-    expect(migrated.status, migrated.stderr.toString()).toBe(0);
     // 60 posts: five lists of several pages each, so a post at the top shifts pages past the first pass.
-    await seedPublishedPosts(databaseUrl, 60);
-    await query(databaseUrl, "INSERT INTO tags (slug, name) VALUES ('runway', 'Runway')");
-    await query(
-      databaseUrl,
-      "INSERT INTO post_tags (post_id, tag_id) SELECT p.id, t.id FROM posts p, tags t WHERE p.id % 4 = 0 AND t.slug = 'runway'",
-    );
+    ({ url: databaseUrl, drop: dropDatabase } = await createSiteDatabase(serverUrl ?? "", 60));
   }, 120_000);
 
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
-    await query(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropDatabase?.();
   });
 
   it("renders only what a change touched, makes the new post searchable, and ends equal to a clean full build", async () => {
@@ -96,8 +50,7 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
       const info = await stat(path.join(liveDir, file));
       before.set(file, { ino: info.ino, mtimeMs: info.mtimeMs });
     }
-    const slugOf = async (id: number) => ((await query(databaseUrl, "SELECT slug FROM posts WHERE id = $1", [id])).rows[0] as { slug: string }).slug;
-    const [edited, unpublished, untouched] = [await slugOf(30), await slugOf(31), await slugOf(50)];
+    const [edited, unpublished, untouched] = [await slugOf(databaseUrl, 30), await slugOf(databaseUrl, 31), await slugOf(databaseUrl, 50)];
 
     // A new post at the top of its lists (tagged), an old post edited, another unpublished.
     const inserted = await query(

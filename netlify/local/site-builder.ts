@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { buildSearchIndex } from "../search-index.ts";
-import { applyIncrementalBuild, type LiveSearch } from "./incremental-build.ts";
+import { applyIncrementalBuild, type LiveSearch } from "../incremental-build.ts";
 
 export interface SiteBuilderOptions {
   projectRoot: string;

@@ -1,10 +1,10 @@
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { deferredMarker } from "../../src/adapters/page-keys.ts";
-import { writeSearchDelta } from "../search-index.ts";
+import { deferredMarker } from "../src/adapters/page-keys.ts";
+import { writeSearchDelta } from "./search-index.ts";
 
 /**
- * Applies an incremental build (a build rendering only the changed pages, src/lib/changed-pages.ts)
+ * Applies an incremental build (a build rendering only the changed pages: `changedOnly` in src/lib/build-data.ts)
  * to the live site in place: its files copied over (each by a rename, so a reader never sees half a
  * file; a file with the same bytes is left alone), the pages that no longer exist removed, the
  * sitemaps merged, and the posts changed since the last full build indexed into a small search index
