@@ -9,7 +9,6 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { BlobsServer } from "@netlify/blobs/server";
-import { NetlifyDB } from "@netlify/database-dev";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blobsFileStore } from "../../src/adapters/blobs-file-store.ts";
@@ -20,6 +19,7 @@ import { damagedMessage, siteHasContentMessage } from "../../src/core/backups/re
 import type { FileStore } from "../../src/core/files/file-store.ts";
 import { createTestApp, type TestApp } from "../../tests/support/test-app.ts";
 import { databaseTargets } from "../../tests/support/test-databases.ts";
+import { startDatabaseThread } from "../local/threaded-database.ts";
 
 /**
  * `npm run restore -- <file> [--replace]` run for real: the CLI in a process of its own, against an
@@ -39,9 +39,11 @@ const targets: Target[] = [
   {
     name: "the embedded database (npm start's)",
     async start() {
-      const emulation = new NetlifyDB({ logger: () => undefined });
-      const url = await emulation.start();
-      return { url, env: { NETLIFY_DB_URL: url, NETLIFY_DB_DRIVER: "server" }, stop: () => emulation.stop() };
+      // Started as `npm start` starts it: on a thread of its own, with its fixes (Nagle off on its sockets).
+      const directory = await mkdtemp(path.join(tmpdir(), "nf-restore-cli-db-"));
+      const database = await startDatabaseThread({ directory });
+      const env = { NETLIFY_DB_URL: database.url, NETLIFY_DB_DRIVER: "server" };
+      return { url: database.url, env, stop: () => database.stop().finally(() => rm(directory, { recursive: true, force: true })) };
     },
   },
   ...(serverUrl
