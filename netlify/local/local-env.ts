@@ -10,6 +10,8 @@ const port = () =>
     .min(1, "must be between 1 and 65535")
     .max(65535, "must be between 1 and 65535");
 
+const milliseconds = () => z.coerce.number({ error: "must be a number of milliseconds" }).int("must be a whole number").min(1, "must be at least 1");
+
 /** `npm start`'s environment: the server's own variables plus the ports it listens on. */
 export const localEnvSchema = serverEnvSchema.extend({
   PORT: port().default(8888),
@@ -17,6 +19,10 @@ export const localEnvSchema = serverEnvSchema.extend({
   HOST: z.preprocess((value) => (value === "" ? undefined : value), z.string().trim().min(1).default("127.0.0.1")),
   /** The local SMTP catcher's port (on 127.0.0.1) when SMTP_URL is not set; a free one if unset. */
   MAIL_CATCHER_PORT: z.preprocess((value) => (value === "" ? undefined : value), port().optional()),
+  /** Every provider pause's length, instead of 1 minute then 2: the browser tests wait seconds, not minutes. */
+  PROVIDER_PAUSE_MS: z.preprocess((value) => (value === "" ? undefined : value), milliseconds().optional()),
+  /** How long the local catcher's played outage lasts (`provider-outage+…@`); 20 s if unset. */
+  MAIL_CATCHER_OUTAGE_MS: z.preprocess((value) => (value === "" ? undefined : value), milliseconds().optional()),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;

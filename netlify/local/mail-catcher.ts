@@ -39,6 +39,8 @@ export interface MailCatcherOptions {
   keep?: number;
   /** Called after each message is stored (e.g. to log it). */
   onMessage?: (summary: CaughtMailSummary) => void;
+  /** How long a played outage lasts. Default `providerOutageMs`; the browser tests play a shorter one (MAIL_CATCHER_OUTAGE_MS). */
+  outageMs?: number;
 }
 
 export interface MailCatcher {
@@ -68,12 +70,12 @@ export const refusedOnceReply = "5.2.2 Mailbox full (refused once by the local m
 
 /**
  * The address that plays a provider outage: the first time it is sent to, the catcher answers
- * `421` to it and then to every message (at MAIL FROM) for `providerOutageMs`, as a provider that is down answers everyone — for
+ * `421` to it and then to every message (at MAIL FROM) for `providerOutageMs` (or `outageMs`), as a provider that is down answers everyone — for
  * the browser test of a paused send and paused transactional mail (`provider-outage+<anything>@…`).
  */
 export const providerOutagePattern = /^provider-outage(\+[^@]*)?@/i;
 
-/** How long a played outage lasts. */
+/** How long a played outage lasts unless the catcher is told otherwise (`outageMs`). */
 export const providerOutageMs = 20_000;
 
 /** The reply during a played outage: the provider's, not about any recipient. */
@@ -151,7 +153,7 @@ export async function startMailCatcher(options: MailCatcherOptions): Promise<Mai
       const recipient = address.address.toLowerCase();
       if (providerOutagePattern.test(recipient) && !played.has(recipient)) {
         played.add(recipient);
-        outageUntil = Date.now() + providerOutageMs;
+        outageUntil = Date.now() + (options.outageMs ?? providerOutageMs);
         return callback(outage());
       }
       if (!refusedOncePattern.test(recipient) || refused.has(recipient)) {

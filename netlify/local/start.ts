@@ -74,6 +74,7 @@ if (!env.SMTP_URL) {
     dir: path.join(stateDir, "mail"),
     port: env.MAIL_CATCHER_PORT,
     onMessage: caughtMailLog({ log, inboxUrl: `${siteUrl}${inboxPath}` }).onMessage,
+    outageMs: env.MAIL_CATCHER_OUTAGE_MS,
   }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     console.error(`[no-filter] Cannot start the local mail catcher: ${reason} (set MAIL_CATCHER_PORT to another port)`);
@@ -120,7 +121,7 @@ const app = await bootApp(runtimeEnv, {
   // Mail goes to the local catcher unless SMTP_URL is set, from a thread of its own (decision 0020).
   localMail: { smtpUrl: mailCatcher?.url, transport: threadedSmtpMailer },
   // The in-process timer below runs the sends: nothing to kick.
-  overrides: { kickSends: noKick },
+  overrides: { kickSends: noKick, providerPauseMs: env.PROVIDER_PAUSE_MS },
 });
 const serverEnv = app.deps.env;
 const prepared = await prepareLocalDatabase(app.deps);

@@ -60,6 +60,11 @@ export interface AppParts {
   checkPage?: CheckPage;
   /** POSTs a webhook delivery. Default: the network with the SSRF rules (src/adapters/webhook-poster.ts). */
   postWebhook?: PostWebhook;
+  /**
+   * Every provider pause's length (the outbox's and a send's). Default: 1 minute, then 2
+   * (`pauseDelayMs`); `npm start` takes PROVIDER_PAUSE_MS, which the browser tests set short.
+   */
+  providerPauseMs?: number | undefined;
 }
 
 export interface App {
@@ -94,6 +99,7 @@ export function createApp(parts: AppParts): App {
     checkAnswers = false,
     snsFetch = fetchFromSns,
     checkPage = pageCheck(),
+    providerPauseMs,
   } = parts;
   // `npm start`: not production, and the site's own address is on this machine (docs/webhooks.md).
   const webhooksLocal =
@@ -160,6 +166,7 @@ export function createApp(parts: AppParts): App {
     clickTracking: env.CLICK_TRACKING !== "off",
     // Production holds mail back while the footer's postal address is the seeded placeholder.
     production: isProduction(env),
+    providerPauseMs,
     checkPage,
     setup: {
       production: isProduction(env),

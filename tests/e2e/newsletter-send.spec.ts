@@ -204,7 +204,8 @@ test("a provider outage pauses the send and the transactional mail, the dashboar
   const panel = page.getByRole("region", { name: `Send as newsletter: ${title}` });
 
   // The provider goes down: a test email to this address makes the local catcher answer 421 to
-  // everyone for 20 s. The test email waits in the outbox, which pauses.
+  // everyone for 20 s (tests/e2e/server-process.ts). The test email waits in the outbox, which
+  // pauses.
   const outageAddress = `provider-outage+${stamp}@example.com`;
   await panel.getByLabel("Test address").fill(outageAddress);
   await panel.getByRole("button", { name: "Send test" }).click();

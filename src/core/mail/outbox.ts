@@ -221,6 +221,8 @@ export interface OutboxDeps {
    * address is still the seeded placeholder. Unset: locally the placeholder goes out.
    */
   production?: boolean;
+  /** Every provider pause's length, instead of 1 minute then 2 (`pauseDelayMs`). Unset in production. */
+  providerPauseMs?: number | undefined;
   /** A recipient refused as unknown (5.1.x): the subscriber is `bounced` (the app's hook records it, src/app/mail-kinds.ts). */
   onUnknownRecipient?: (bounce: { ref: string; subscriberId: number; messageId: string; reason: string }) => Promise<unknown>;
 }
@@ -256,10 +258,10 @@ export async function outboxPause(db: SqlQueryable): Promise<OutboxPause | null>
  * pause in a row). Several messages failing at once pause it once: a pause still running is kept.
  * `fixedWait` (the placeholder address) waits no longer than that: the owner's fix is seen at once.
  */
-async function pauseOutbox(deps: Pick<OutboxDeps, "db" | "now">, reason: string, fixedWait?: number): Promise<void> {
+async function pauseOutbox(deps: Pick<OutboxDeps, "db" | "now" | "providerPauseMs">, reason: string, fixedWait?: number): Promise<void> {
   const now = deps.now();
   const pauses = (await deps.db.query<{ pauses: number }>("SELECT pauses FROM outbox_pause")).rows[0]?.pauses ?? 0;
-  const until = new Date(now.getTime() + (fixedWait ?? pauseDelayMs(pauses)));
+  const until = new Date(now.getTime() + (fixedWait ?? pauseDelayMs(pauses, deps.providerPauseMs)));
   await deps.db.query(
     `INSERT INTO outbox_pause (id, reason, paused_until, pauses, paused_at) VALUES (true, $1, $2, 1, $3)
      ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason, paused_until = EXCLUDED.paused_until, pauses = outbox_pause.pauses + 1

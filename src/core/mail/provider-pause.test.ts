@@ -12,6 +12,7 @@ import { classifyDeliveryFailure, providerStreak, replyWithoutAddress } from "./
 import type { Mailer } from "./mailer.ts";
 import { deliverQueuedMail } from "./outbox-delivery.ts";
 import { outboxHealth } from "./outbox-health.ts";
+import { outboxPause } from "./outbox.ts";
 import { placeholderAddressMessage } from "./postal-address.ts";
 
 // Issue 27, item 3: a failure of the whole mail provider pauses the newsletter send and the outbox,
@@ -159,6 +160,33 @@ describe.each(failures)("the provider failing as a whole ($failure)", ({ failure
     for (const email of emails) expect(app.mail.to(email)).toHaveLength(1);
     expect(await outboxHealth(app.deps)).toMatchObject({ pending: 0, failed: 0, paused: null, messages: [] });
   });
+});
+
+describe("a pause length the app is given (`npm start` with PROVIDER_PAUSE_MS, for the browser tests)", () => {
+  it("is every pause's length, the send's and the outbox's, in place of 1 minute then 2", async () => {
+    const given = { ...deps(), providerPauseMs: 5000 };
+    await addSubscribers(3, "given.reader");
+    const send = await startSend(app.deps, await addPost());
+    await queueSignups(2, "given.signup");
+    app.mail.provider("greeting-421");
+    expect(await runSendWorker(given, send.id)).toMatchObject({ sent: 0, paused: expect.stringMatching(/^421 /) as string });
+    expect(await deliverQueuedMail(given, { concurrency: 1 })).toMatchObject({ sent: 0, paused: expect.stringMatching(/^421 /) as string });
+    for (const pause of [1, 2]) {
+      clock.advance(4999);
+      expect(await dueSends(app.deps), `pause ${String(pause)}`).toEqual([]);
+      expect((await outboxPause(app.deps.db))?.until.getTime(), `pause ${String(pause)}`).toBe(clock.now().getTime() + 1);
+      clock.advance(1);
+      expect(await dueSends(app.deps)).toEqual([send.id]);
+      // Still down: paused again for as long, where the default doubles the wait.
+      expect((await runDueSends(given)).get(send.id)).toMatchObject({ sent: 0, paused: expect.any(String) as string });
+      expect(await deliverQueuedMail(given, { concurrency: 1 })).toMatchObject({ sent: 0, paused: expect.any(String) as string });
+    }
+    clock.advance(5000);
+    app.mail.provider(undefined);
+    expect((await runDueSends(given)).get(send.id)).toMatchObject({ sent: 3, failed: 0, finished: true });
+    expect(await deliverQueuedMail(given, { concurrency: 1 })).toEqual({ sent: 2, failed: 0, retried: 0 });
+    expect(app.mail.counts().duplicates).toBe(0);
+  }, 90_000);
 });
 
 describe("a refusal about one recipient", () => {

@@ -43,6 +43,8 @@ export interface NewsletterDeps {
   checkPage: CheckPage;
   /** Set once Stripe is set up (the payments' gateway): the email ends with the tip link (issue 47 point 2). */
   payments?: object | undefined;
+  /** Every provider pause's length, instead of 1 minute then 2 (`pauseDelayMs`). Unset in production. */
+  providerPauseMs?: number | undefined;
 }
 
 export interface PostRow {

@@ -182,10 +182,14 @@ export const giveBack = recipients.giveBack;
  * what the dashboard shows. Several messages failing at once pause it once: a pause still running
  * is kept.
  */
-export async function pauseSend(deps: { db: SqlQueryable; now: () => Date }, sendId: number, reason: string): Promise<void> {
+export async function pauseSend(
+  deps: { db: SqlQueryable; now: () => Date; providerPauseMs?: number | undefined },
+  sendId: number,
+  reason: string,
+): Promise<void> {
   const now = deps.now();
   const { rows } = await deps.db.query<{ pauses: number }>("SELECT pauses FROM newsletter_sends WHERE id = $1", [sendId]);
-  const until = new Date(now.getTime() + pauseDelayMs(rows[0]?.pauses ?? 0));
+  const until = new Date(now.getTime() + pauseDelayMs(rows[0]?.pauses ?? 0, deps.providerPauseMs));
   await deps.db.query(
     `UPDATE newsletter_sends SET paused_reason = $2, paused_until = $3, pauses = pauses + 1
       WHERE id = $1 AND status <> 'paused' AND (paused_until IS NULL OR paused_until <= $4)`,
