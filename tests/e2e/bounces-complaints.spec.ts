@@ -19,7 +19,7 @@ test("spam complaints arrive mid-send: the send pauses itself, the owner sees wh
   const complainers = [1, 2, 3, 4, 5].map((n) => `complainer-${String(n)}-${stamp}@example.com`);
   const fillers = Array.from({ length: 10 }, (_, n) => `filler-${String(n)}-${stamp}@example.com`);
   // The provider goes down when its turn comes (the local catcher plays a 20 s outage, and the send
-  // waits 30 s before it tries again: tests/e2e/server-process.ts): the send stops mid-way with
+  // waits 40 s before it tries again: tests/e2e/server-process.ts): the send stops mid-way with
   // everyone after it pending, as a long send would be when complaints come in.
   const outage = `provider-outage+complaints-${stamp}@example.com`;
   const after = `after-${stamp}@example.com`;
