@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../tests/support/fake-clock.ts";
+import { loadMessageTemplate as loadTemplate } from "../../tests/support/message-template.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../tests/support/test-app.ts";
 import { createReaderSession } from "../core/readers/reader-sessions.ts";
-import { messageTokens } from "../lib/message-template.ts";
 import { accountCommentsPath, answerAccountCommentsPage, isAccountCommentsPath } from "./account-comments-page.ts";
 import { readerCookie } from "./session-cookie.ts";
 
@@ -10,9 +10,6 @@ import { readerCookie } from "./session-cookie.ts";
 let app: TestApp;
 let clock: FakeClock;
 let count = 0;
-
-const template = `<html><head><title>${messageTokens.heading}</title></head><body><h1>${messageTokens.heading}</h1><p>${messageTokens.text}</p>${messageTokens.actions}</body></html>`;
-const loadTemplate = (path: string) => (path === "/message-template/" ? Promise.resolve(template) : Promise.reject(new Error(`no ${path}`)));
 
 beforeAll(async () => {
   clock = createFakeClock();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../tests/support/fake-clock.ts";
+import { loadMessageTemplate as loadTemplate } from "../../tests/support/message-template.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../tests/support/test-app.ts";
 import { commentNoticeMessages, commentsClosedMessage, commentsOffMessage } from "../core/comments/comment.schema.ts";
 import { createReaderSession } from "../core/readers/reader-sessions.ts";
 import { updateSiteSetting } from "../core/settings/settings.service.ts";
-import { messageTokens } from "../lib/message-template.ts";
 import { answerCommentsPage, commentsPageSlug } from "./comments-page.ts";
 import { readerCookie } from "./session-cookie.ts";
 
@@ -14,10 +14,6 @@ let clock: FakeClock;
 let postId: number;
 let slug: string;
 let count = 0;
-
-/** The site's message page as built: the tokens where the heading, the text and the actions go. */
-const template = `<html><head><title>${messageTokens.heading}</title></head><body><h1>${messageTokens.heading}</h1><p>${messageTokens.text}</p>${messageTokens.actions}</body></html>`;
-const loadTemplate = (path: string) => (path === "/message-template/" ? Promise.resolve(template) : Promise.reject(new Error(`no ${path}`)));
 
 beforeAll(async () => {
   clock = createFakeClock();
