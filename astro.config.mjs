@@ -5,6 +5,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
+import { keptRenderer } from "./netlify/local/kept-renderer.ts";
 import { shareImages } from "./netlify/share-images.ts";
 import { withLastModified } from "./netlify/sitemap-lastmod.ts";
 
@@ -16,6 +17,7 @@ const isDev = process.argv.includes("dev");
 // under `npm start`) would pay for nothing (docs/decisions/0005-netlify-adapter-only-in-dev.md).
 // The local server builds into a fresh folder each time and swaps it in (see netlify/local).
 const outDir = process.env.ASTRO_OUT_DIR ?? "./dist";
+const currentOutDir = () => process.env.ASTRO_OUT_DIR ?? "./dist";
 const netlify = isDev ? (await import("@astrojs/netlify")).default : undefined;
 
 export default defineConfig({
@@ -42,7 +44,7 @@ export default defineConfig({
     // Public pages only: never the dashboard (its path must not be revealed) or form answer pages.
     sitemap({
       // Each post's <lastmod> from its last change, as its built page states it.
-      serialize: withLastModified(outDir),
+      serialize: withLastModified(currentOutDir),
       filter: (page) => {
         const path = new URL(page).pathname.replace(/\/$/, "");
         const adminPath = process.env.ADMIN_PATH;
@@ -70,6 +72,8 @@ export default defineConfig({
     localDatabase(),
     // The share images into /share/, from the build's cache (decision 0078).
     shareImages(),
+    // Under `npm start`, the build process keeps the full build's renderer for incremental passes (decision 0091).
+    keptRenderer(),
   ],
   vite: {
     plugins: [tailwindcss()],

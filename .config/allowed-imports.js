@@ -9,7 +9,8 @@ import path from "node:path";
  * @property {RegExp} pattern matched against a package specifier, or against the project-relative
  *   path a relative import resolves to
  * @property {string[]} [names] when set, only these named imports (a namespace, default or dynamic
- *   import of the module is refused): for a built-in that is pure in part, like `node:net`'s `isIP`
+ *   import of the module is refused): for a built-in that is pure in part, like `node:net`'s `isIP`;
+ *   `import type` of the module stays allowed (a shape, never the code)
  * @property {boolean} [typeOnly] when set, only `import type` (a shape, never the code)
  * @property {string} [says] how the map (CONTRIBUTING.md's "may import") names this entry; entries
  *   with the same words are named once
@@ -54,7 +55,7 @@ export function allowedImportsRule(policy, projectRoot) {
         const target = isPath ? path.relative(projectRoot, path.resolve(fileDir, specifier)).split(path.sep).join("/") : specifier;
         if (isPath && target.startsWith(policy.home)) return;
         const allowed = (isPath ? policy.files : policy.packages).find(({ pattern }) => pattern.test(target));
-        const namesOk = !allowed?.names || (names !== null && names.every((name) => allowed.names.includes(name)));
+        const namesOk = !allowed?.names || typeOnly || (names !== null && names.every((name) => allowed.names.includes(name)));
         const kindOk = !allowed?.typeOnly || typeOnly;
         if (allowed && namesOk && kindOk) return;
         const hint = policy.hints.find(({ pattern }) => pattern.test(target));

@@ -280,7 +280,8 @@ const localPolicy = {
     { pattern: pkg("sanitize-html"), says: "the mail catcher's packages (smtp-server, mailparser, sanitize-html)" },
     { pattern: pkg("smol-toml"), says: "smol-toml (netlify.toml's rules)" },
     { pattern: /^zod$/, says: "zod" },
-    { pattern: /^astro$/, typeOnly: true, says: "Astro's types" },
+    // The long-lived build process runs `astro build` itself to keep its renderer (docs/decisions/0091-kept-renderer.md).
+    { pattern: /^astro$/, names: ["build"], says: "Astro's types and its `build`" },
   ],
   files: [
     { pattern: /^src\/(app|api|adapters|config|core|lib)\//, says: "anything in `src/` but the site's pages, components and islands" },

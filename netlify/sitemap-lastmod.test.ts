@@ -21,14 +21,14 @@ afterAll(() => rm(outDir, { recursive: true, force: true }));
 describe("sitemap lastmod", () => {
   it("takes a post page's last change from the page the build wrote", async () => {
     expect(await pageLastModified(outDir, "https://example.com/blog/a-post/")).toBe("2026-04-05T06:07:08.000Z");
-    expect(await withLastModified(outDir)({ url: "https://example.com/blog/a-post/" })).toEqual({
+    expect(await withLastModified(() => outDir)({ url: "https://example.com/blog/a-post/" })).toEqual({
       url: "https://example.com/blog/a-post/",
       lastmod: "2026-04-05T06:07:08.000Z",
     });
   });
 
   it("gives none to a page that states no change, or that is not there", async () => {
-    expect(await withLastModified(outDir)({ url: "https://example.com/downloads/" })).toEqual({ url: "https://example.com/downloads/" });
+    expect(await withLastModified(() => outDir)({ url: "https://example.com/downloads/" })).toEqual({ url: "https://example.com/downloads/" });
     expect(await pageLastModified(outDir, "https://example.com/blog/gone/")).toBeUndefined();
     expect(await pageLastModified(outDir, "https://example.com/%2e%2e/%2e%2e/etc/")).toBeUndefined();
   });

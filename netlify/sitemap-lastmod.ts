@@ -19,10 +19,14 @@ export async function pageLastModified(outDir: string, url: string): Promise<str
   return time !== undefined && !Number.isNaN(Date.parse(time)) ? new Date(time).toISOString() : undefined;
 }
 
-/** The sitemap integration's `serialize`: each page with its `lastmod` when it states one. */
+/**
+ * The sitemap integration's `serialize`: each page with its `lastmod` when it states one. The output
+ * folder is asked for each page: one loaded config serves several builds in a long-lived build
+ * process (netlify/local/build-worker.ts), each into its own folder.
+ */
 export const withLastModified =
-  (outDir: string) =>
+  (outDir: () => string) =>
   async <T extends { url: string; lastmod?: string | undefined }>(item: T): Promise<T> => {
-    const lastmod = await pageLastModified(outDir, item.url);
+    const lastmod = await pageLastModified(outDir(), item.url);
     return lastmod ? { ...item, lastmod } : item;
   };

@@ -19,6 +19,7 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
   let root: string;
   let databaseUrl: string;
   let dropDatabase: (() => Promise<void>) | undefined;
+  const logged: string[] = [];
   const builder = (site: string, listPagesPerPass = 1) =>
     new SiteBuilder({
       projectRoot,
@@ -26,7 +27,9 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
       buildsDir: path.join(root, `${site}-builds`),
       cacheDir: path.join(root, "astro-cache"),
       env: { ...process.env, DATABASE_URL: databaseUrl, SITE_URL: "https://example.com", ADMIN_PATH: "test-admin" },
-      log: () => undefined,
+      log: (message) => {
+        logged.push(message);
+      },
       listPagesPerPass,
     });
 
@@ -63,7 +66,8 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
     await query(databaseUrl, "UPDATE posts SET title = 'Edited title', updated_at = now() WHERE id = 30");
     await query(databaseUrl, "UPDATE posts SET published = false, published_at = NULL WHERE id = 31");
 
-    expect((await live.change()).ok).toBe(true);
+    // Rendered by the full build's kept renderer (decision 0091), not a second `astro build`.
+    expect(await live.change()).toMatchObject({ ok: true, kept: true });
     // The first pass: the post's own page, the first pages of its lists, its feeds, the sitemap.
     expect(await readFile(path.join(liveDir, "blog", fresh.slug, "index.html"), "utf8")).toContain("Zebracorn launch");
     for (const page of ["blog/index.html", "blog/category/funding/index.html", "blog/tag/runway/index.html", "index.html", "rss.xml"]) {
@@ -73,6 +77,7 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
     expect(await readFile(path.join(liveDir, "blog", edited, "index.html"), "utf8")).toContain("Edited title");
     await expect(stat(path.join(liveDir, "blog", unpublished, "index.html"))).rejects.toThrow();
     await live.settled();
+    expect(logged.filter((line) => line.includes("kept renderer failed") || line.includes("by astro build"))).toEqual([]);
 
     // Searchable: the delta index holds the new and the edited post; the full index's entries for them and the unpublished one are stale.
     const delta = JSON.parse(await readFile(path.join(liveDir, "pagefind", "delta.json"), "utf8")) as { index: string; stale: string[] };

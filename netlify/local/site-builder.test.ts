@@ -40,6 +40,8 @@ beforeEach(async () => {
     cacheDir: path.join(root, "state", "astro-cache"),
     env: process.env,
     log: (message) => logs.push(message),
+    // The stand-in is a command: every build a separate `astro build` (the kept renderer: incremental-build.test.ts).
+    keepRenderer: false,
   });
 });
 afterEach(async () => {

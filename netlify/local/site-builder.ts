@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, readlink, rename, rm, symlink } from "node:fs/pr
 import path from "node:path";
 import { buildSearchIndex } from "../search-index.ts";
 import { applyIncrementalBuild, type LiveSearch } from "../incremental-build.ts";
+import { BuildProcess } from "./build-process.ts";
 
 export interface SiteBuilderOptions {
   projectRoot: string;
@@ -21,6 +22,11 @@ export interface SiteBuilderOptions {
   fullBuildDelayMs?: number;
   /** How many changed pages of one list an incremental pass renders (the rest in the next pass). Default 2. */
   listPagesPerPass?: number;
+  /**
+   * Whether a full build runs in a process that stays to render its incremental passes (decision 0091).
+   * Default true; false runs every build as a separate `astro build` (the builder's own tests, with a stand-in).
+   */
+  keepRenderer?: boolean;
 }
 
 /** A full build this process made and swapped in: incremental builds start from its page keys. */
@@ -28,11 +34,15 @@ interface LiveBuild {
   dir: string;
   keysDir: string;
   search: LiveSearch;
+  /** The process that built it, keeping its renderer for the incremental passes (decision 0091). */
+  renderer?: BuildProcess;
 }
 
 export interface BuildResult {
   ok: boolean;
   ms: number;
+  /** An incremental pass: whether the full build's kept renderer made it (else a separate `astro build`). */
+  kept?: boolean;
 }
 
 /**
@@ -43,7 +53,9 @@ export interface BuildResult {
  * A content change (`change()`, the build hook) is an incremental build once a full build of this
  * process is live: only the pages whose content changed are rendered and copied over the live site,
  * the changed posts indexed into a small search index merged at search time, and a full build follows
- * once the site is quiet (docs/decisions/0089-incremental-site-build.md).
+ * once the site is quiet (docs/decisions/0089-incremental-site-build.md). Each full build runs in a
+ * process that stays and renders the incremental passes on it with the code it has loaded
+ * (docs/decisions/0091-kept-renderer.md); a separate `astro build` when it cannot.
  */
 export class SiteBuilder {
   #options: SiteBuilderOptions;
@@ -115,9 +127,10 @@ export class SiteBuilder {
     while (this.#incrementalRunning ?? this.#incrementalQueued) await (this.#incrementalQueued ?? this.#incrementalRunning);
   }
 
-  /** Stops the pending full build's timer (the server is stopping). */
+  /** Stops the pending full build's timer and the live build's process (the server is stopping). */
   stop(): void {
     clearTimeout(this.#fullBuildTimer);
+    void this.#live?.renderer?.stop();
   }
 
   async #incremental(rest: boolean): Promise<BuildResult> {
@@ -132,29 +145,40 @@ export class SiteBuilder {
       return this.request();
     }
     log(
-      `Site updated in ${String(ms)} ms (${String(output.pages)} pages rendered, ${String(output.removed)} removed${output.deferred > 0 ? `, ${String(output.deferred)} list pages in the next pass` : ""}).`,
+      `Site updated in ${String(ms)} ms (${String(output.pages)} pages rendered${output.kept ? "" : " by astro build"}, ${String(output.removed)} removed${output.deferred > 0 ? `, ${String(output.deferred)} list pages in the next pass` : ""}).`,
     );
     // Later pages of a list a post joined at its top shifted by one: rendered next, off the publish's path.
     if (output.deferred > 0) void this.#change(true);
     this.#scheduleFullBuild();
-    return { ok: true, ms };
+    return { ok: true, ms, kept: output.kept };
   }
 
   /** Renders what changed since `live`'s keys into a scratch folder and applies it to `live` in place. */
   async #applyChanges(
     live: LiveBuild,
     listPagesPerPass?: number,
-  ): Promise<{ ok: boolean; tail: string; pages: number; removed: number; deferred: number }> {
-    const { buildsDir, projectRoot } = this.#options;
+  ): Promise<{ ok: boolean; tail: string; pages: number; removed: number; deferred: number; kept: boolean }> {
+    const { buildsDir, projectRoot, log } = this.#options;
     const partialDir = path.join(buildsDir, `partial-${Date.now().toString(36)}`);
     const keysDir = `${partialDir}.keys`;
+    const keys = {
+      SITE_BUILD_KEYS: keysDir,
+      SITE_BUILD_BASE_KEYS: live.keysDir,
+      ...(listPagesPerPass !== undefined && { SITE_BUILD_LIST_PAGES: String(listPagesPerPass) }),
+    };
     try {
-      const built = await runAstroBuild(projectRoot, partialDir, this.#options, {
-        SITE_BUILD_KEYS: keysDir,
-        SITE_BUILD_BASE_KEYS: live.keysDir,
-        ...(listPagesPerPass !== undefined && { SITE_BUILD_LIST_PAGES: String(listPagesPerPass) }),
-      });
-      if (!built.ok) return { ...built, pages: 0, removed: 0, deferred: 0 };
+      // The full build's process renders with what it has loaded; failing that, a separate `astro build`.
+      let built = live.renderer
+        ? await live.renderer.run("partial", projectRoot, { ...keys, ASTRO_OUT_DIR: partialDir })
+        : { ok: false, unavailable: true, tail: "" };
+      const kept = built.ok;
+      if (!built.ok) {
+        if (!built.unavailable) log(`The kept renderer failed; astro build renders the change instead.\n${built.tail}`);
+        await rm(partialDir, { recursive: true, force: true });
+        await rm(keysDir, { recursive: true, force: true });
+        built = await runAstroBuild(projectRoot, partialDir, this.#options, keys);
+      }
+      if (!built.ok) return { ...built, pages: 0, removed: 0, deferred: 0, kept };
       const applied = await applyIncrementalBuild({
         liveDir: live.dir,
         liveKeysDir: live.keysDir,
@@ -162,9 +186,16 @@ export class SiteBuilder {
         partialKeysDir: keysDir,
         search: live.search,
       });
-      return { ok: true, tail: "", ...applied };
+      return { ok: true, tail: "", ...applied, kept };
     } catch (error) {
-      return { ok: false, tail: error instanceof Error ? (error.stack ?? error.message) : String(error), pages: 0, removed: 0, deferred: 0 };
+      return {
+        ok: false,
+        tail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        pages: 0,
+        removed: 0,
+        deferred: 0,
+        kept: false,
+      };
     } finally {
       await rm(partialDir, { recursive: true, force: true });
       await rm(keysDir, { recursive: true, force: true });
@@ -184,12 +215,17 @@ export class SiteBuilder {
     clearTimeout(this.#fullBuildTimer);
     await mkdir(buildsDir, { recursive: true });
     await linkPackages(projectRoot, buildsDir);
-    const outDir = path.join(buildsDir, `build-${Date.now().toString(36)}`);
+    const stamp = Date.now().toString(36);
+    const outDir = path.join(buildsDir, `build-${stamp}`);
     const keysDir = `${outDir}.keys`;
-    const output = await runAstroBuild(projectRoot, outDir, this.#options, { SITE_BUILD_KEYS: keysDir }).then((built) =>
-      built.ok ? indexForSearch(outDir) : built,
-    );
-    const next: LiveBuild = { dir: outDir, keysDir, search: { changed: new Set(), removed: new Set() } };
+    // Built by a process that stays, keeping its renderer for this build's incremental passes (decision 0091).
+    const renderer =
+      this.#options.keepRenderer === false ? undefined : await BuildProcess.start(path.join(buildsDir, `renderer-${stamp}`), buildEnv(this.#options));
+    const built = renderer
+      ? await renderer.run("full", projectRoot, { ASTRO_OUT_DIR: outDir, SITE_BUILD_KEYS: keysDir })
+      : await runAstroBuild(projectRoot, outDir, this.#options, { SITE_BUILD_KEYS: keysDir });
+    const output = built.ok ? await indexForSearch(outDir) : built;
+    const next: LiveBuild = { dir: outDir, keysDir, search: { changed: new Set(), removed: new Set() }, ...(renderer && { renderer }) };
     // A change that arrived while this build ran may not be in it: it catches up before going live,
     // one incremental build at a time.
     let changesCaughtUp = changesAtStart;
@@ -202,11 +238,12 @@ export class SiteBuilder {
     const ms = Math.round(performance.now() - started);
     if (!output.ok) {
       log(`Site build failed after ${String(ms)} ms; the previous site keeps serving.\n${output.tail}`);
+      await renderer?.stop();
       await rm(outDir, { recursive: true, force: true });
       await rm(keysDir, { recursive: true, force: true });
       return { ok: false, ms };
     }
-    await this.#swapIn(outDir);
+    await this.#swapIn(outDir, this.#live?.renderer);
     this.#live = next;
     log(`Site built in ${String(ms)} ms.`);
     // A change applied to the replaced site after the catch-up read its data: once more on this one.
@@ -214,7 +251,8 @@ export class SiteBuilder {
     return { ok: true, ms };
   }
 
-  async #swapIn(outDir: string): Promise<void> {
+  /** `renderer`: the replaced build's process, stopped with it. */
+  async #swapIn(outDir: string, renderer: BuildProcess | undefined): Promise<void> {
     const { publishDir, buildsDir } = this.#options;
     const previous = await currentTarget(publishDir);
     const tempLink = `${publishDir}.next`;
@@ -224,6 +262,7 @@ export class SiteBuilder {
     if ((await currentTarget(publishDir)) === "directory") await rm(publishDir, { recursive: true, force: true });
     await rename(tempLink, publishDir);
     // The replaced build goes after a grace period, so responses streaming from it complete.
+    if (renderer) setTimeout(() => void renderer.stop(), 30_000).unref();
     if (previous && previous !== "directory" && path.dirname(previous) === buildsDir) {
       setTimeout(() => {
         void rm(previous, { recursive: true, force: true });
@@ -296,7 +335,7 @@ function runAstroBuild(
     const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
     const child = spawn(process.execPath, [astro, "build", "--silent", "--root", projectRoot], {
       cwd: options.buildsDir,
-      env: { ...options.env, ...extraEnv, ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: options.cacheDir, ASTRO_TELEMETRY_DISABLED: "1" },
+      env: { ...buildEnv(options), ...extraEnv, ASTRO_OUT_DIR: outDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let tail = "";
@@ -308,4 +347,9 @@ function runAstroBuild(
     child.on("error", (error) => resolve({ ok: false, tail: error.message }));
     child.on("close", (code) => resolve({ ok: code === 0, tail }));
   });
+}
+
+/** Every build's environment: the server's, with this site's Astro cache. */
+function buildEnv(options: Pick<SiteBuilderOptions, "cacheDir" | "env">): NodeJS.ProcessEnv {
+  return { ...options.env, ASTRO_CACHE_DIR: options.cacheDir, ASTRO_TELEMETRY_DISABLED: "1" };
 }

@@ -13,6 +13,15 @@ import path from "node:path";
 
 export const sha1 = (text: string) => createHash("sha1").update(text).digest("base64url");
 
+/**
+ * Which build of a long-lived build process this is (netlify/local/build-worker.ts renders several
+ * incremental passes with one loaded build): data read once per build is read again in a new one.
+ */
+export const buildGenerationKey = Symbol.for("no-filter.build-generation");
+
+/** The current build's generation: 0 in a process that builds once. */
+export const buildGeneration = (): number => ((globalThis as Record<symbol, unknown>)[buildGenerationKey] as number | undefined) ?? 0;
+
 /** One page family's keys: each page's path and the hash of what it shows. */
 export type PageKeys = Record<string, string>;
 

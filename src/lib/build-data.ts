@@ -15,7 +15,7 @@ import { websubHub } from "../core/publishing/websub.ts";
 import { ensureShareImages, type ShareImageDeps, type ShareImageInput } from "../core/share-images/share-image.ts";
 import { folderShareImageCache, readDisplayFont } from "../adapters/share-image-cache.ts";
 import { imageKey, isPublicFileUrl } from "../api/routes/files.routes.ts";
-import { changedPaths, pageKey, readKeys, renderNow, sha1, writeKeys, type PageKeys } from "../adapters/page-keys.ts";
+import { buildGeneration, changedPaths, pageKey, readKeys, renderNow, sha1, writeKeys, type PageKeys } from "../adapters/page-keys.ts";
 
 // Pages read data only here, when the site is built; a content change triggers a rebuild.
 
@@ -47,8 +47,14 @@ function buildDeps(): Promise<AppDeps> {
  */
 function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {
   let shared: Promise<T> | undefined;
+  let generation = 0;
   return () => {
     if (import.meta.env.DEV) return read();
+    // A new incremental pass of a long-lived build process (netlify/local/build-worker.ts) reads afresh.
+    if (generation !== buildGeneration()) {
+      generation = buildGeneration();
+      shared = undefined;
+    }
     shared ??= read().catch((error: unknown) => {
       shared = undefined;
       throw error;
