@@ -254,8 +254,8 @@ export async function outboxPause(db: SqlQueryable): Promise<OutboxPause | null>
 }
 
 /**
- * Pauses the whole outbox: no run claims before `until` (1, 2, 4… 30 minutes, doubling with each
- * pause in a row). Several messages failing at once pause it once: a pause still running is kept.
+ * Pauses the whole outbox: no run claims before `until` (1 minute, then 2 for each pause in a row:
+ * `pauseDelayMs`). Several messages failing at once pause it once: a pause still running is kept.
  * `fixedWait` (the placeholder address) waits no longer than that: the owner's fix is seen at once.
  */
 async function pauseOutbox(deps: Pick<OutboxDeps, "db" | "now" | "providerPauseMs">, reason: string, fixedWait?: number): Promise<void> {

@@ -178,7 +178,7 @@ export const giveBack = recipients.giveBack;
 
 /**
  * Pauses a send after a failure of the whole provider: no worker takes it up before
- * `paused_until` (1, 2, 4… 30 minutes, doubling with each pause in a row), and `paused_reason` is
+ * `paused_until` (1 minute, then 2 for each pause in a row: `pauseDelayMs`), and `paused_reason` is
  * what the dashboard shows. Several messages failing at once pause it once: a pause still running
  * is kept.
  */
