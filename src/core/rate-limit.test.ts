@@ -65,7 +65,8 @@ describe.each(databaseTargets)("rate limit on $name", (target) => {
     // Counters skip the write-ahead log: a public write then flushes it once, for what it keeps.
     const table = await testDb.db.query<{ relpersistence: string }>("SELECT relpersistence FROM pg_class WHERE relname = 'rate_limit_counters'");
     expect(table.rows).toEqual([{ relpersistence: "u" }]);
-  });
+    // Hundreds of calls one after another: over the Neon driver each is an HTTP request, 30 s at CI load.
+  }, 120_000);
 });
 
 describe("retryAfterSeconds", () => {
