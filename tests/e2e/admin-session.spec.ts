@@ -219,6 +219,8 @@ test("a slow call that fails under the old session does not end the new one", as
 });
 
 test("the sections work from the keyboard (the sidebar's arrow keys), and axe finds no serious problem on any of them", async ({ page }) => {
+  // Thirteen axe scans, each several seconds on a loaded 2-core machine: past the default minute there.
+  test.setTimeout(150_000);
   const { adminPath } = await adminLogin();
   await page.goto(adminPath);
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
