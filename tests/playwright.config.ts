@@ -95,6 +95,9 @@ export default defineConfig({
   workers: e2eServers.length,
   retries: 0,
   timeout: 60_000,
+  // An answer past Playwright's default 5 s is slow on the loaded 2-core CI machine, not wrong (a save's toast, a
+  // password's scrypt): each assertion waits up to 10 s. It passes as soon as it holds, so a check costs no more.
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: path.join(projectRoot, "tests/.results/playwright.json") }]],
   globalSetup: "./e2e/start-servers.ts",
   use: {
