@@ -5,9 +5,10 @@ import path from "node:path";
 import { queryObjects } from "node:v8";
 import { NetlifyDev } from "@netlify/dev";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { answerWithoutDelay, releaseParsedAnswers, type RawProtocolDatabase } from "./local-database-fixes.ts";
+import { readyStatus, takeTurns } from "./session-turns.ts";
 
 /** A simple-protocol query message (`Q`), as a client sends it. */
 function queryMessage(sql: string): Uint8Array {
@@ -92,5 +93,68 @@ describe("npm start's database emulation", () => {
     }
     // One statement, prepared once by each of the two connections (not once per run).
     expect((await prepared()) - before).toBe(2);
+  });
+
+  describe("its connections, sharing its one session", () => {
+    let turns: ReturnType<typeof takeTurns>;
+    const connected = async () => {
+      const connection = new pg.Client(process.env.NETLIFY_DB_URL);
+      await connection.connect();
+      return connection;
+    };
+    const values = async (connection: pg.Client) =>
+      (await connection.query<{ n: number }>("SELECT n FROM turns ORDER BY n")).rows.map((row) => row.n);
+
+    beforeAll(async () => {
+      turns = takeTurns(emulation);
+      await client.query("CREATE TABLE turns (n int)");
+    });
+
+    it("run another connection's statements after an open transaction ends, not inside it", async () => {
+      const [owner, visitor] = [await connected(), await connected()];
+      await owner.query("BEGIN");
+      await owner.query("INSERT INTO turns VALUES (1)");
+      // Without turns the visitor's write joined the owner's transaction and was rolled back with
+      // it, and its read saw the owner's uncommitted row.
+      const written = visitor.query("INSERT INTO turns VALUES (2)");
+      const read = values(visitor);
+      await vi.waitFor(() => expect(turns?.waiting()).toBe(1));
+      await owner.query("ROLLBACK");
+      await written;
+      expect(await read).toEqual([2]);
+      expect(await values(owner)).toEqual([2]);
+      await Promise.all([owner.end(), visitor.end()]);
+    });
+
+    it("roll back the transaction of a connection that goes away, and go on with the others", async () => {
+      const [leaver, visitor] = [await connected(), await connected()];
+      await leaver.query("BEGIN");
+      await leaver.query("INSERT INTO turns VALUES (3)");
+      const read = values(visitor);
+      await vi.waitFor(() => expect(turns?.waiting()).toBe(1));
+      await leaver.end();
+      expect(await read).toEqual([2]);
+      expect(turns?.holding()).toBe(false);
+      await visitor.end();
+    });
+
+    it("let a failed statement inside a transaction keep the turn until the rollback", async () => {
+      const [owner, visitor] = [await connected(), await connected()];
+      await owner.query("BEGIN");
+      await expect(owner.query("SELECT * FROM no_such_table")).rejects.toThrow(/no_such_table/);
+      const read = values(visitor);
+      await vi.waitFor(() => expect(turns?.waiting()).toBe(1));
+      await owner.query("ROLLBACK");
+      expect(await read).toEqual([2]);
+      await Promise.all([owner.end(), visitor.end()]);
+    });
+
+    it("read the transaction status from the last ReadyForQuery of an answer", () => {
+      const ready = (status: string) => [0x5a, 0, 0, 0, 5, status.charCodeAt(0)];
+      const complete = [0x43, 0, 0, 0, 10, ...Buffer.from("BEGIN\0")];
+      expect(readyStatus(new Uint8Array([...complete, ...ready("T")]))).toBe("T");
+      expect(readyStatus(new Uint8Array([...ready("T"), ...complete, ...ready("I")]))).toBe("I");
+      expect(readyStatus(new Uint8Array(complete))).toBeUndefined();
+    });
   });
 });

@@ -1,9 +1,12 @@
-import type { Server as NetServer } from "node:net";
+import type { Server as NetServer, Socket } from "node:net";
+import { takeTurns } from "./session-turns.ts";
 
 /** The parts of NetlifyDev's Postgres emulation (`@netlify/database-dev`'s NetlifyDB) these fixes touch. */
 export interface LocalDatabaseEmulation {
   server?: NetServer;
   db?: RawProtocolDatabase;
+  /** Serves one client socket; reads `db` once, when the socket connects. */
+  handleConnection?(socket: Socket): void;
 }
 
 /** PGlite as the emulation drives it: every client message goes through `execProtocolRaw`. */
@@ -13,15 +16,18 @@ export interface RawProtocolDatabase {
 }
 
 /**
- * Two fixes for the emulation `npm start` runs, each a no-op once the emulation does it itself:
+ * Three fixes for the emulation `npm start` runs, each a no-op once the emulation does it itself:
  * - Nagle's algorithm off on its sockets (docs/decisions/0001-nagle-off-local-database-socket.md);
  * - the answers it parses are let go (docs/decisions/0017-local-database-parsed-answers.md): its
  *   PGlite keeps every message Postgres sends for the socket's clients, all session long, because
- *   only `execProtocol` clears that list and the emulation calls `execProtocolRaw`.
+ *   only `execProtocol` clears that list and the emulation calls `execProtocolRaw`;
+ * - its connections take turns at its one session, a transaction at a time
+ *   (docs/decisions/0092-local-database-turns.md).
  */
 export function fixLocalDatabase(emulation: LocalDatabaseEmulation | undefined): void {
   if (emulation?.server) answerWithoutDelay(emulation.server);
   if (emulation?.db) releaseParsedAnswers(emulation.db);
+  if (emulation) takeTurns(emulation);
 }
 
 /** Without it, every extended-protocol query waits for the client's delayed ACK (about 40 ms). */
