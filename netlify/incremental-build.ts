@@ -119,6 +119,20 @@ async function mergeSitemaps(liveDir: string, partialDir: string, removed: Set<s
   }
 }
 
+/**
+ * The order a pass's files go live in: the redirects first (a page that moved, a renamed tag's
+ * list, answers 301 from its old address by the time its new one is served), then what pages
+ * refer to (share images, bundles), then the pages, so no live page names a file not yet there.
+ */
+export function copyOrder(files: string[]): { redirects: string[]; assets: string[]; pages: string[] } {
+  const referred = (file: string) => file.startsWith("share/") || file.startsWith("_astro/");
+  return {
+    redirects: files.filter((file) => file === "_redirects"),
+    assets: files.filter(referred),
+    pages: files.filter((file) => file !== "_redirects" && !referred(file)),
+  };
+}
+
 /** Applies the incremental build; returns the pages it rendered and the pages it removed. */
 export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ pages: number; removed: number; deferred: number }> {
   const { liveDir, partialDir, search } = build;
@@ -154,24 +168,24 @@ export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ 
     const to = path.join(liveDir, file);
     if (!(await sameFile(from, to))) await replaceFile(from, to);
   };
-  // The redirects first, then the removals, then the pages: a page that moved (a renamed tag's list)
-  // answers 301 from its old address by the time its new one is served.
   const files = (await listFiles(partialDir)).filter((file) => !file.includes(".incoming-"));
-  if (files.includes("_redirects")) await copy("_redirects");
-  // A removed post's share image (the partial build placed every live post's).
-  const shared = new Set(await readdir(path.join(partialDir, "share")).catch(() => []));
-  if (shared.size > 0) {
-    for (const name of await readdir(path.join(liveDir, "share")).catch(() => [])) {
-      if (!shared.has(name)) await rm(path.join(liveDir, "share", name), { force: true });
-    }
-  }
+  const { redirects, assets, pages: pageFiles } = copyOrder(files);
+  for (const file of [...redirects, ...assets]) await copy(file);
   for (const page of removed) {
     const file = path.join(liveDir, pageFile(page));
     await rm(file, { force: true });
     // The page's folder goes with it when nothing else is in it.
     if (path.basename(file) === "index.html") await rmdir(path.dirname(file)).catch(() => undefined);
   }
-  for (const file of files) if (file !== "_redirects") await copy(file);
+  for (const file of pageFiles) await copy(file);
+  // A removed or retitled post's old share image, once no live page names it (the partial build
+  // placed every live post's).
+  const shared = new Set(await readdir(path.join(partialDir, "share")).catch(() => []));
+  if (shared.size > 0) {
+    for (const name of await readdir(path.join(liveDir, "share")).catch(() => [])) {
+      if (!shared.has(name)) await rm(path.join(liveDir, "share", name), { force: true });
+    }
+  }
   await writeSearchDelta(liveDir, [...search.changed], [...search.changed, ...search.removed]);
   // The keys now describe the live site: the next incremental build starts from them.
   await mkdir(build.liveKeysDir, { recursive: true });
