@@ -7,8 +7,8 @@ import { NetlifyDev } from "@netlify/dev";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
-import { answerWithoutDelay, releaseParsedAnswers, type RawProtocolDatabase } from "./local-database-fixes.ts";
-import { readyStatus, takeTurns } from "./session-turns.ts";
+import { answerWithoutDelay, releaseParsedAnswers } from "./local-database-fixes.ts";
+import { type RawProtocolDatabase, readyStatus, takeTurns } from "./session-turns.ts";
 
 /** A simple-protocol query message (`Q`), as a client sends it. */
 function queryMessage(sql: string): Uint8Array {

@@ -1,5 +1,5 @@
 import type { Server as NetServer, Socket } from "node:net";
-import { takeTurns } from "./session-turns.ts";
+import { type RawProtocolDatabase, takeTurns } from "./session-turns.ts";
 
 /** The parts of NetlifyDev's Postgres emulation (`@netlify/database-dev`'s NetlifyDB) these fixes touch. */
 export interface LocalDatabaseEmulation {
@@ -7,12 +7,6 @@ export interface LocalDatabaseEmulation {
   db?: RawProtocolDatabase;
   /** Serves one client socket; reads `db` once, when the socket connects. */
   handleConnection?(socket: Socket): void;
-}
-
-/** PGlite as the emulation drives it: every client message goes through `execProtocolRaw`. */
-export interface RawProtocolDatabase {
-  execProtocolRaw(message: Uint8Array, options?: { syncToFs?: boolean }): Promise<Uint8Array>;
-  execProtocol(message: Uint8Array, options?: { syncToFs?: boolean; throwOnError?: boolean }): Promise<{ data: Uint8Array }>;
 }
 
 /**

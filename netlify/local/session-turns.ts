@@ -1,5 +1,10 @@
 import type { Socket } from "node:net";
-import type { RawProtocolDatabase } from "./local-database-fixes.ts";
+
+/** PGlite as the emulation drives it: every client message goes through `execProtocolRaw`. */
+export interface RawProtocolDatabase {
+  execProtocolRaw(message: Uint8Array, options?: { syncToFs?: boolean }): Promise<Uint8Array>;
+  execProtocol(message: Uint8Array, options?: { syncToFs?: boolean; throwOnError?: boolean }): Promise<{ data: Uint8Array }>;
+}
 
 /** A simple-protocol query (`Q`) that rolls back whatever the session holds open. */
 const rollback = (() => {
