@@ -122,7 +122,8 @@ async function mergeSitemaps(liveDir: string, partialDir: string, removed: Set<s
 /**
  * The order a pass's files go live in: the redirects first (a page that moved, a renamed tag's
  * list, answers 301 from its old address by the time its new one is served), then what pages
- * refer to (share images, bundles), then the pages, so no live page names a file not yet there.
+ * refer to (share images, bundles) and the search delta, then the pages, so no live page names a
+ * file not yet there and no live post is missing from the search.
  */
 export function copyOrder(files: string[]): { redirects: string[]; assets: string[]; pages: string[] } {
   const referred = (file: string) => file.startsWith("share/") || file.startsWith("_astro/");
@@ -171,6 +172,9 @@ export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ 
   const files = (await listFiles(partialDir)).filter((file) => !file.includes(".incoming-"));
   const { redirects, assets, pages: pageFiles } = copyOrder(files);
   for (const file of [...redirects, ...assets]) await copy(file);
+  // The search knows a page before the page is served: a reader who finds the post live finds it
+  // in the search too (the pass's own pages are read from its folder, earlier passes' from the site).
+  await writeSearchDelta(liveDir, [...search.changed], [...search.changed, ...search.removed], partialDir);
   for (const page of removed) {
     const file = path.join(liveDir, pageFile(page));
     await rm(file, { force: true });
@@ -186,7 +190,6 @@ export async function applyIncrementalBuild(build: IncrementalBuild): Promise<{ 
       if (!shared.has(name)) await rm(path.join(liveDir, "share", name), { force: true });
     }
   }
-  await writeSearchDelta(liveDir, [...search.changed], [...search.changed, ...search.removed]);
   // The keys now describe the live site: the next incremental build starts from them.
   await mkdir(build.liveKeysDir, { recursive: true });
   let deferred = 0;

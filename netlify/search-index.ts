@@ -131,10 +131,16 @@ const markDelta = (html: string) => html.replace("data-pagefind-body", 'data-pag
 
 /**
  * Indexes the built post pages `pages` (paths) of `siteDir` into a fresh small index,
- * `/pagefind-delta-<time>/`, and points `/pagefind/delta.json` at it; older delta indexes go.
+ * `/pagefind-delta-<time>/`, and points `/pagefind/delta.json` at it; older delta indexes go. A page
+ * in `incomingDir` (an incremental pass's output, not yet copied over the site) is read from there.
  */
-export async function writeSearchDelta(siteDir: string, pages: string[], stale: string[]): Promise<void> {
+export async function writeSearchDelta(siteDir: string, pages: string[], stale: string[], incomingDir?: string): Promise<void> {
   const previous = (await readdir(siteDir)).filter((name) => name.startsWith("pagefind-delta-"));
+  const readPage = async (page: string) => {
+    const file = path.join(page, "index.html");
+    const incoming = incomingDir ? await readFile(path.join(incomingDir, file), "utf8").catch(() => undefined) : undefined;
+    return incoming ?? (await readFile(path.join(siteDir, file), "utf8"));
+  };
   let index: string | null = null;
   if (pages.length > 0) {
     const name = `pagefind-delta-${Date.now().toString(36)}`;
@@ -142,8 +148,7 @@ export async function writeSearchDelta(siteDir: string, pages: string[], stale: 
     if (!created.index) throw new Error(`Pagefind could not start: ${created.errors.join("; ")}`);
     try {
       for (const page of pages) {
-        const html = await readFile(path.join(siteDir, page, "index.html"), "utf8");
-        const added = await created.index.addHTMLFile({ url: page, content: markDelta(html) });
+        const added = await created.index.addHTMLFile({ url: page, content: markDelta(await readPage(page)) });
         if (added.errors.length > 0) throw new Error(`Pagefind could not index ${page}: ${added.errors.join("; ")}`);
       }
       const written = await created.index.writeFiles({ outputPath: path.join(siteDir, name) });

@@ -87,6 +87,8 @@ describe.skipIf(!serverUrl)("incremental site build (PostgreSQL)", () => {
       fragments.map(async (file) => gunzipSync(await readFile(path.join(liveDir, delta.index, "fragment", file))).toString("utf8")),
     );
     expect(records.some((record) => record.includes(`/blog/${fresh.slug}`) && record.includes("zebracorn"))).toBe(true);
+    // Written before the pages went live, from the pass's own pages: the edited post under its new title.
+    expect(records.some((record) => record.includes(`/blog/${edited}`) && record.includes("Edited title"))).toBe(true);
 
     // Untouched: an old post's page far from the change is the same file, never rewritten.
     const untouchedFile = path.join("blog", untouched, "index.html");
