@@ -15,6 +15,7 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  Tombstone,
   Undo,
   type Object as APObject,
 } from "@fedify/vocab";
@@ -255,8 +256,31 @@ describe.each(databaseTargets)("the site's actor against a Fedify peer on $name"
     expect(article.published).not.toBeNull();
   }, 60_000);
 
+  it("answers a post taken back with 410 and a Tombstone where its Article was; an id never used stays 404", async () => {
+    const post = await publishPost("Shared, then taken back");
+    const object = `${blog.origin}/fediverse/posts/${String(post.id)}`;
+    const fetchObject = () => fetch(object, { headers: { accept: "application/activity+json" } });
+    expect((await fetchObject()).status).toBe(200);
+    await deps.db.query("UPDATE posts SET published = false, published_at = NULL, updated_at = now() WHERE id = $1", [post.id]);
+    await queuePostHubPing(deps.db, deps, { ...post, published: false, category: null });
+
+    const gone = await fetchObject();
+    expect(gone.status).toBe(410);
+    expect(gone.headers.get("content-type")).toBe("application/activity+json");
+    // Read by Fedify's own vocabulary, as a peer reads it.
+    const tombstone = await Tombstone.fromJsonLd(await gone.json(), {
+      contextLoader: peer.ctx.contextLoader,
+      documentLoader: peer.ctx.documentLoader,
+    });
+    expect(tombstone.id?.href).toBe(object);
+    expect(tombstone.deleted).not.toBeNull();
+    expect((await fetch(`${blog.origin}/fediverse/posts/2147483000`, { headers: { accept: "application/activity+json" } })).status).toBe(404);
+    // Its changes never went out: the tests after this one deliver their own posts only.
+    await deps.db.query("UPDATE fediverse_changes SET status = 'skipped' WHERE post_id = $1", [post.id]);
+  }, 60_000);
+
   it("takes a reply as a held comment, shown with the author's handle after approval; counts likes and boosts", async () => {
-    const { rows } = await deps.db.query<{ id: number }>("SELECT id FROM posts ORDER BY id DESC LIMIT 1");
+    const { rows } = await deps.db.query<{ id: number }>("SELECT id FROM posts WHERE published ORDER BY id DESC LIMIT 1");
     const postId = (rows[0] as { id: number }).id;
     const object = new URL(`${blog.origin}/fediverse/posts/${String(postId)}`);
     const inbox = { id: new URL(`${blog.origin}/fediverse/actor`), inboxId: new URL(`${blog.origin}/fediverse/inbox`) };

@@ -452,8 +452,36 @@ export async function answerFediverse(
   }
   return siteFederation(deps).fetch(forward, {
     contextData: undefined,
-    onNotFound: () => jsonError(404, "Not found"),
+    onNotFound: async (notFound) => (await goneArticle(deps, notFound)) ?? jsonError(404, "Not found"),
     onNotAcceptable: () => jsonError(406, "Ask for application/activity+json"),
+  });
+}
+
+/**
+ * A post taken back from its followers (deleted or unpublished: its last change says `gone`)
+ * answers 410 with a Tombstone where its Article was, as Fedify answers for a gone actor, so a
+ * server that fetches it again learns it was deleted, not that it never existed. Fedify's object
+ * dispatcher has no Tombstone answer (2.3), so its not-found answer is where this is decided.
+ */
+async function goneArticle(deps: FediverseDeps, request: Request): Promise<Response | undefined> {
+  if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+  const ctx = siteFederation(deps).createContext(new URL(deps.site.url), undefined);
+  const parsed = ctx.parseUri(new URL(request.url));
+  if (parsed?.type !== "object" || parsed.class !== Article || !/^[1-9]\d{0,9}$/.test(parsed.values.id ?? "")) return undefined;
+  const { rows } = await deps.db.query<{ expect: string; created_at: Date }>(
+    "SELECT expect, created_at FROM fediverse_changes WHERE post_id = $1 ORDER BY id DESC LIMIT 1",
+    [Number(parsed.values.id)],
+  );
+  const last = rows[0];
+  if (last?.expect !== "gone") return undefined;
+  const tombstone = new Tombstone({
+    id: ctx.getObjectUri(Article, { id: String(parsed.values.id) }),
+    formerType: Article,
+    deleted: Temporal.Instant.from(new Date(last.created_at).toISOString()),
+  });
+  return new Response(JSON.stringify(await tombstone.toJsonLd(ctx)), {
+    status: 410,
+    headers: { "content-type": "application/activity+json", vary: "Accept" },
   });
 }
 
