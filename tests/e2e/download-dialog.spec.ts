@@ -16,7 +16,9 @@ for (const [screen, options] of Object.entries(screens)) {
         if (request.method() === "POST" && /\/api\/downloads\/\d+\/request/.test(request.url())) requests.push(request.url());
       });
       await page.goto("/downloads");
-      const wrapper = await hydrated(page, "DownloadButton");
+      // A seeded resource no other spec touches: another spec's resource may be deleted while this page shows it.
+      const card = page.locator("article").filter({ has: page.getByRole("heading", { name: "Investor Pitch Checklist" }) });
+      const wrapper = await hydrated(page, "DownloadButton", card);
       await wrapper.getByRole("button", { name: "Get Free Download" }).click();
       const dialog = page.getByRole("dialog");
       const email = dialog.getByLabel("Email address");

@@ -1,11 +1,11 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /**
  * An island, woken as a visitor would: scrolled to and pointed at (islands wake on input or when
- * scrolled near); `data-hydrated` marks them awake.
+ * scrolled near); `data-hydrated` marks them awake. The first in `within` (the page by default).
  */
-export async function hydrated(page: Page, island: string) {
-  const wrapper = page.locator(`[data-island="${island}"]`).first();
+export async function hydrated(page: Page, island: string, within: Page | Locator = page) {
+  const wrapper = within.locator(`[data-island="${island}"]`).first();
   await wrapper.scrollIntoViewIfNeeded();
   await wrapper.locator(":scope > *").first().hover();
   await expect(wrapper).toHaveAttribute("data-hydrated", "");
