@@ -47,6 +47,9 @@ export function TestSendForm({
           autoComplete="email"
           className="admin-input min-w-0 flex-1"
           value={email}
+          // Not typed into before the contact address arrives: it would land in the middle of what
+          // the owner typed (seen as "hello@example.comprovider-outage@…" in a browser test).
+          readOnly={typed === null && settings.isPending}
           onChange={(event) => setTyped(event.target.value)}
           onKeyDown={(event) => {
             if (event.key !== "Enter") return;
