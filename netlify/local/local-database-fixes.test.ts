@@ -8,17 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectDatabase } from "../../src/adapters/connect-database.ts";
 import { answerWithoutDelay, releaseParsedAnswers } from "./local-database-fixes.ts";
-import { type RawProtocolDatabase, readyStatus, takeTurns } from "./session-turns.ts";
-
-/** A simple-protocol query message (`Q`), as a client sends it. */
-function queryMessage(sql: string): Uint8Array {
-  const text = Buffer.from(`${sql}\0`);
-  const message = Buffer.alloc(5 + text.length);
-  message.write("Q");
-  message.writeInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
-  return message;
-}
+import { type RawProtocolDatabase, readyStatus, simpleQuery, takeTurns } from "./session-turns.ts";
 
 describe("npm start's database emulation", () => {
   const savedEnv = { ...process.env };
@@ -45,7 +35,7 @@ describe("npm start's database emulation", () => {
     await dev.start();
     emulation = dev.db as unknown as typeof emulation;
     answerWithoutDelay(emulation.server);
-    const { messages } = (await emulation.db.execProtocol(queryMessage("SELECT 1"))) as unknown as { messages: { text?: string }[] };
+    const { messages } = (await emulation.db.execProtocol(simpleQuery("SELECT 1"))) as unknown as { messages: { text?: string }[] };
     CommandComplete = messages.find((message) => message.text === "SELECT 1")?.constructor as typeof CommandComplete;
     client = new pg.Client(process.env.NETLIFY_DB_URL);
     await client.connect();

@@ -6,15 +6,18 @@ export interface RawProtocolDatabase {
   execProtocol(message: Uint8Array, options?: { syncToFs?: boolean; throwOnError?: boolean }): Promise<{ data: Uint8Array }>;
 }
 
-/** A simple-protocol query (`Q`) that rolls back whatever the session holds open. */
-const rollback = (() => {
-  const text = Buffer.from("ROLLBACK\0");
+/** A simple-protocol query message (`Q`), as a client sends it. */
+export function simpleQuery(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`);
   const message = Buffer.alloc(5 + text.length);
   message.write("Q");
   message.writeInt32BE(4 + text.length, 1);
   text.copy(message, 5);
   return new Uint8Array(message);
-})();
+}
+
+/** Rolls back whatever the session holds open. */
+const rollback = simpleQuery("ROLLBACK");
 
 /**
  * The transaction status of the last ReadyForQuery (`Z`) in an answer: "I" idle, "T" in a
@@ -80,8 +83,9 @@ export function createSessionTurns(db: RawProtocolDatabase) {
         running = true;
         try {
           const answer = await db.execProtocolRaw(message, options);
-          status = readyStatus(answer) ?? status;
-          if (readyStatus(answer) === "I") give(who);
+          const ready = readyStatus(answer);
+          status = ready ?? status;
+          if (ready === "I") give(who);
           return answer;
         } catch (error) {
           give(who);

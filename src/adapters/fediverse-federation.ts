@@ -74,6 +74,9 @@ interface PostRow {
   featured_image_alt: string | null;
 }
 
+/** A post's id in its object URL (`/fediverse/posts/{id}`): a row id, no leading zero. */
+const postIdPattern = /^[1-9]\d{0,9}$/;
+
 /** A post's page (`/blog/{slug}`), as src/core/posts/post-slug-rules.ts writes it. */
 const pagePath = (slug: string) => `/blog/${slug}`;
 
@@ -232,7 +235,7 @@ export function siteFederation(deps: FediverseDeps): Federation<void> {
 
   federation.setObjectDispatcher(Article, "/fediverse/posts/{id}", async (ctx, values) => {
     const id = Number(values.id);
-    if (!/^[1-9]\d{0,9}$/.test(values.id)) return null;
+    if (!postIdPattern.test(values.id)) return null;
     const post = await publishedPost(deps.db, id);
     if (!post) return null;
     const settings = await siteSettingValues({ db: deps.db });
@@ -467,7 +470,7 @@ async function goneArticle(deps: FediverseDeps, request: Request): Promise<Respo
   if (request.method !== "GET" && request.method !== "HEAD") return undefined;
   const ctx = siteFederation(deps).createContext(new URL(deps.site.url), undefined);
   const parsed = ctx.parseUri(new URL(request.url));
-  if (parsed?.type !== "object" || parsed.class !== Article || !/^[1-9]\d{0,9}$/.test(parsed.values.id ?? "")) return undefined;
+  if (parsed?.type !== "object" || parsed.class !== Article || !postIdPattern.test(parsed.values.id ?? "")) return undefined;
   const { rows } = await deps.db.query<{ expect: string; created_at: Date }>(
     "SELECT expect, created_at FROM fediverse_changes WHERE post_id = $1 ORDER BY id DESC LIMIT 1",
     [Number(parsed.values.id)],
