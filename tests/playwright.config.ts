@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
-import { chromiumPath, MissingChromiumError } from "./support/chromium-path.ts";
+import { chromiumPath, currentLookup, MissingChromiumError } from "./support/chromium-path.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 
 /** The browser to run, or the one line that says how to get one (a stack trace would bury it). */
 function chromiumPathOrExit(): string {
   try {
-    return chromiumPath();
+    return chromiumPath(currentLookup(), "tests");
   } catch (error) {
     if (!(error instanceof MissingChromiumError)) throw error;
     console.error(error.message);

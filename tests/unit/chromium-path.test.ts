@@ -69,6 +69,20 @@ describe("findChromium", () => {
     expect(findChromium(lookup())?.path).toBe(chromium);
   });
 
+  it("gives the browser tests Debian's headless shell before the full browser, and Lighthouse the full browser", async () => {
+    const full = await executable(path.join(bin, "chromium"));
+    const shell = await executable(path.join(usrBin, "chromium-headless-shell"));
+    expect(findChromium(lookup(), "tests")).toEqual({ path: shell, source: "PATH" });
+    expect(findChromium(lookup(), "full")).toEqual({ path: full, source: "PATH" });
+    expect(findChromium(lookup())?.path).toBe(full);
+    // Without a shell the tests take the full browser; Playwright's own Chromium still comes first.
+    await rm(shell);
+    expect(findChromium(lookup(), "tests")?.path).toBe(full);
+    await executable(playwrightChromium);
+    await executable(shell);
+    expect(findChromium(lookup(), "tests")?.path).toBe(playwrightChromium);
+  });
+
   it("passes over files that are not executable and folders", async () => {
     await executable(playwrightChromium, 0o644);
     await mkdir(path.join(bin, "chromium"));
