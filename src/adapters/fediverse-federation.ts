@@ -453,9 +453,10 @@ export async function answerFediverse(
     if (!body) return jsonError(413, `The body is over ${String(inboxMaxBytes)} bytes`);
     forward = new Request(request.url, { method: "POST", headers: request.headers, body });
   }
-  return siteFederation(deps).fetch(forward, {
+  const federation = siteFederation(deps);
+  return federation.fetch(forward, {
     contextData: undefined,
-    onNotFound: async (notFound) => (await goneArticle(deps, notFound)) ?? jsonError(404, "Not found"),
+    onNotFound: async (notFound) => (await goneArticle(deps, federation, notFound)) ?? jsonError(404, "Not found"),
     onNotAcceptable: () => jsonError(406, "Ask for application/activity+json"),
   });
 }
@@ -466,9 +467,9 @@ export async function answerFediverse(
  * server that fetches it again learns it was deleted, not that it never existed. Fedify's object
  * dispatcher has no Tombstone answer (2.3), so its not-found answer is where this is decided.
  */
-async function goneArticle(deps: FediverseDeps, request: Request): Promise<Response | undefined> {
+async function goneArticle(deps: FediverseDeps, federation: Federation<void>, request: Request): Promise<Response | undefined> {
   if (request.method !== "GET" && request.method !== "HEAD") return undefined;
-  const ctx = siteFederation(deps).createContext(new URL(deps.site.url), undefined);
+  const ctx = federation.createContext(new URL(deps.site.url), undefined);
   const parsed = ctx.parseUri(new URL(request.url));
   if (parsed?.type !== "object" || parsed.class !== Article || !postIdPattern.test(parsed.values.id ?? "")) return undefined;
   const { rows } = await deps.db.query<{ expect: string; created_at: Date }>(
