@@ -20,10 +20,11 @@ describe("admin password hashing", () => {
 });
 
 describe("admin credentials", () => {
-  it("hashes a plain ADMIN_PASSWORD in memory, once", async () => {
+  it("hashes a plain ADMIN_PASSWORD in memory, once, at the session fingerprint's cost", async () => {
     const admin = adminCredentials({ ADMIN_USERNAME: "owner", ADMIN_PASSWORD: "a long local password" });
     const hash = await admin.passwordHash();
     expect(hash).toMatch(passwordHashPattern);
+    expect(hash?.startsWith("scrypt$16384$8$1$")).toBe(true);
     expect(await admin.passwordHash()).toBe(hash);
     expect(await verifyPassword("a long local password", hash ?? "")).toBe(true);
     expect(admin.username).toBe("owner");

@@ -5,7 +5,7 @@ import { scryptParametersProblem } from "./scrypt-parameters.ts";
  * scrypt at OWASP's recommended minimum (N=2^17, r=8, p=1), stored as
  * `scrypt$N$r$p$salt$hash` with base64url salt and hash — the format `ADMIN_PASSWORD_HASH` takes.
  */
-const defaults = { N: 2 ** 17, r: 8, p: 1 };
+const defaults: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
 const keyLength = 32;
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -18,10 +18,18 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** scrypt's cost parameters, as stored in a hash. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** Hashes at OWASP's minimum unless told otherwise (only the in-memory hash of a plain local password is: admin-credentials.ts). */
+export async function hashPassword(password: string, cost: ScryptCost = defaults): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, defaults);
-  return ["scrypt", defaults.N, defaults.r, defaults.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  const key = await scrypt(password, salt, cost);
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 /** Checks a password against a stored hash in constant time; a malformed or too costly hash never matches. */
