@@ -218,9 +218,9 @@ test("a slow call that fails under the old session does not end the new one", as
   await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
 });
 
-test("the sections work from the keyboard (the sidebar's arrow keys), and axe finds no serious problem on any of them", async ({ page }) => {
-  // Thirteen axe scans, each several seconds on a loaded 2-core machine: past the default minute there.
-  test.setTimeout(150_000);
+// axe scans every section at any impact in dashboard-sections.spec.ts; scanning each again here for the
+// serious ones only (thirteen scans, most of this test's 57 s in a full run) found nothing that one could not.
+test("the sections work from the keyboard (the sidebar's arrow keys), and axe finds no serious problem on the login form", async ({ page }) => {
   const { adminPath } = await adminLogin();
   await page.goto(adminPath);
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
@@ -235,13 +235,10 @@ test("the sections work from the keyboard (the sidebar's arrow keys), and axe fi
     await expect(tab).toBeFocused();
     await expect(tab).toHaveAttribute("aria-selected", "true");
     await expect(page.getByRole("tabpanel")).toBeVisible();
-    // Let the tab's list load before checking it.
     await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
-    expect(await seriousViolations(page), name).toEqual([]);
   }
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("tab", { name: "Blog Posts" })).toBeFocused();
-  expect(await seriousViolations(page), "Blog Posts").toEqual([]);
 });
 
 test("the dashboard runs under the site's Content-Security-Policy without a violation or error", async ({ page }) => {
