@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import { eventually, logIn, unique } from "./admin.ts";
+import { fileOnDisk } from "./files-on-disk.ts";
 import { toast } from "./islands.ts";
 
 const demoFile = (name: string) => fileURLToPath(new URL(`../../netlify/local/demo-content/files/${name}`, import.meta.url));
@@ -14,7 +15,7 @@ async function openDownloads(page: Page) {
   await expect(form(page).getByRole("button", { name: "Upload Resource" })).toBeVisible();
 }
 
-test("the resource form refuses a missing file, a wrong type and a file over 4 MB before uploading", async ({ page }) => {
+test("the resource form refuses a missing file, a wrong type and a file over 4 MB before uploading", async ({ page }, testInfo) => {
   await openDownloads(page);
   let uploads = 0;
   page.on("request", (request) => {
@@ -36,7 +37,7 @@ test("the resource form refuses a missing file, a wrong type and a file over 4 M
   }
   await expect(form(page).getByText("Please select a file to upload.")).toBeVisible();
   const file = form(page).getByLabel("File", { exact: true });
-  await file.setInputFiles({ name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(4 * 1024 * 1024 + 1) });
+  await file.setInputFiles(await fileOnDisk(testInfo, "deck.pdf", 4 * 1024 * 1024 + 1));
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(form(page).getByText("The file is too large (the limit is 4 MB)")).toBeVisible();
 
@@ -45,17 +46,17 @@ test("the resource form refuses a missing file, a wrong type and a file over 4 M
   await expect(form(page).getByText(/Only PDF, Word, Excel, PowerPoint or ZIP files are allowed/)).toBeVisible();
 
   // Each under 4 MB, together more than one upload carries.
-  await file.setInputFiles({ name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(3 * 1024 * 1024) });
+  await file.setInputFiles(await fileOnDisk(testInfo, "deck.pdf", 3 * 1024 * 1024));
   await form(page)
     .getByLabel("Thumbnail Image (optional)")
-    .setInputFiles({ name: "thumb.png", mimeType: "image/png", buffer: Buffer.alloc(1.5 * 1024 * 1024) });
+    .setInputFiles(await fileOnDisk(testInfo, "thumb.png", 1.5 * 1024 * 1024));
   await form(page).getByLabel("Decorative image (no alt text)").check();
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   await expect(form(page).getByRole("alert")).toHaveText(/The file and thumbnail together are too large to send/);
   expect(uploads).toBe(0);
 });
 
-test("a large upload shows its progress", async ({ page }) => {
+test("a large upload shows its progress", async ({ page }, testInfo) => {
   await openDownloads(page);
   // Slow the upload down (Chromium's own network emulation) so the bar can be seen moving.
   const cdp = await page.context().newCDPSession(page);
@@ -65,7 +66,9 @@ test("a large upload shows its progress", async ({ page }) => {
   await form(page).getByLabel("Description").fill("Three megabytes of checklist.");
   await form(page).getByLabel("Category").selectOption("Guides");
   const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(3 * 1024 * 1024, 32), Buffer.from("\n%%EOF\n")]);
-  await form(page).getByLabel("File", { exact: true }).setInputFiles({ name: "big-guide.pdf", mimeType: "application/pdf", buffer: pdf });
+  await form(page)
+    .getByLabel("File", { exact: true })
+    .setInputFiles(await fileOnDisk(testInfo, "big-guide.pdf", pdf));
   await form(page).getByRole("button", { name: "Upload Resource" }).click();
   const bar = form(page).getByRole("progressbar", { name: "Upload progress" });
   await expect(bar).toBeVisible();

@@ -1,8 +1,8 @@
-import { truncate, writeFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { phonePhoto } from "../support/phone-photo.ts";
 import { eventually, logIn, unique } from "./admin.ts";
+import { fileOnDisk } from "./files-on-disk.ts";
 import { toast } from "./islands.ts";
 
 const form = (page: Page) => page.locator("#admin-post-form");
@@ -81,13 +81,10 @@ test("a 12 MP phone photo shrinks in the browser before upload, and a phone gets
 });
 
 test("an image over 25 MB is refused before anything is sent", async ({ page }, testInfo) => {
-  // A file on disk, not a buffer: the browser here is local, so Playwright hands it the path; a
-  // buffer crossed the protocol as 34 MB of base64 (20 of this test's 23 s in a full run).
-  const huge = testInfo.outputPath("huge.jpg");
-  await writeFile(huge, "");
-  await truncate(huge, 25 * 1024 * 1024 + 1);
   await logIn(page);
-  await form(page).getByLabel("Featured Image").setInputFiles(huge);
+  await form(page)
+    .getByLabel("Featured Image")
+    .setInputFiles(await fileOnDisk(testInfo, "huge.jpg", 25 * 1024 * 1024 + 1));
   await expect(form(page).getByText("The image is too large (the limit is 25 MB)")).toBeVisible();
 });
 
