@@ -33,14 +33,7 @@ const dkimSignedHeaders =
 export function smtpMailer(url: string, from: string, options: SmtpMailerOptions = {}): Mailer {
   const rate = options.ratePerSecond ? { rateDelta: 1000, rateLimit: options.ratePerSecond } : {};
   const dkim = options.dkim ? { dkim: { ...options.dkim, headerFieldNames: dkimSignedHeaders } } : {};
-  // One quick requeue when a pooled connection closes under a message (the server ended an idle
-  // one at that moment), not nodemailer's default five with a backoff to 0.8 s: a provider that
-  // drops every connection took 1.85 s a message to report, so the delivery engine (whose retries
-  // and pause are the policy: docs/decisions/0094) saw five in a row only after ~10 s.
-  const transport = nodemailer.createTransport(
-    { url, pool: true, maxConnections: options.maxConnections ?? 5, maxRequeues: 1, ...rate, ...dkim } as never,
-    { from },
-  );
+  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: options.maxConnections ?? 5, ...rate, ...dkim } as never, { from });
   return {
     async send(message) {
       const info = (await transport.sendMail({
