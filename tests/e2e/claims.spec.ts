@@ -7,7 +7,7 @@ const screens = {
   desktop: { viewport: { width: 1280, height: 900 } },
 };
 
-/** Logs in through the form; scrypt at its production cost may take a while on a busy machine. */
+/** Logs in through the form; an answer may take a while on a busy machine. */
 async function signIn(page: Page) {
   const { adminPath, username, password } = await adminLogin();
   await page.goto(adminPath);

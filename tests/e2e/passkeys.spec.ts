@@ -211,7 +211,7 @@ test("a security change long after the login asks “Confirm It's You” in plac
   expect(await seriousViolations(page)).toEqual([]);
   await confirm.getByLabel("Password").fill("not the password");
   await confirm.getByRole("button", { name: "Confirm", exact: true }).click();
-  // One scrypt of the password (128 MB, N = 2^17): past 5 s on the loaded 2-core CI machine.
+  // One scrypt of the password: past 5 s on the loaded 2-core CI machine when it was at the production cost.
   await expect(confirm).toContainText("Wrong password. Please try again.", { timeout: 15_000 });
   await confirm.getByLabel("Password").fill((await adminLogin()).password);
   await confirm.getByRole("button", { name: "Confirm", exact: true }).click();

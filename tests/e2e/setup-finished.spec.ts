@@ -28,7 +28,7 @@ async function withDatabase<T>(use: (db: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Logs in through the form; scrypt at its production cost may take a while on a busy machine. */
+/** Logs in through the form; an answer may take a while on a busy machine. */
 async function signIn(page: Page) {
   const { adminPath, username, password } = await adminLogin();
   await page.goto(adminPath);
