@@ -1,11 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
 import { recordRequests } from "./page-requests.ts";
 import { adminSections } from "../../src/islands/admin/sections.ts";
+import { axeViolations } from "./axe.ts";
 
 /** Forgets failed logins: they count per client address, and every test here is the same address. */
 async function forgetLoginFailures() {
@@ -20,13 +20,6 @@ async function forgetLoginFailures() {
 
 // Each test starts with the whole budget, so one test's wrong passwords never throttle the next one's login.
 test.beforeEach(forgetLoginFailures);
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-}
 
 test("the dashboard page is kept out of search engines and ships no dashboard markup", async ({ request }) => {
   const { adminPath } = await adminLogin();
@@ -224,7 +217,7 @@ test("the sections work from the keyboard (the sidebar's arrow keys), and axe fi
   const { adminPath } = await adminLogin();
   await page.goto(adminPath);
   await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await logIn(page);
   await page.getByRole("tab", { name: "Blog Posts" }).focus();

@@ -1,16 +1,9 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { eventually, logIn, unique } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { apiCall, recordRequests } from "./page-requests.ts";
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-}
+import { axeViolations } from "./axe.ts";
 
 test("the subscriber list counts signups and exports them as email-subscribers.csv", async ({ page, request, baseURL }) => {
   const emails = [`first-${String(Date.now())}@example.com`, `second-${String(Date.now())}@example.com`];
@@ -60,7 +53,7 @@ test("subscribers imported from a CSV are listed and filtered by status; one is 
   await expect(toast(page, "Import Complete")).toContainText("Imported 3, skipped 0.");
   await expect(panel.getByRole("status")).toContainText("Imported 3, skipped 0.");
   await expect(panel.getByRole("status")).toContainText('Line 4: Invalid email address: "not-an-email"');
-  expect(await seriousViolations(page), "after an import").toEqual([]);
+  expect(await axeViolations(page), "after an import").toEqual([]);
 
   const table = page.getByRole("table");
   const rowOf = (email: string) => table.getByRole("row").filter({ hasText: email });
@@ -110,7 +103,7 @@ test("subscribers imported from a CSV are listed and filtered by status; one is 
   await page.getByRole("button", { name: `Erase ${emails[1] ?? ""}` }).click();
   const dialog = page.getByRole("alertdialog", { name: `Erase ${emails[1] ?? ""}?` });
   await expect(dialog).toContainText("Their address, consent record and email history are deleted for good. This cannot be undone.");
-  expect(await seriousViolations(page), "the erase dialog").toEqual([]);
+  expect(await axeViolations(page), "the erase dialog").toEqual([]);
   await dialog.getByRole("button", { name: "Erase Subscriber" }).click();
   await expect(toast(page, "Subscriber Erased")).toBeVisible();
   await expect(rowOf(emails[1] ?? "")).toHaveCount(0);

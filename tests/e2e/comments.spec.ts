@@ -1,23 +1,14 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { logIn, openSection, unique } from "./admin.ts";
 import { firstPostPath } from "./islands.ts";
 import { inboxFor } from "./local-inbox.ts";
+import { axeViolations } from "./axe.ts";
 
 // Issue 44's done-when: a reader signs in with the code from the local inbox, comments on a demo
 // post, sees "awaiting approval"; the owner approves it in the dashboard; a second browser shows it
 // under the post within seconds; a second reader replies and the first gets the reply email.
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
-
-async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const results = await builder.analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-}
 
 /** Makes `email` a confirmed subscriber (a sign-in request for a stranger sends the sign-up-and-confirm email). */
 async function confirmedReader(page: Page, request: APIRequestContext, email: string, origin: string): Promise<void> {
@@ -83,7 +74,7 @@ test("a reader comments, sees it awaiting approval, the owner approves it, a sec
   await box.focus();
   await page.keyboard.type(text);
   await expect(region.getByText(`${String(text.length)} / 5,000`)).toBeVisible();
-  expect(await seriousViolations(page, "#comments")).toEqual([]);
+  expect(await axeViolations(page, { include: ["#comments"] })).toEqual([]);
   await page.keyboard.press("Tab");
   await expect(region.getByRole("button", { name: "Post comment" })).toBeFocused();
   await page.keyboard.press("Enter");
@@ -106,7 +97,7 @@ test("a reader comments, sees it awaiting approval, the owner approves it, a sec
   const row = ownerPage.locator("tr").filter({ hasText: text });
   await expect(row).toBeVisible();
   await expect(row.getByText(first)).toBeVisible();
-  expect(await seriousViolations(ownerPage)).toEqual([]);
+  expect(await axeViolations(ownerPage)).toEqual([]);
   await row.getByRole("button", { name: "Approve the comment by Rita Reader" }).click();
   await expect(row).toHaveCount(0);
 
@@ -247,7 +238,7 @@ test("a reader edits and deletes their own comment from the thread, and turns re
   await page.reload();
   await expect(replies).toBeChecked();
   expect(((await (await page.request.get("/api/readers/me")).json()) as { replyNotices: boolean }).replyNotices).toBe(true);
-  expect(await seriousViolations(page, "[data-account]")).toEqual([]);
+  expect(await axeViolations(page, { include: ["[data-account]"] })).toEqual([]);
 });
 
 test("a post card's comment count follows an approval without a rebuild (issue 44 points 6 and 7)", async ({ page, browser }) => {

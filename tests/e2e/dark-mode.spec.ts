@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { firstPostPath } from "./islands.ts";
+import { axeViolations } from "./axe.ts";
 
 // Dark mode (docs/decisions/0042-dark-mode.md): the system's setting unless the header's toggle
 // stored a choice in localStorage, set on <html> by BaseLayout's inline script before the first paint.
@@ -144,8 +144,7 @@ test("in the dark theme the open search dialog and its results pass axe, contras
   await page.getByRole("button", { name: "Search" }).click();
   await page.locator("dialog[data-search-dialog] input").fill("founder");
   await expect(page.locator("dialog[data-search-dialog] mark").first()).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include("dialog[data-search-dialog]").analyze();
-  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  expect(await axeViolations(page, { include: ["dialog[data-search-dialog]"], impact: "any" })).toEqual([]);
   await context.close();
 });
 
@@ -172,11 +171,7 @@ test("axe finds no serious problem, contrast included, in both themes on the fou
         expect(await htmlBackground(page)).toBe(name === "light" ? paperLight : paperDark);
         // accessibility.spec.ts scans these four in the light theme already (the same rules and impacts).
         if (name === "light") return;
-        const results = await new AxeBuilder({ page }).analyze();
-        const serious = results.violations
-          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-          .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-        expect(serious, `${name}: ${path}`).toEqual([]);
+        expect(await axeViolations(page), `${name}: ${path}`).toEqual([]);
       });
     }
     await context.close();

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { smtpMailer } from "../../src/adapters/smtp-mailer.ts";
 import { localServerInfo } from "./local-server.ts";
+import { axeViolations } from "./axe.ts";
 
 /** Sends one email through the real mailer to the catcher `npm start` runs (no SMTP_URL in tests). */
 async function sendToCatcher(message: { to: string; subject: string; html: string; text: string }): Promise<void> {
@@ -20,12 +20,7 @@ async function sendToCatcher(message: { to: string; subject: string; html: strin
  * axe on an inbox page. The email's frame is left out: it is the email's markup, not the page's, and
  * axe cannot run inside it (the sandbox allows no scripts, so axe's timers never fire there).
  */
-async function seriousAxeProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).exclude("iframe").analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-}
+const seriousAxeProblems = (page: Page) => axeViolations(page, { exclude: ["iframe"] });
 
 const emailHtml = (siteUrl: string) => `<!doctype html>
 <html lang="en"><head><title>Welcome</title></head>

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { adminLogin, logIn } from "./admin.ts";
 import { toast } from "./islands.ts";
 import { localServerInfo } from "./local-server.ts";
+import { axeViolations } from "./axe.ts";
 
 /**
  * Chromium's virtual authenticator (the CDP WebAuthn domain): a platform authenticator that keeps
@@ -208,7 +208,7 @@ test("a security change long after the login asks “Confirm It's You” in plac
   await page.getByRole("button", { name: /(Generate|Replace) Recovery Codes/ }).click();
   await expect(confirm).toBeVisible();
   await expect(confirm.getByLabel("Password")).toBeFocused();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await confirm.getByLabel("Password").fill("not the password");
   await confirm.getByRole("button", { name: "Confirm", exact: true }).click();
   // One scrypt of the password: past 5 s on the loaded 2-core CI machine when it was at the production cost.
@@ -248,18 +248,11 @@ test("the Security area is reachable from the keyboard, and axe finds no serious
   await addPasskey(page, "Axe key");
   await page.getByRole("button", { name: /(Generate|Replace) Recovery Codes/ }).click();
   await expect(page.getByRole("region", { name: "New recovery codes" })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole("checkbox", { name: "Require a passkey" }).check();
   await expect(toast(page, "Setting Updated")).toBeVisible();
   await logOut(page);
   await passwordStep(page);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-}

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { logIn } from "./admin.ts";
+import { axeViolations } from "./axe.ts";
 
 // Issue 30: a draft's signed preview link, opened by someone without a session.
 const runId = String(Date.now()).slice(-7);
@@ -35,10 +35,7 @@ test("a draft's preview link shows the post template with a banner; edits show; 
   await expect(visitor.locator("article .badge").first()).toHaveText("Funding");
   // The site's stylesheet applies: the banner is the brand's red.
   await expect(visitor.getByRole("note", { name: "Preview" })).toHaveCSS("background-color", "rgb(185, 28, 28)");
-  const axe = await new AxeBuilder({ page: visitor }).analyze();
-  expect(
-    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
-  ).toEqual([]);
+  expect(await axeViolations(visitor)).toEqual([]);
 
   await savePost(page, "PUT", `/api/blog-posts/${String(post.id)}`, { ...fields, title: `Preview me, revised ${runId}` });
   await visitor.reload();

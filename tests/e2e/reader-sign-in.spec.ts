@@ -1,15 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { inboxFor } from "./local-inbox.ts";
+import { axeViolations } from "./axe.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 
 async function expectNoSeriousAxeProblems(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-  expect(serious).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 /** Asks for a sign-in on /account by keyboard alone: the email, then Enter. */

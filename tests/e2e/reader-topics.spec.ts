@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { logIn } from "./admin.ts";
 import { hydrated, toast } from "./islands.ts";
 import { inboxFor } from "./local-inbox.ts";
+import { axeViolations } from "./axe.ts";
 
 // Issue 42 points 2 and 3: the owner marks a topic; a reader subscribes, confirms from the local
 // inbox, picks the topic on the confirmation page, and later changes what they get from an email's
@@ -69,10 +69,7 @@ test("the owner marks a topic; a reader picks it on the confirmation page, then 
   });
   await reader.goto(preferencesLink ?? "");
   // No serious accessibility problem on the page.
-  const axe = await new AxeBuilder({ page: reader }).analyze();
-  expect(
-    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
-  ).toEqual([]);
+  expect(await axeViolations(reader)).toEqual([]);
   await expect(reader.getByText(/^For t\*\*\*@example\.com\./)).toBeVisible();
   await expect(reader.getByRole("checkbox", { name: new RegExp(`^${topic}`) })).toBeChecked();
   await reader.getByRole("radio", { name: /^Everything/ }).check();

@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { eventually, logIn } from "./admin.ts";
 import { firstPostPath, hydrated, toast } from "./islands.ts";
 import { inboxFor } from "./local-inbox.ts";
+import { axeViolations } from "./axe.ts";
 
 // Headless Chromium says "HeadlessChrome", which isbot (rightly) drops: the visitors here say what real browsers say.
 const desktopAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -62,9 +62,7 @@ test("two visitors, a signup from a post: the Stats tab shows them, with no cook
   }).toPass({ timeout: 15_000 });
   await expect(page.getByText("Apple Mail Privacy Protection")).toBeVisible();
 
-  const results = await new AxeBuilder({ page }).include("#stats-title").include("section[aria-labelledby=stats-title]").analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  expect(await axeViolations(page, { include: ["#stats-title", "section[aria-labelledby=stats-title]"] })).toEqual([]);
   await reader.context.close();
   await phone.context.close();
 });

@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { keyRing, type Signer } from "../../src/core/shared/signer.ts";
@@ -8,6 +7,7 @@ import { signConfirmToken, signUnsubscribeToken } from "../../src/core/mail/subs
 import { hydrated, toast } from "./islands.ts";
 import { e2eStateDir, localServerInfo } from "./local-server.ts";
 import { inboxFor } from "./local-inbox.ts";
+import { axeViolations } from "./axe.ts";
 
 const uniqueEmail = (tag: string) => `${tag}-${String(Date.now())}@example.com`;
 
@@ -22,11 +22,7 @@ async function subscribeOnHome(page: Page, email: string): Promise<void> {
 }
 
 async function expectNoSeriousAxeProblems(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
-  expect(serious).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 test("subscribe on / → the confirmation email in the local inbox → its button confirms → the welcome email's unsubscribe link", async ({
