@@ -57,7 +57,7 @@ test("a scheduled post with “Email to subscribers when published” is mailed 
     multipart: { file: { name: "list.csv", mimeType: "text/csv", buffer: Buffer.from(`email\r\n${reader}\r\n`) }, consent: "true" },
   });
   expect(imported.status()).toBe(200);
-  // Scheduled 20 s ahead through the API (the form's field has whole minutes); `npm start` publishes due posts every 30 s.
+  // Scheduled 20 s ahead through the API (the form's field has whole minutes); `npm start` publishes due posts every 5 s.
   const title = unique("Goes out at seven");
   const created = await page.request.post("/api/blog-posts", {
     headers: { origin: baseURL ?? "" },
