@@ -3,11 +3,12 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { zipFunctions } from "@netlify/zip-it-and-ship-it";
+import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingKeys } from "../../src/core/settings/settings.schema.ts";
 import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
@@ -20,6 +21,25 @@ import { keyRing } from "../../src/core/shared/signer.ts";
 // A dev-only import, a file the bundler missed or top-level work on local state fails here.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const postgres = databaseTargets.find((target) => target.name === "postgresql (pg)");
+
+/** The files netlify.toml's `[functions]` adds to or leaves out of every bundle, as Netlify's build reads them. */
+async function includedFiles(): Promise<string[]> {
+  const toml = parseToml(await readFile(path.join(projectRoot, "netlify.toml"), "utf8")) as { functions?: { included_files?: string[] } };
+  return toml.functions?.included_files ?? [];
+}
+
+/** Every file under `dir` with its size. */
+async function filesIn(dir: string): Promise<{ file: string; bytes: number }[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        return { file: path.relative(dir, file), bytes: (await stat(file)).size };
+      }),
+  );
+}
 
 describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
   let testDb: TestDatabase;
@@ -34,7 +54,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       archiveFormat: "none",
       basePath: projectRoot,
       repositoryRoot: projectRoot,
-      config: { "*": { nodeBundler: "esbuild" } },
+      config: { "*": { nodeBundler: "esbuild", includedFiles: await includedFiles() } },
     });
     productionEnv = {
       PATH: process.env.PATH ?? "",
@@ -90,6 +110,18 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
     ]);
     expect(bundles.find((bundle) => bundle.name === "newsletter-send-background")?.invocationMode).toBe("background");
     expect(bundles.find((bundle) => bundle.name === "moving-background")?.invocationMode).toBe("background");
+  });
+
+  it("keeps every bundle well inside Netlify's 250 MB a function: no Node binary traced in from the one running the bundler", async () => {
+    for (const bundle of bundles) {
+      const files = await filesIn(bundle.path);
+      expect(
+        files.filter(({ file }) => /(^|\/)node_modules\/node\/bin\//.test(file)),
+        bundle.name,
+      ).toEqual([]);
+      const megabytes = files.reduce((sum, { bytes }) => sum + bytes, 0) / 2 ** 20;
+      expect(megabytes, bundle.name).toBeLessThan(100);
+    }
   });
 
   it("runs the newsletter Background Function from its bundle alone, for a signed start only", async () => {
