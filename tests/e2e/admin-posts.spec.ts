@@ -365,7 +365,7 @@ test("an image left undescribed stops the save until it has words or the decorat
   };
   expect(saved.content).toMatch(/<img [^>]*alt=""/);
   expect(saved.featuredImageAlt).toBe("An amber card: Profit is an opinion. Cash is a fact.");
-  await eventually(request, saved.url, (html, status) => status === 200);
+  await eventually(request, saved.url, (_html, status) => status === 200);
   await page.goto(saved.url);
   await expect(page.locator("[data-post-cover] img")).toHaveAttribute("alt", "An amber card: Profit is an opinion. Cash is a fact.");
 });

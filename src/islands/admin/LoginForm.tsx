@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { loginSchema, type LoginInput } from "../../core/auth/login.schema.ts";
 import { recoveryCodeLoginSchema } from "../../core/auth/passkey.schema.ts";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
@@ -66,14 +66,14 @@ export default function LoginForm({ message, onLoggedIn }: Props) {
     const data = new FormData(form);
     return validateForm(loginSchema, { username: formText(data, "username"), password: formText(data, "password") });
   };
-  const submitRecoveryCode = (event: FormEvent<HTMLFormElement>) => {
+  const submitRecoveryCode = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkRecoveryCode(event.currentTarget);
     setErrors(checked.ok ? {} : checked.errors);
     if (checked.ok) recovery.mutate(checked.data.code);
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkLogin(event.currentTarget);
     setErrors(checked.ok ? {} : checked.errors);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { showErrorToast, showToast } from "../toasts.ts";
 import { ConfirmButton } from "../ui/ConfirmButton.tsx";
 import { ListState } from "../ui/ListState.tsx";
@@ -106,7 +106,7 @@ export default function CommentsTab() {
     setPage(1);
     setChosen(new Set());
   };
-  const onSearch = (event: FormEvent) => {
+  const onSearch = (event: SubmitEvent) => {
     event.preventDefault();
     setQ(search.trim());
     setPage(1);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState, type SubmitEvent } from "react";
 import { fediverseRoutes } from "../../../api/routes/fediverse.routes.ts";
 import {
   blockInputSchema,
@@ -138,7 +138,7 @@ function BlocksSection() {
     },
     onError: (failure) => showErrorToast(failure.message),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     // One schema checks the form here and the request on the server.

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { apiKeysRoutes } from "../../../api/routes/api-keys.routes.ts";
 import { apiKeyFormSchema, apiScopes, type ApiKey, type ApiScope, type CreatedApiKey } from "../../../core/api-keys/api-key.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -87,7 +87,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => v
     },
     onError: (failure) => showErrorToast(failure.message, "Key Not Created"),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);

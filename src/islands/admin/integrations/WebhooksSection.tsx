@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { webhooksRoutes } from "../../../api/routes/webhooks.routes.ts";
 import { webhookEventTypes, type WebhookDelivery, type WebhookEndpoint } from "../../../core/webhooks/webhook.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -60,7 +60,7 @@ function AddEndpointForm({ onSecret }: { onSecret: (shown: { url: string; secret
     },
     onError: (failure) => showErrorToast(failure.message, "Endpoint Not Added"),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent, type MouseEvent } from "react";
+import { useState, type SubmitEvent, type MouseEvent } from "react";
 import { backupsRoutes } from "../../../api/routes/backups.routes.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { callApi } from "../api-client.ts";
@@ -71,7 +71,7 @@ export function BackupPanel() {
     })();
   };
 
-  const submitRestore = (event: FormEvent<HTMLFormElement>) => {
+  const submitRestore = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const file = data.get("file");

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type SubmitEvent } from "react";
 import { importsRoutes } from "../../../api/routes/imports.routes.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
 import { importSources, type ImportSource } from "../../../core/imports/import.schema.ts";
@@ -69,7 +69,7 @@ export function ImportPanel() {
     void queryClient.invalidateQueries({ queryKey: queries.posts.queryKey });
   }, [finishedImport, queryClient]);
 
-  const dryRun = (event: FormEvent<HTMLFormElement>) => {
+  const dryRun = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const file = data.get("file");

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { tagsRoutes } from "../../../api/routes/tags.routes.ts";
 import { tagFormSchema, type Tag, type TagFormInput } from "../../../core/posts/tag.schema.ts";
 import { ApiError, callApi } from "../api-client.ts";
@@ -36,7 +36,7 @@ function TagRow({ tag }: { tag: Tag }) {
     },
     onError: () => showErrorToast("Failed to delete the tag."),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const values = {

@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation } from "@tanstack/react-query";
-import { createContext, useCallback, useContext, useState, type FormEvent, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useState, type SubmitEvent, type ReactNode } from "react";
 import { authRoutes } from "../../../api/routes/auth.routes.ts";
 import { recentSignInRequiredCode } from "../../../core/auth/login.schema.ts";
 import { ApiError, callApi } from "../api-client.ts";
@@ -63,7 +63,7 @@ function ConfirmIdentityDialog({ onDone }: { onDone: (confirmed: boolean) => voi
     onSuccess: () => onDone(true),
     onError: (failed) => setError(failure(failed)),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const password = formText(new FormData(event.currentTarget), "password");
     if (!password) return setError(passwordRequired);

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { passkeysRoutes } from "../../../api/routes/passkeys.routes.ts";
 import { passkeyNameSchema, type Passkey } from "../../../core/auth/passkey.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -35,7 +35,7 @@ function PasskeyItem({ passkey }: { passkey: Passkey }) {
     },
     onError: (failure) => showErrorToast(failure.message),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = passkeyNameSchema.safeParse(new FormData(event.currentTarget).get("name"));
     if (!checked.success) return setError(checked.error.issues[0]?.message ?? "Invalid name");

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { authRoutes } from "../../../api/routes/auth.routes.ts";
 import { passwordChangeSchema, type PasswordState } from "../../../core/auth/login.schema.ts";
 import { ApiError, callApi } from "../api-client.ts";
@@ -61,7 +61,7 @@ export default function PasswordChange({ password }: { password: PasswordState }
       else showErrorToast(failure.message, "Password Not Changed");
     },
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);

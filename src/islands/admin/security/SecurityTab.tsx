@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { passkeysRoutes } from "../../../api/routes/passkeys.routes.ts";
 import { passkeyNameSchema } from "../../../core/auth/passkey.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -53,7 +53,7 @@ function AddPasskeyForm() {
     },
     onError: (failure) => showErrorToast(ceremonyFailure(failure) ?? failure.message, "Passkey Not Added"),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const checked = passkeyNameSchema.safeParse(new FormData(form).get("name"));

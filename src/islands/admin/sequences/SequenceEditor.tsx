@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { sequencesRoutes } from "../../../api/routes/sequences.routes.ts";
 import { sequenceUpdateSchema, type Sequence } from "../../../core/sequences/sequence.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -65,7 +65,7 @@ export function SequenceEditor({ sequence }: { sequence: Sequence }) {
   const change = (local: number, patch: Partial<DraftStep>) =>
     setSteps((current) => current.map((step) => (step.local === local ? { ...step, ...patch } : step)));
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const body = {
       enabled,

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
 import { importConsentWording, subscriberImportFormSchema } from "../../../core/subscribers/subscriber-import.schema.ts";
 import { maxFileBytes } from "../../../core/files/upload-limits.ts";
@@ -43,7 +43,7 @@ export function ImportPanel() {
     return { checked, found: checked.ok ? (tooLarge ? { file: fileTooLargeMessage } : {}) : checked.errors };
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const { checked, found } = check(form);

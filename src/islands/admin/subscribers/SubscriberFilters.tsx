@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState, type SubmitEvent } from "react";
 import { newsletterRoutes } from "../../../api/routes/newsletter.routes.ts";
 import type { SubscriberStatus } from "../../../core/subscribers/subscriber.schema.ts";
 import { callApi } from "../api-client.ts";
@@ -23,7 +23,7 @@ export function SubscriberFilters({ value, onChange }: { value: ListFilter; onCh
   const id = useId();
   const tags = useQuery(queries.tags);
   const topics = (tags.data ?? []).filter((tag) => tag.topic);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const topic = field(data, "topic");
@@ -85,7 +85,7 @@ export function BulkTags({ filter, listed }: { filter: ListFilter & { status?: S
     },
     onError: (failure) => setError(failure.message),
   });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const add = tagListOf(field(data, "add") ?? "");

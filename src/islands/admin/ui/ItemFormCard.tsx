@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from "react";
+import type { SubmitEvent, ReactNode } from "react";
 import { focusFirstInvalid, recheckOnChange, type FieldErrors } from "../form-errors.ts";
 
 interface Props {
@@ -44,7 +44,7 @@ export function ItemFormCard({
   children,
 }: Props) {
   const titleId = `${formId}-title`;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const found = problems(event.currentTarget);
     setErrors(found);
