@@ -22,10 +22,13 @@ import { keyRing } from "../../src/core/shared/signer.ts";
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 const postgres = databaseTargets.find((target) => target.name === "postgresql (pg)");
 
-/** The files netlify.toml's `[functions]` adds to or leaves out of every bundle, as Netlify's build reads them. */
-async function includedFiles(): Promise<string[]> {
-  const toml = parseToml(await readFile(path.join(projectRoot, "netlify.toml"), "utf8")) as { functions?: { included_files?: string[] } };
-  return toml.functions?.included_files ?? [];
+/** netlify.toml's `[functions]` (the bundler, the files added to or left out of every bundle), as Netlify's build reads it. */
+async function functionsConfig(): Promise<{ nodeBundler?: "esbuild"; includedFiles: string[] }> {
+  const toml = parseToml(await readFile(path.join(projectRoot, "netlify.toml"), "utf8")) as {
+    functions?: { node_bundler?: "esbuild"; included_files?: string[] };
+  };
+  const { node_bundler: nodeBundler, included_files: includedFiles = [] } = toml.functions ?? {};
+  return { ...(nodeBundler && { nodeBundler }), includedFiles };
 }
 
 /** Every file under `dir` with its size. */
@@ -54,7 +57,7 @@ describe.skipIf(!postgres)("function bundles (needs TEST_DATABASE_URL)", () => {
       archiveFormat: "none",
       basePath: projectRoot,
       repositoryRoot: projectRoot,
-      config: { "*": { nodeBundler: "esbuild", includedFiles: await includedFiles() } },
+      config: { "*": await functionsConfig() },
       // One function at a time: the file tracer's cache of the dependencies it parsed then serves every function after
       // the first. Five at once (the default) each parsed them anew: 76 s and 90 CPU-s against 37 s and 43 (decision 0095).
       parallelLimit: 1,
