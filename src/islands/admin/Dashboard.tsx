@@ -1,8 +1,9 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
+import { queries } from "./query-client.ts";
 import CommentsTab, { CommentsTabBadge, commentsWaitingId } from "./comments/CommentsTab.tsx";
 import DownloadsTab from "./downloads/DownloadsTab.tsx";
 import FediverseTab from "./fediverse/FediverseTab.tsx";
@@ -52,6 +53,7 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
   const [current, setCurrent] = useState<AdminSection>(() => initial.section ?? sectionOfHash(location.hash) ?? adminSections[0].value);
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set([current]));
   const [menuOpen, setMenuOpen] = useState(false);
+  const setupPending = useQuery(queries.setup).isPending;
   const show = (value: AdminSection) => {
     setCurrent(value);
     setOpened((before) => new Set(before).add(value));
@@ -158,14 +160,19 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
           </div>
           <div className="min-w-0">
             <SetupChecklist navigation={{ openSetting, openSecurity: () => open("security") }} />
-            {adminSections.map(({ value }) => {
-              const Panel = panels[value];
-              return (
-                <Tabs.Content key={value} value={value} forceMount className="focus-visible:outline-3 data-[state=inactive]:hidden">
-                  {opened.has(value) && <Panel />}
-                </Tabs.Content>
-              );
-            })}
+            {/* The panels load beside the checklist but show only once it has answered: it appears above them, and
+                arriving later it pushed a form down under the owner's pointer (a click meant for one checkbox landed
+                beside it). One call's wait, no layout shift. */}
+            <div hidden={setupPending}>
+              {adminSections.map(({ value }) => {
+                const Panel = panels[value];
+                return (
+                  <Tabs.Content key={value} value={value} forceMount className="focus-visible:outline-3 data-[state=inactive]:hidden">
+                    {opened.has(value) && <Panel />}
+                  </Tabs.Content>
+                );
+              })}
+            </div>
           </div>
         </Tabs.Root>
       </main>
