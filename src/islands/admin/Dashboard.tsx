@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState, type ComponentType } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
 import { authRoutes } from "../../api/routes/auth.routes.ts";
 import { callApi } from "./api-client.ts";
 import { queries } from "./query-client.ts";
@@ -16,10 +16,14 @@ import SequencesTab from "./sequences/SequencesTab.tsx";
 import SettingsTab from "./settings/SettingsTab.tsx";
 import SetupChecklist from "./setup/SetupChecklist.tsx";
 import SiteBuildStatus from "./SiteBuildStatus.tsx";
+import { ListState } from "./ui/ListState.tsx";
 import SubscribersTab from "./subscribers/SubscribersTab.tsx";
-import StatsTab from "./stats/StatsTab.tsx";
 import { showErrorToast, showToast, toastTexts } from "./toasts.ts";
 import { adminSections, isAdminSection, sectionOfPath, sectionPath, type AdminSection } from "./sections.ts";
+
+// The Stats chart (recharts and its d3 parts, about a third of the dashboard's code) loads when the tab
+// is first opened, not with every login.
+const StatsTab = lazy(() => import("./stats/StatsTab.tsx"));
 
 /** Each section's panel (the sections' order and names: sections.ts). */
 const panels: Record<AdminSection, ComponentType> = {
@@ -168,7 +172,11 @@ export default function Dashboard({ onLoggedOut }: { onLoggedOut: () => void }) 
                 const Panel = panels[value];
                 return (
                   <Tabs.Content key={value} value={value} forceMount className="focus-visible:outline-3 data-[state=inactive]:hidden">
-                    {opened.has(value) && <Panel />}
+                    {opened.has(value) && (
+                      <Suspense fallback={<ListState loading error={null} empty={false} emptyText="" />}>
+                        <Panel />
+                      </Suspense>
+                    )}
                   </Tabs.Content>
                 );
               })}
