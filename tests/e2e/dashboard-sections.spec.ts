@@ -71,12 +71,16 @@ test("every section is clean: no console warning or error, and axe finds nothing
   });
   await page.setViewportSize({ width: 1280, height: 900 });
   await logIn(page);
+  // Each section's panel while it is shown, then the whole page once: its header, sidebar and page-wide rules (one
+  // main landmark, one h1, no id twice across all twelve panels, now all mounted). Scanning the whole page at every
+  // section took 33 s of the browser's time against 20 for the panels alone.
   for (const { label: name } of adminSections) {
     await openSection(page, name);
     await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
-    expect(await axeViolations(page, { impact: "any" }), name).toEqual([]);
+    expect(await axeViolations(page, { impact: "any", include: ['[role="tabpanel"][data-state="active"]'] }), name).toEqual([]);
   }
   // Back to the first, past every hidden section: nothing warned on the way.
   await openSection(page, "Blog Posts");
+  expect(await axeViolations(page, { impact: "any" }), "the whole page").toEqual([]);
   expect(messages).toEqual([]);
 });
