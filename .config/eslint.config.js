@@ -391,6 +391,36 @@ export default tseslint.config(
     },
     rules: { "core-floor/imports": "error" },
   },
+  // Route declarations are read by the dashboard's typed client as well as the server: whatever they import ships to the
+  // browser. A message taken from a service once brought the outbox, the email renderer and a user-agent parser into
+  // the dashboard's code (issue 38).
+  {
+    files: ["src/api/routes/*.routes.ts"],
+    plugins: {
+      "route-declarations": {
+        rules: {
+          imports: allowedImportsRule(
+            {
+              // No path starts with this home: each allowed file is listed below.
+              home: "src/api/routes/*.routes.ts/",
+              allowTypeImports: true,
+              packages: [{ pattern: /^zod$/ }],
+              files: [
+                { pattern: /\.schema\.ts$/ },
+                { pattern: /^src\/api\/(api-paths|declare-route)\.ts$/ },
+                { pattern: /^src\/core\/(messages|list-page)\.ts$/ },
+              ],
+              hints: [],
+              refusal:
+                "a route declaration ships to the browser with the dashboard's client: it imports zod, schemas (*.schema.ts), messages and api-paths only. Move the shape or text it needs into its feature's *.schema.ts; server code is the handler's.",
+            },
+            projectRoot,
+          ),
+        },
+      },
+    },
+    rules: { "route-declarations/imports": "error" },
+  },
   ...astro.configs.recommended,
   {
     files: ["**/*.astro"],

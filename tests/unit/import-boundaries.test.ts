@@ -18,6 +18,7 @@ const boundaryRules = new Set([
   "rooms/functions",
   "rooms/local",
   "core-floor/imports",
+  "route-declarations/imports",
 ]);
 
 let eslint: ESLint;
@@ -396,5 +397,31 @@ describe("the floor of src/core (shared, db, mail, files) imports no feature fol
   test("a feature may import the floor and other features (the folder graph test names those edges)", async () => {
     const source = `import { unsubscribeUrl } from "../mail/person-mail.ts";\nimport { listPosts } from "../posts/posts.service.ts";\nexport const f = [unsubscribeUrl, listPosts];`;
     expect(await boundaryErrors("src/core/sequences/boundary-probe.ts", source)).toEqual([]);
+  });
+});
+
+describe("route declarations, which the dashboard's client ships to the browser, import schemas and messages only", () => {
+  test.each([
+    ["a service's message", `import { getSequence } from "../../core/sequences/sequences.service.ts";\nexport const f = getSequence;`],
+    ["server code beside its schemas", `import { startUpload } from "../../core/imports/chunked-uploads.ts";\nexport const f = startUpload;`],
+    ["a handler", `export { tagsHandlers } from "./tags.handlers.ts";`],
+  ])("%s is refused", async (_what, source) => {
+    const errors = await boundaryErrors("src/api/routes/probe.routes.ts", source);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/is not on the allow-list of src\/api\/routes\/\*\.routes\.ts: a route declaration ships to the browser/);
+  });
+
+  test("zod, a feature's schemas, messages, the paths and declareRoute are allowed, and types from anywhere", async () => {
+    const source = [
+      `import { z } from "zod";`,
+      `import { uploadParams } from "../../core/imports/upload.schema.ts";`,
+      `import { resourceGoneMessage } from "../../core/messages.ts";`,
+      `import { apiPaths } from "../api-paths.ts";`,
+      `import { declareRoute } from "../declare-route.ts";`,
+      `import type { SequencesDeps } from "../../core/sequences/sequences.service.ts";`,
+      `export const f = [z, uploadParams, resourceGoneMessage, apiPaths, declareRoute];`,
+      `export type S = SequencesDeps;`,
+    ].join("\n");
+    expect(await boundaryErrors("src/api/routes/probe.routes.ts", source)).toEqual([]);
   });
 });

@@ -2,13 +2,13 @@ import { z } from "zod";
 import {
   sequenceKeySchema,
   sequenceSchema,
+  sequenceStepNotFoundMessage,
   sequenceStepPreviewAnswerSchema,
   sequenceStepPreviewSchema,
   sequenceStepStatsSchema,
   sequenceUpdateSchema,
 } from "../../core/sequences/sequence.schema.ts";
 import { testSentSchema } from "../../core/newsletter/newsletter.schema.ts";
-import { sequenceStepNotFoundMessage } from "../../core/sequences/sequence-test-send.ts";
 import { emailSchema } from "../../core/subscribers/subscriber.schema.ts";
 import { rowIdParam } from "../params.schema.ts";
 

@@ -1,4 +1,4 @@
-import { uploadCompleteSchema, uploadParams, uploadPartParams, uploadStartedSchema } from "../../core/imports/chunked-uploads.ts";
+import { uploadCompleteSchema, uploadParams, uploadPartParams, uploadStartedSchema } from "../../core/imports/upload.schema.ts";
 import { apiPaths } from "../api-paths.ts";
 import { declareRoute, emptyAnswer, jsonAnswer } from "../declare-route.ts";
 

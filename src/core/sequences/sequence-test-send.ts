@@ -1,10 +1,9 @@
 import { NotFoundError } from "../errors.ts";
 import { enqueueMail, startDelivery, type DeliveryStart, type OutboxMessage, type RenderedMail } from "../mail/outbox.ts";
 import type { MailDeps } from "../mail/person-mail.ts";
+import { sequenceStepNotFoundMessage } from "./sequence.schema.ts";
 import { previewSequenceStep } from "./sequence-email.ts";
 import { getSequence } from "./sequences.service.ts";
-
-export const sequenceStepNotFoundMessage = "Step not found: save the sequence first, then send a test of the step";
 
 /**
  * "Send a test" of a saved step (issue 41 point 6): one message to the address given, queued in the

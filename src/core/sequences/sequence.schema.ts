@@ -7,6 +7,7 @@ export const sequenceKeySchema = z.string().regex(/^(welcome|download-[1-9]\d{0,
 /** Longest delay a step may wait after the previous one: a year. */
 export const maxDelayMinutes = 366 * 24 * 60;
 
+export const sequenceStepNotFoundMessage = "Step not found: save the sequence first, then send a test of the step";
 export const sequenceSubjectMissingMessage = "Each step needs a subject.";
 export const sequenceBodyMissingMessage = "Each step needs a body.";
 
