@@ -6,10 +6,16 @@ const include = ["src/**/*.test.ts", "netlify/**/*.test.ts", "tests/unit/**/*.te
 const exclude = ["node_modules", "dist", ".netlify"];
 
 /**
- * Test files that change the process itself (its time zone) and so run in a fresh module graph of
- * their own; every other file shares its worker's loaded modules with the files before it.
+ * Test files that change the process itself and so run in a fresh process of their own; every other
+ * file shares its worker's loaded modules with the files before it.
+ * - local-date-time: sets the process's time zone.
+ * - threaded-database, restore: start `npm start`'s database (PostgreSQL compiled to WebAssembly) in a
+ *   worker thread and stop it. In a worker that had run PGlite on its main thread for earlier files,
+ *   the thread's teardown once crashed the whole process in V8 (2026-11-28, "Check failed:
+ *   jit_page_->allocations_.erase(addr) == 1" in UnregisterWasmAllocation, SIGILL), most likely on
+ *   freeing WebAssembly code the main thread had compiled too. `npm start` stops its thread only as it exits.
  */
-const isolated = ["src/islands/admin/posts/local-date-time.test.ts"];
+const isolated = ["src/islands/admin/posts/local-date-time.test.ts", "netlify/local/threaded-database.test.ts", "netlify/database/restore.test.ts"];
 
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
