@@ -6,8 +6,8 @@ const include = ["src/**/*.test.ts", "netlify/**/*.test.ts", "tests/unit/**/*.te
 const exclude = ["node_modules", "dist", ".netlify"];
 
 /**
- * Test files that change the process itself and so run in a fresh process of their own; every other
- * file shares its worker's loaded modules with the files before it.
+ * Test files that run in a fresh process of their own; every other file shares its worker's loaded
+ * modules with the files before it.
  * - local-date-time: sets the process's time zone.
  * - threaded-database, restore: start `npm start`'s database (PostgreSQL compiled to WebAssembly) in a
  *   worker thread and stop it. In a worker that had run PGlite on its main thread for earlier files,

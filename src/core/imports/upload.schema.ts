@@ -1,10 +1,8 @@
 import { z } from "zod";
 
 /**
- * A file larger than one request may carry (Netlify: about 4.5 MB) comes in parts: each part is
- * stored in Blobs as it arrives, and the run that reads the file reads the parts in order, so a
- * 100 MB export is never one request and never one buffer (chunked-uploads.ts). The shapes of its
- * calls, apart from that server code: the route declarations, which the dashboard's client reads too, import them.
+ * The calls of an upload in parts (chunked-uploads.ts holds the why and the server code), apart from
+ * that code: the route declarations, which the dashboard's client also ships, import them.
  */
 export const maxUploadParts = 10_000;
 
