@@ -13,6 +13,12 @@ beforeAll(async () => {
     path.join(outDir, "blog", "a-post", "index.html"),
     '<html><head><meta property="article:modified_time" content="2026-04-05T06:07:08.000Z" /></head></html>',
   );
+  // A head past the first 16 KB the sitemap reads of each page.
+  await mkdir(path.join(outDir, "blog", "long-head"), { recursive: true });
+  await writeFile(
+    path.join(outDir, "blog", "long-head", "index.html"),
+    `<html><head><meta name="description" content="${"x".repeat(20_000)}" /><meta property="article:modified_time" content="2026-04-06T00:00:00.000Z" /></head><body>${"y".repeat(40_000)}</body></html>`,
+  );
   await mkdir(path.join(outDir, "downloads"), { recursive: true });
   await writeFile(path.join(outDir, "downloads", "index.html"), "<html><head></head></html>");
 });
@@ -25,6 +31,7 @@ describe("sitemap lastmod", () => {
       url: "https://example.com/blog/a-post/",
       lastmod: "2026-04-05T06:07:08.000Z",
     });
+    expect(await pageLastModified(outDir, "https://example.com/blog/long-head/")).toBe("2026-04-06T00:00:00.000Z");
   });
 
   it("gives none to a page that states no change, or that is not there", async () => {

@@ -63,6 +63,27 @@ function oncePerBuild<T>(read: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/** This build's markup rendered once, by what it depends on besides the build's data (`builtOnce`). */
+const markupOfThisBuild = oncePerBuild(() => Promise.resolve(new Map<string, Promise<string>>()));
+
+/**
+ * Markup a build renders once and every page then shares: the header, the footer, the boxes under a
+ * post and the public islands are the same on thousands of pages, and rendering them again for each
+ * was a fifth of a build's CPU (docs/decisions/0097-markup-rendered-once-a-build.md). `key` names what
+ * the markup depends on besides the build's data; a new pass of a long-lived build process renders
+ * afresh, and `astro dev` every time (`oncePerBuild`). A failed render is not kept.
+ */
+export async function builtOnce(key: string, render: () => string | Promise<string>): Promise<string> {
+  const markup = await markupOfThisBuild();
+  let html = markup.get(key);
+  if (!html) {
+    html = Promise.resolve().then(render);
+    markup.set(key, html);
+    html.catch(() => markup.delete(key));
+  }
+  return html;
+}
+
 /** Site settings for pages, read from the database when the site is built. */
 export const loadSiteSettings = oncePerBuild(async (): Promise<SiteSettings> => siteSettingValues(await buildDeps()));
 
