@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSiteDatabase, query, siteFiles, slugOf } from "../tests/support/built-site.ts";
+import { createSiteDatabase, query, siteBuildEnv, siteFiles, slugOf } from "../tests/support/built-site.ts";
 
 // The real `npm run build` as Netlify runs it (COMMIT_REF set), against a scratch PostgreSQL database,
 // with its kept folder in a temporary one: a publish's build of the same commit renders only what
@@ -26,8 +26,7 @@ describe.skipIf(!serverUrl)("Netlify's build, incremental from the kept deploy (
       cwd: root,
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
-      env: {
-        ...process.env,
+      env: siteBuildEnv({
         DATABASE_URL: databaseUrl,
         SITE_URL: "https://example.com",
         ADMIN_PATH: "test-admin",
@@ -35,7 +34,7 @@ describe.skipIf(!serverUrl)("Netlify's build, incremental from the kept deploy (
         SITE_BUILD_KEEP_DIR: path.join(root, "keep"),
         ASTRO_OUT_DIR: path.join(root, site),
         ASTRO_CACHE_DIR: path.join(root, "astro-cache"),
-      },
+      }),
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     return stripVTControlCharacters(run.stdout);

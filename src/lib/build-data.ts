@@ -71,9 +71,12 @@ const markupOfThisBuild = oncePerBuild(() => Promise.resolve(new Map<string, Pro
  * post and the public islands are the same on thousands of pages, and rendering them again for each
  * was a fifth of a build's CPU (docs/decisions/0097-markup-rendered-once-a-build.md). `key` names what
  * the markup depends on besides the build's data; a new pass of a long-lived build process renders
- * afresh, and `astro dev` every time (`oncePerBuild`). A failed render is not kept.
+ * afresh, and `astro dev` every time (`oncePerBuild`). A failed render is not kept. `SITE_BUILD_SHARED_MARKUP=off`
+ * renders it on every page.
  */
 export async function builtOnce(key: string, render: () => string | Promise<string>): Promise<string> {
+  // Each page its own, as before: the incremental-build test's clean build, which must equal a build that shares.
+  if (process.env.SITE_BUILD_SHARED_MARKUP === "off") return render();
   const markup = await markupOfThisBuild();
   let html = markup.get(key);
   if (!html) {

@@ -22,6 +22,15 @@ export async function query(url: string, sql: string, values: unknown[] = []): P
   }
 }
 
+// What vitest sets to mirror `import.meta.env`: a build's pages would take them for their own (Astro reads
+// `import.meta.env` from the process at run time) and render as under `astro dev`, each page reading its data anew.
+const vitestEnv = new Set(["DEV", "PROD", "MODE", "SSR", "BASE_URL", "NODE_ENV"]);
+
+/** The environment of a real site build from a test: the test's, less vitest's `import.meta.env` mirror, and `extra`. */
+export function siteBuildEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !vitestEnv.has(name))), ...extra };
+}
+
 /** Every file under `dir`, as paths relative to it, sorted. */
 export async function filesOf(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true }))
