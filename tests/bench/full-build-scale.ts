@@ -8,7 +8,8 @@
  * The share images' cache is warm, as Netlify keeps it between builds (decision 0078): every card
  * is linked to one drawn card under its own key before the build, so the figure is a deploy's, not
  * a site's very first build, which draws each card once (row 3c of docs/performance.md).
- *   node tests/bench/full-build-scale.ts [postgresAdminUrl] [sizes, e.g. 10000,30000]
+ * `astro build` and the bare build take turns, three times each by default, and each figure is the median run.
+ *   node tests/bench/full-build-scale.ts [postgresAdminUrl] [sizes, e.g. 10000,30000] [runs]
  */
 import { spawn } from "node:child_process";
 import { link, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -36,10 +37,13 @@ export interface FullBuildRow {
   posts: number;
   /** `netlify/build.ts` whole: migrations, `astro build`, the search index. */
   full: TimedRun & { searchIndexSeconds: number; searchShards: number };
-  /** `astro build` alone on the same data. */
+  /** `astro build` alone on the same data: the run of median CPU time. */
   astro: TimedRun;
-  /** The bare Astro build of the same posts. */
+  /** The bare Astro build of the same posts: the run of median CPU time. */
   bare: TimedRun;
+  /** Each run's CPU seconds, the two builds taking turns. */
+  astroCpuRuns: number[];
+  bareCpuRuns: number[];
   /** The 1-minute load average when the size's first build started. */
   load: number;
 }
@@ -74,6 +78,12 @@ function timedNode(args: string[], env: NodeJS.ProcessEnv, cwd = projectRoot): P
     });
   });
 }
+
+const strip = (run: TimedRun & { output: string }): TimedRun => ({
+  seconds: run.seconds,
+  cpuSeconds: run.cpuSeconds,
+  peakMemoryBytes: run.peakMemoryBytes,
+});
 
 /** Every published post's share image in `cacheDir`, as a link to one card drawn once. */
 export async function warmShareImages(databaseUrl: string, cacheDir: string): Promise<number> {
@@ -116,7 +126,15 @@ async function exportPosts(databaseUrl: string, file: string): Promise<void> {
   }
 }
 
-async function measureSize(databaseUrl: string, posts: number, work: string): Promise<FullBuildRow> {
+/** The run of median CPU time. */
+function medianRun<T extends { cpuSeconds: number }>(runs: T[]): T {
+  const sorted = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error("no run to take the median of");
+  return middle;
+}
+
+async function measureSize(databaseUrl: string, posts: number, work: string, runs: number): Promise<FullBuildRow> {
   const cacheDir = path.join(work, "cache");
   await mkdir(cacheDir, { recursive: true });
   await warmShareImages(databaseUrl, cacheDir);
@@ -129,30 +147,39 @@ async function measureSize(databaseUrl: string, posts: number, work: string): Pr
   const shards = (await readdir(fullOut)).filter((entry) => entry === "pagefind" || entry.startsWith("pagefind-shard-")).length;
   await rm(fullOut, { recursive: true, force: true });
 
-  const astroOut = path.join(work, `astro-${String(posts)}`);
-  const astro = await timedNode([astroBin, "build", "--silent"], { ...siteEnv, ASTRO_OUT_DIR: astroOut });
-  await rm(astroOut, { recursive: true, force: true });
-
   const postsJson = path.join(work, "posts.json");
   await exportPosts(databaseUrl, postsJson);
-  const bareOut = path.join(work, `bare-${String(posts)}`);
-  const bare = await timedNode(
-    [astroBin, "build", "--silent"],
-    { BARE_POSTS_JSON: postsJson, ASTRO_OUT_DIR: bareOut, ASTRO_CACHE_DIR: path.join(work, "bare-cache") },
-    bareRoot,
-  );
-  await rm(bareOut, { recursive: true, force: true });
+  // The two builds take turns, `runs` times each, and each figure is its median: this machine's CPU time
+  // for the same build swings by a quarter from one run to the next, the bare build's most (decision 0097).
+  const astroRuns: TimedRun[] = [];
+  const bareRuns: TimedRun[] = [];
+  for (let run = 0; run < runs; run++) {
+    const astroOut = path.join(work, `astro-${String(posts)}`);
+    astroRuns.push(strip(await timedNode([astroBin, "build", "--silent"], { ...siteEnv, ASTRO_OUT_DIR: astroOut })));
+    await rm(astroOut, { recursive: true, force: true });
+    const bareOut = path.join(work, `bare-${String(posts)}`);
+    const bare = await timedNode(
+      [astroBin, "build", "--silent"],
+      { BARE_POSTS_JSON: postsJson, ASTRO_OUT_DIR: bareOut, ASTRO_CACHE_DIR: path.join(work, "bare-cache") },
+      bareRoot,
+    );
+    bareRuns.push(strip(bare));
+    await rm(bareOut, { recursive: true, force: true });
+  }
 
-  const strip = (run: TimedRun & { output: string }): TimedRun => ({
-    seconds: run.seconds,
-    cpuSeconds: run.cpuSeconds,
-    peakMemoryBytes: run.peakMemoryBytes,
-  });
-  return { posts, full: { ...strip(full), searchIndexSeconds: searchMs / 1000, searchShards: shards }, astro: strip(astro), bare: strip(bare), load };
+  return {
+    posts,
+    full: { ...strip(full), searchIndexSeconds: searchMs / 1000, searchShards: shards },
+    astro: medianRun(astroRuns),
+    bare: medianRun(bareRuns),
+    astroCpuRuns: astroRuns.map((run) => run.cpuSeconds),
+    bareCpuRuns: bareRuns.map((run) => run.cpuSeconds),
+    load,
+  };
 }
 
 /** Grows one scratch database through `sizes` (ascending) and measures the builds at each. */
-export function measureFullBuildScale(postgresAdminUrl: string, sizes: number[]): Promise<FullBuildRow[]> {
+export function measureFullBuildScale(postgresAdminUrl: string, sizes: number[], runs = 3): Promise<FullBuildRow[]> {
   return withScratchDatabase(postgresAdminUrl, async (databaseUrl) => {
     const work = await mkdtemp(path.join(tmpdir(), "nf-bench-full-build-"));
     try {
@@ -163,7 +190,7 @@ export function measureFullBuildScale(postgresAdminUrl: string, sizes: number[])
         if (seeded === 0) await timedNode(["netlify/database/migrate.ts"], { DATABASE_URL: databaseUrl });
         await seedPublishedPosts(databaseUrl, size - seeded);
         seeded = size;
-        rows.push(await measureSize(databaseUrl, size, work));
+        rows.push(await measureSize(databaseUrl, size, work, runs));
       }
       return rows;
     } finally {
@@ -173,6 +200,7 @@ export function measureFullBuildScale(postgresAdminUrl: string, sizes: number[])
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const seconds = (runs: number[]) => runs.map((run) => run.toFixed(0)).join(", ");
 
 /** One line a size, as the report and the command line print it. */
 export function describeFullBuild(row: FullBuildRow): string {
@@ -180,12 +208,13 @@ export function describeFullBuild(row: FullBuildRow): string {
   return (
     `${String(row.posts)} posts (load ${row.load.toFixed(1)}): full build ${row.full.seconds.toFixed(0)} s, peak ${mib(row.full.peakMemoryBytes)}` +
     ` (search index ${row.full.searchIndexSeconds.toFixed(0)} s in ${String(row.full.searchShards)} shard(s)); astro build ${row.astro.seconds.toFixed(0)} s,` +
-    ` ${row.astro.cpuSeconds.toFixed(0)} s CPU, peak ${mib(row.astro.peakMemoryBytes)}; bare Astro ${row.bare.seconds.toFixed(0)} s, ${row.bare.cpuSeconds.toFixed(0)} s CPU,` +
-    ` peak ${mib(row.bare.peakMemoryBytes)}; Astro ÷ bare ${ratio(row.astro.cpuSeconds, row.bare.cpuSeconds)}× CPU, ${ratio(row.astro.seconds, row.bare.seconds)}× wall`
+    ` ${row.astro.cpuSeconds.toFixed(0)} s CPU (median of ${seconds(row.astroCpuRuns)}), peak ${mib(row.astro.peakMemoryBytes)}; bare Astro ${row.bare.seconds.toFixed(0)} s,` +
+    ` ${row.bare.cpuSeconds.toFixed(0)} s CPU (median of ${seconds(row.bareCpuRuns)}), peak ${mib(row.bare.peakMemoryBytes)};` +
+    ` Astro ÷ bare ${ratio(row.astro.cpuSeconds, row.bare.cpuSeconds)}× CPU, ${ratio(row.astro.seconds, row.bare.seconds)}× wall`
   );
 }
 
 if (import.meta.main) {
-  const [adminUrl = "postgres://postgres@127.0.0.1:5432/postgres", sizes = "10000,30000"] = process.argv.slice(2);
-  for (const row of await measureFullBuildScale(adminUrl, sizes.split(",").map(Number))) console.log(describeFullBuild(row));
+  const [adminUrl = "postgres://postgres@127.0.0.1:5432/postgres", sizes = "10000,30000", runs = "3"] = process.argv.slice(2);
+  for (const row of await measureFullBuildScale(adminUrl, sizes.split(",").map(Number), Number(runs))) console.log(describeFullBuild(row));
 }
