@@ -228,7 +228,7 @@ const buildDataPolicy = {
   ...libPolicy,
   files: [
     ...libPolicy.files,
-    { pattern: /^src\/app\/(boot-app|app-deps)\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
+    { pattern: /^src\/app\/(boot-app|app-deps|site-build-deps)\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
     { pattern: /^src\/config\/server-env\.ts$/, says: "`build-data.ts` alone also `src/app/` and `src/config/`" },
     // The share images' cache folder and font file: the build's own files, read where the build is put together.
     {

@@ -1,8 +1,7 @@
 import { blobsFileStore } from "../adapters/blobs-file-store.ts";
-import { connectDatabase } from "../adapters/connect-database.ts";
 import { smtpMailer } from "../adapters/smtp-mailer.ts";
-import { InvalidEnvironmentError } from "../config/env-errors.ts";
-import { databaseUrl, dkimSigning, isProduction, type ServerEnv } from "../config/server-env.ts";
+import { dkimSigning, isProduction, type ServerEnv } from "../config/server-env.ts";
+import { configuredDatabase } from "./configured-database.ts";
 import { backgroundRunKicker } from "../adapters/background-run.ts";
 import { movingJobKicker } from "../adapters/moving-background.ts";
 import { buildHookRebuilder } from "../adapters/build-hook.ts";
@@ -28,14 +27,7 @@ export interface LocalMail {
  * driver, Netlify Blobs, email through SMTP_URL, and the build hook.
  */
 export async function configuredParts(env: ServerEnv, localMail: LocalMail = {}): Promise<AppParts> {
-  const url = databaseUrl(env);
-  if (!url) {
-    throw new InvalidEnvironmentError(["DATABASE_URL: no database configured (set DATABASE_URL, or enable Netlify DB which sets NETLIFY_DB_URL)"]);
-  }
-  // Netlify's local emulation serves a single Postgres session: one connection keeps callers from
-  // interleaving inside each other's transactions.
-  const localEmulation = !env.DATABASE_URL && env.NETLIFY_DB_DRIVER === "server";
-  const db = await connectDatabase(url, localEmulation ? { maxConnections: 1, preparedStatements: true } : {});
+  const db = await configuredDatabase(env);
   const smtpUrl = localMail.smtpUrl ?? env.SMTP_URL;
   const transport = localMail.transport ?? smtpMailer;
   return {

@@ -17,6 +17,7 @@ import type { RequestRebuild } from "../core/publishing/rebuild.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { siteAt } from "../core/shared/site.ts";
 import { signerFor } from "./signer.ts";
+import { defaultWebsubHub, isLocalSite } from "./local-site.ts";
 import { fetchFromSns } from "../adapters/sns-fetch.ts";
 import { snsCertificates, type SnsFetch } from "../core/email-events/sns-signature.ts";
 import { imageFetcher } from "../adapters/image-fetcher.ts";
@@ -26,7 +27,6 @@ import { nodeArchives } from "../adapters/node-archives.ts";
 import type { StartJob } from "../core/imports/import-runs.ts";
 import { runJob } from "./run-job.ts";
 import { webhookHostCheck, webhookPoster } from "../adapters/webhook-poster.ts";
-import { localWebsubHubPath, publicWebsubHub } from "../core/publishing/websub.ts";
 import { deliverWebhooks, type PostWebhook } from "../core/webhooks/webhook-delivery.ts";
 import { answerFediverse, fediverseSender, type FediverseDeps } from "../adapters/fediverse-federation.ts";
 import { deliverFediverse } from "../core/fediverse/fediverse-delivery.ts";
@@ -101,9 +101,7 @@ export function createApp(parts: AppParts): App {
     checkPage = pageCheck(),
     providerPauseMs,
   } = parts;
-  // `npm start`: not production, and the site's own address is on this machine (docs/webhooks.md).
-  const webhooksLocal =
-    !isProduction(env) && env.SITE_URL !== undefined && ["localhost", "127.0.0.1", "[::1]"].includes(new URL(env.SITE_URL).hostname);
+  const webhooksLocal = isLocalSite(env);
   // Remote actors are fetched from loopback and private addresses only under `npm start` (the import's rule).
   const fediverse: FediverseDeps & { env: ServerEnv } = {
     db,
@@ -151,8 +149,7 @@ export function createApp(parts: AppParts): App {
     webhooksLocal,
     postWebhook: parts.postWebhook ?? webhookPoster({ allowPrivateHosts: webhooksLocal }),
     checkWebhookHost: webhookHostCheck({ allowPrivateHosts: webhooksLocal }),
-    // WebSub (docs/decisions/0077-websub.md): with no hub set, Google's public one; under `npm start` the local hub, which shows the pings.
-    websubDefaultHub: webhooksLocal && env.SITE_URL ? `${env.SITE_URL.replace(/\/+$/, "")}${localWebsubHubPath}` : publicWebsubHub,
+    websubDefaultHub: defaultWebsubHub(env),
     adminPath: env.ADMIN_PATH,
     deliverWebhooks: oneRunAtATime(() =>
       deliverWebhooks(deps, { stopClaimingAt: new Date(clock.now().getTime() + afterAnswerBudgetMs) }).catch((error: unknown) =>

@@ -1,6 +1,5 @@
-import { bootApp, warmApp } from "../app/boot-app.ts";
+import { siteBuildDeps, type SiteBuildDeps } from "../app/site-build-deps.ts";
 import { readServerEnv, stripeSettings, type ServerEnv } from "../config/server-env.ts";
-import type { AppDeps } from "../app/app-deps.ts";
 import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
 import type { Post } from "../core/posts/post.schema.ts";
@@ -21,10 +20,10 @@ import { buildGeneration, changedPaths, pageKey, readKeys, renderNow, sha1, writ
 
 export type SiteSettings = Record<SettingKey, string>;
 
-// A site build is a composition root: it reads its configuration once and puts the app together
-// once, on first use (a build that reads no data opens no database).
+// A site build is a composition root: it reads its configuration once and puts its parts together
+// once, on first use (a build that reads no data opens no database). A failed start is not kept.
 let env: ServerEnv | undefined;
-const buildApp = warmApp(() => bootApp(process.env));
+let deps: Promise<SiteBuildDeps> | undefined;
 
 /** The site build's configuration, read from its environment once. */
 export function buildEnv(): ServerEnv {
@@ -36,8 +35,13 @@ export function paymentsEnabled(): boolean {
   return stripeSettings(buildEnv()) !== undefined;
 }
 
-function buildDeps(): Promise<AppDeps> {
-  return buildApp().then((built) => built.deps);
+function buildDeps(): Promise<SiteBuildDeps> {
+  return (deps ??= Promise.resolve()
+    .then(() => siteBuildDeps(buildEnv()))
+    .catch((error: unknown) => {
+      deps = undefined;
+      throw error;
+    }));
 }
 
 /**
