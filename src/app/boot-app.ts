@@ -1,6 +1,7 @@
 import { readServerEnv } from "../config/server-env.ts";
 import { configuredParts, type LocalMail } from "./configured-parts.ts";
 import { createApp, type App, type AppParts } from "./create-app.ts";
+import { keptUnlessFailed } from "../core/shared/kept-unless-failed.ts";
 
 export interface BootOptions {
   /** Where `npm start` sends mail instead (its local catcher, on a thread of its own). */
@@ -24,10 +25,5 @@ export async function bootApp(env: Record<string, string | undefined> = process.
  * variable, a database down) is not kept: the next call tries again.
  */
 export function warmApp(boot: () => Promise<App> = () => bootApp()): () => Promise<App> {
-  let app: Promise<App> | undefined;
-  return () =>
-    (app ??= boot().catch((error: unknown) => {
-      app = undefined;
-      throw error;
-    }));
+  return keptUnlessFailed(boot);
 }

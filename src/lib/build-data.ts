@@ -1,4 +1,5 @@
 import { siteBuildDeps, type SiteBuildDeps } from "../app/site-build-deps.ts";
+import { keptUnlessFailed } from "../core/shared/kept-unless-failed.ts";
 import { readServerEnv, stripeSettings, type ServerEnv } from "../config/server-env.ts";
 import type { PublicDownload } from "../core/downloads/download.schema.ts";
 import { listDownloads } from "../core/downloads/downloads.service.ts";
@@ -23,7 +24,7 @@ export type SiteSettings = Record<SettingKey, string>;
 // A site build is a composition root: it reads its configuration once and puts its parts together
 // once, on first use (a build that reads no data opens no database). A failed start is not kept.
 let env: ServerEnv | undefined;
-let deps: Promise<SiteBuildDeps> | undefined;
+const buildDeps: () => Promise<SiteBuildDeps> = keptUnlessFailed(() => siteBuildDeps(buildEnv()));
 
 /** The site build's configuration, read from its environment once. */
 export function buildEnv(): ServerEnv {
@@ -33,15 +34,6 @@ export function buildEnv(): ServerEnv {
 /** Whether the build's environment sets Stripe up (docs/payments.md): priced resources get a Buy form only then. */
 export function paymentsEnabled(): boolean {
   return stripeSettings(buildEnv()) !== undefined;
-}
-
-function buildDeps(): Promise<SiteBuildDeps> {
-  return (deps ??= Promise.resolve()
-    .then(() => siteBuildDeps(buildEnv()))
-    .catch((error: unknown) => {
-      deps = undefined;
-      throw error;
-    }));
 }
 
 /**
