@@ -21,7 +21,7 @@ import {
 } from "@fedify/vocab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendWebResponse, toWebRequest } from "../../netlify/local/node-http.ts";
-import { databaseTargets, type TestDatabase } from "../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../tests/support/test-databases.ts";
 import { listPostComments, moderateComments } from "../core/comments/comments.service.ts";
 import { promoteFediverseChanges } from "../core/fediverse/fediverse-changes.ts";
 import { deliverFediverse, fediverseRetryDelayMs } from "../core/fediverse/fediverse-delivery.ts";
@@ -83,7 +83,7 @@ async function startPeer(port = 0) {
   return { server, origin, received, ctx, keys, actor: ctx.getActorUri("alice") };
 }
 
-describe.each(databaseTargets)("the site's actor against a Fedify peer on $name", (target) => {
+describe.each(featureDatabaseTargets)("the site's actor against a Fedify peer on $name", (target) => {
   let testDb: TestDatabase;
   let blog: { server: Server; origin: string };
   let deps: FediverseDeps;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseTargets, type TestDatabase } from "../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../tests/support/test-databases.ts";
 import { RateLimitedError } from "./errors.ts";
 import { retryAfterSeconds, takeRateLimit, type RateLimit } from "./rate-limit.ts";
 
@@ -8,7 +8,7 @@ const limit: RateLimit = { bucket: "test", max: 10, windowMs: 10 * minute };
 // A window boundary, so the tests can place hits at known points of a window.
 const windowStart = Math.ceil(Date.UTC(2026, 0, 1) / limit.windowMs) * limit.windowMs;
 
-describe.each(databaseTargets)("rate limit on $name", (target) => {
+describe.each(featureDatabaseTargets)("rate limit on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await target.createMigrated();

@@ -4,7 +4,7 @@ import type { AdminCredentials } from "../../src/core/auth/admin-credentials.ts"
 import { logIn } from "../../src/core/auth/login.ts";
 import { RateLimitedError, UnauthorizedError } from "../../src/core/errors.ts";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../support/test-databases.ts";
 import { keyRing } from "../../src/core/shared/signer.ts";
 
 const password = "the right password";
@@ -42,7 +42,7 @@ async function outcome(attempt: Promise<unknown>): Promise<"ok" | 401 | 429> {
   }
 }
 
-describe.each(databaseTargets)("login throttle on $name", (target) => {
+describe.each(featureDatabaseTargets)("login throttle on $name", (target) => {
   let testDb: TestDatabase;
   let clock: FakeClock;
   beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimitedError } from "../../src/core/errors.ts";
 import { takeRateLimit, type RateLimit } from "../../src/core/rate-limit.ts";
-import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../support/test-databases.ts";
 
 const limit: RateLimit = { bucket: "security", max: 10, windowMs: 10 * 60 * 1000 };
 const windowStart = Date.UTC(2026, 2, 1, 9, 0);
 
-describe.each(databaseTargets)("public rate limits on $name", (target) => {
+describe.each(featureDatabaseTargets)("public rate limits on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await target.createMigrated();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCredentials } from "../../src/core/auth/admin-credentials.ts";
 import { createSession, findSession, sessionIdleMs, sessionMaxMs } from "../../src/core/auth/sessions.ts";
 import { createFakeClock } from "../support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../support/test-databases.ts";
 
 function cheapHash(plain: string): string {
   const salt = randomBytes(16);
@@ -11,7 +11,7 @@ function cheapHash(plain: string): string {
   return ["scrypt", 1024, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
-describe.each(databaseTargets)("admin sessions on $name", (target) => {
+describe.each(featureDatabaseTargets)("admin sessions on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await target.createMigrated();

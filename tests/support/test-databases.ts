@@ -50,6 +50,18 @@ export const databaseTargets: DatabaseTarget[] = [
     : []),
 ];
 
+/**
+ * The databases a feature's suite runs on: PGlite, and with `TEST_DATABASE_URL` that PostgreSQL
+ * through Neon's driver, production's. A feature's SQL meets the same server engine whichever driver
+ * carries it; what the driver changes (its types, transactions over a WebSocket, one HTTP request a
+ * query with no session between queries) is the data layer's contract, run on both drivers by the
+ * suites that import `databaseTargets` (data layer, migrations, group commit, concurrency). `pg`
+ * also carries every query of the browser tests (`npm start`) and the bundled functions' check.
+ * Running each feature suite on both drivers was about 60 CPU-seconds of a vitest run for the same
+ * SQL on the same engine (issue 38 point 6; decision 0098).
+ */
+export const featureDatabaseTargets: DatabaseTarget[] = databaseTargets.filter((target) => !target.name.includes("(pg)"));
+
 function serverTarget(name: string, url: string, driver: "pg" | "neon"): DatabaseTarget {
   return {
     name,

@@ -4,7 +4,7 @@ import yazl from "yazl";
 import sharp from "sharp";
 import { multipartBody } from "../../../tests/support/multipart.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { Backup, RestoreRun } from "../../core/backups/backup.schema.ts";
 import type { Manifest } from "../../core/backups/backup-archive.ts";
 import { backupIfDue } from "../../core/backups/backup-runs.ts";
@@ -33,14 +33,14 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 
 const manifestOf = async (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode((await unzip(bytes)).get("manifest.json"))) as Manifest;
 
-describe.each(databaseTargets)("backup and restore on $name", (target) => {
+describe.each(featureDatabaseTargets)("backup and restore on $name", (target) => {
   let first: { db: TestDatabase; app: TestApp };
   let second: { db: TestDatabase; app: TestApp };
   /** A backup of `first` as set up below, made through the API once: the tests that read or restore one start from it. */
   let archive: Uint8Array;
   // The round trip is what goes through each driver (every table's rows read and written back); the
   // other tests prove links, parts, checks and pruning, the same whatever the driver: the first target runs them.
-  const firstTargetOnly = it.runIf(target === databaseTargets[0]);
+  const firstTargetOnly = it.runIf(target === featureDatabaseTargets[0]);
 
   async function site() {
     const db = await target.createMigrated();

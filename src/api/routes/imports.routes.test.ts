@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImageServer } from "../../../tests/support/image-server.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { postTagSlugs } from "../../core/posts/post-tags.ts";
 import { redirectsFile } from "../../lib/post-redirects.ts";
 import type { ImportRun } from "../../core/imports/import.schema.ts";
@@ -15,7 +15,7 @@ import { publishedImportRedirects } from "../../core/imports/import-redirects.ts
 
 const fixtures = new URL("../../../tests/fixtures/imports/", import.meta.url);
 
-describe.each(databaseTargets)("imports on $name", (target) => {
+describe.each(featureDatabaseTargets)("imports on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let images: Awaited<ReturnType<typeof startImageServer>>;

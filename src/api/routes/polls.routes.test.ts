@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { backupTables } from "../../core/backups/backup-tables.ts";
 import { signPollToken, signPreferencesToken } from "../../core/mail/subscription-tokens.ts";
@@ -10,7 +10,7 @@ import { runSendWorker } from "../../core/newsletter/newsletter-worker.ts";
 import { pollBlockHtml } from "../../core/polls/poll-html.ts";
 
 // Issue 42 point 6: polls in emails that scanners can't vote in; point 7: poll answers in a person's export and erase.
-describe.each(databaseTargets)("polls on $name", (target) => {
+describe.each(featureDatabaseTargets)("polls on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let clock: FakeClock;

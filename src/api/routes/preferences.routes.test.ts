@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { signPreferencesToken, signUnsubscribeToken } from "../../core/mail/subscription-tokens.ts";
 import { unknownTopicMessage } from "../../core/subscribers/reader-preferences.ts";
 
-describe.each(databaseTargets)("reader preferences on $name", (target) => {
+describe.each(featureDatabaseTargets)("reader preferences on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let clock: FakeClock;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testMailFrom, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { smtpMailer } from "../../adapters/smtp-mailer.ts";
@@ -437,7 +437,7 @@ describe("the download email", () => {
 });
 
 // The lifecycle's SQL (upserts, a locking join, a data-modifying CTE) on every server driver too.
-describe.each(databaseTargets.filter((target) => target.name !== "pglite"))("the lifecycle on $name", (target) => {
+describe.each(featureDatabaseTargets.filter((target) => target.name !== "pglite"))("the lifecycle on $name", (target) => {
   let testDb: TestDatabase;
   let serverApp: TestApp;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from "../errors.ts";
 import {
   apiKeyRateLimit,
@@ -16,7 +16,7 @@ import {
   type ApiKeysDeps,
 } from "./api-keys.service.ts";
 
-describe.each(databaseTargets)("API keys on $name", (target) => {
+describe.each(featureDatabaseTargets)("API keys on $name", (target) => {
   let testDb: TestDatabase;
   let clock: FakeClock;
   let deps: ApiKeysDeps;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { createTestApp, testAdminPassword, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { DatabaseUnavailableError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { passkeyRequired, securityState, setPasskeyRequired } from "./admin-security.ts";
 import { logIn } from "./login.ts";
@@ -27,7 +27,7 @@ async function storedPasskey(name: string): Promise<number> {
 let nextIp = 1;
 const freshIp = () => `198.51.100.${String(nextIp++)}`;
 
-describe.each(databaseTargets)("on $name", (target) => {
+describe.each(featureDatabaseTargets)("on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await target.createMigrated();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startImageServer } from "../../../tests/support/image-server.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { ImportReport, ImportRun } from "./import.schema.ts";
 
 // Issue 48: a dry run is the import without the writes. On exports with the edge cases owners
@@ -15,7 +15,7 @@ import type { ImportReport, ImportRun } from "./import.schema.ts";
 // field by field, and every item of the export is in exactly one of imported, skipped or failed.
 const fixtures = new URL("../../../tests/fixtures/imports/edge-cases/", import.meta.url);
 
-describe.each(databaseTargets)("a dry run equals its import on $name", (target) => {
+describe.each(featureDatabaseTargets)("a dry run equals its import on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let images: Awaited<ReturnType<typeof startImageServer>>;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { applyMigrations, readMigrations } from "../db/migrations.ts";
 import { createDownload } from "../downloads/downloads.service.ts";
 import { claimOutbox, outboxRetryForMs } from "./outbox.ts";
@@ -201,7 +201,7 @@ describe("erase", () => {
 
 // The download email's limit is claimed in the request's transaction: on PGlite, and on every
 // PostgreSQL server configured (TEST_DATABASE_URL), where the requests really run in parallel.
-describe.each(databaseTargets)("10 parallel download requests on $name", (target) => {
+describe.each(featureDatabaseTargets)("10 parallel download requests on $name", (target) => {
   let testDb: TestDatabase;
   let raceApp: TestApp;
   beforeAll(async () => {

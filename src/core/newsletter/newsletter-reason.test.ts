@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { newsletterReason } from "../mail/emails.ts";
 import { recipientReasonPlaceholder } from "./newsletter-message.ts";
 import { startSend } from "./newsletter-sends.ts";
@@ -12,7 +12,7 @@ import { runSendWorker } from "./newsletter-worker.ts";
 // and SMTP sink: the footers are read back from what each address received.
 const clock = createFakeClock();
 
-describe.each(databaseTargets)("a newsletter's footer reason on $name", (target) => {
+describe.each(featureDatabaseTargets)("a newsletter's footer reason on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   beforeAll(async () => {

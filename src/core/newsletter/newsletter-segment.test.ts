@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { Post } from "../posts/post.schema.ts";
 import { countAudience, resolveAudience } from "../segments/segments.service.ts";
 import type { NewsletterSend } from "./newsletter.schema.ts";
@@ -14,7 +14,7 @@ import { runDueSends } from "./newsletter-watchdog.ts";
 const clock = createFakeClock(new Date("2026-03-02T06:00:00Z"));
 const live = new Set<string>();
 
-describe.each(databaseTargets)("sends to a segment on $name", (target) => {
+describe.each(featureDatabaseTargets)("sends to a segment on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let admin: Record<string, string>;

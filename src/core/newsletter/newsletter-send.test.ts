@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { eraseSubscriber } from "../subscribers/subscriber-privacy.ts";
 import { newsletterMessageId } from "./newsletter-message.ts";
 import { claimBatch, dueSends, markRetry, markSent, renewLease } from "./newsletter-queue.ts";
@@ -55,7 +55,7 @@ const countsAddUp = (status: Awaited<ReturnType<typeof sendStatus>>) =>
 
 const addressesOf = (messages: CaughtMail[]) => messages.flatMap((message) => message.to).sort();
 
-describe.each(databaseTargets)("sending a post to the list on $name", (target) => {
+describe.each(featureDatabaseTargets)("sending a post to the list on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let postNumber = 0;

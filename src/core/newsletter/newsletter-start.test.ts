@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { multipartBody, type FormFields } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { Post } from "../posts/post.schema.ts";
 import { publishDuePosts } from "../posts/posts.service.ts";
 import type { NewsletterSend } from "./newsletter.schema.ts";
@@ -18,7 +18,7 @@ const live = new Set<string>();
 const checked: string[] = [];
 const minute = 60_000;
 
-describe.each(databaseTargets)("sends that wait for the site and for their time on $name", (target) => {
+describe.each(featureDatabaseTargets)("sends that wait for the site and for their time on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let admin: Record<string, string>;

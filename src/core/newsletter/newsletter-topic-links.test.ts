@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { signPreferencesToken, signUnsubscribeToken } from "../mail/subscription-tokens.ts";
 import { startSend } from "./newsletter-sends.ts";
@@ -10,7 +10,7 @@ import { runSendWorker } from "./newsletter-worker.ts";
 // Issue 42 point 3: every newsletter carries "Choose what you get" and, for the topic that put the
 // post in the reader's inbox, "Unsubscribe from <topic>"; the one-click header stays "everything".
 const clock = createFakeClock();
-describe.each(databaseTargets)("topic links on $name", (target) => {
+describe.each(featureDatabaseTargets)("topic links on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
 

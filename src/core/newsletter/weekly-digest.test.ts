@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { signPreferencesToken } from "../mail/subscription-tokens.ts";
 import { savePreferences } from "../subscribers/reader-preferences.ts";
@@ -19,7 +19,7 @@ describe("the digest's moment", () => {
   });
 });
 
-describe.each(databaseTargets)("the weekly digest on $name", (target) => {
+describe.each(featureDatabaseTargets)("the weekly digest on $name", (target) => {
   let testDb: TestDatabase;
   // 2026-01-05 is a Monday; the default digest goes out on Mondays at 9:00 UTC.
   const clock = createFakeClock(new Date("2026-01-06T10:00:00Z"));

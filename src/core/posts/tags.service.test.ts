@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { postFormSchema, type PostFormInput } from "./post.schema.ts";
@@ -10,7 +10,7 @@ import { createTag, deleteTag, listTags, tagRedirects, updateTag } from "./tags.
 const post = (fields: Partial<PostFormInput> = {}) => postFormSchema.parse({ title: "Runway math", content: "<p>Count the months.</p>", ...fields });
 const tag = (fields: TagFormInput) => tagFormSchema.parse(fields);
 
-describe.each(databaseTargets)("tags on $name", (target) => {
+describe.each(featureDatabaseTargets)("tags on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   beforeAll(async () => {

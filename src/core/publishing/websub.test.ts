@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { pageCheck } from "../../adapters/page-check.ts";
 import { backgroundJobs, runBackgroundJob } from "../../app/background-jobs.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { feedFormats } from "../feeds/feeds.ts";
 import type { PostForm } from "../posts/post.schema.ts";
@@ -72,7 +72,7 @@ const form = (overrides: Partial<PostForm> = {}): PostForm =>
     ...overrides,
   }) as PostForm;
 
-describe.each(databaseTargets)("WebSub pings on $name", (target) => {
+describe.each(featureDatabaseTargets)("WebSub pings on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let clock: FakeClock;

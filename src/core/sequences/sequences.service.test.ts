@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
 import type { CaughtMail } from "../../../tests/support/smtp-sink.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { claimOutbox } from "../mail/outbox.ts";
 import { requestDownload } from "../downloads/downloads.service.ts";
@@ -365,7 +365,7 @@ function crashingOn(db: SqlExecutor, marker: string): SqlExecutor {
   };
 }
 
-describe.each(databaseTargets)("overlapping runs on $name", (target) => {
+describe.each(featureDatabaseTargets)("overlapping runs on $name", (target) => {
   let testDb: TestDatabase;
   let other: TestApp;
   beforeAll(async () => {

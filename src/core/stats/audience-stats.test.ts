@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { linkToken, recipientClickToken } from "./newsletter-clicks.ts";
 import type { AudienceStats } from "./stats.schema.ts";
@@ -8,7 +8,7 @@ import type { AudienceStats } from "./stats.schema.ts";
 // Issue 42 point 7: subscribers, growth and clicks per topic and per subscriber tag (decision 0081).
 const desktop = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-describe.each(databaseTargets)("audience stats on $name", (target) => {
+describe.each(featureDatabaseTargets)("audience stats on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   const clock = createFakeClock(new Date("2026-03-10T09:00:00Z"));

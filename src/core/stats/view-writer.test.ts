@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { databaseTargets } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets } from "../../../tests/support/test-databases.ts";
 import { writeView } from "./view-writer.ts";
 
-it.each(databaseTargets)("keeps one client to 20 visitors a day, in one batch and across batches, on $name", async (target) => {
+it.each(featureDatabaseTargets)("keeps one client to 20 visitors a day, in one batch and across batches, on $name", async (target) => {
   const t = await target.createMigrated();
   try {
     const row = (n: number, client = "c1") => ({

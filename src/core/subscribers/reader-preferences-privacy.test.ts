@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { signPreferencesToken } from "../mail/subscription-tokens.ts";
 import { readPreferences, savePreferences } from "./reader-preferences.ts";
@@ -9,7 +9,7 @@ import { eraseSubscriber, exportSubscriberData } from "./subscriber-privacy.ts";
 // Issue 42 point 7: a person's export lists their topics and frequency with when they were set;
 // erasing them removes these too.
 const clock = createFakeClock(new Date("2026-03-02T10:00:00Z"));
-describe.each(databaseTargets)("preferences privacy on $name", (target) => {
+describe.each(featureDatabaseTargets)("preferences privacy on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
 

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { badRow, csvOfSize, goodRow } from "../../../tests/support/import-in-small-heap.ts";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { maxFileBytes } from "../files/upload-limits.ts";
@@ -11,7 +11,7 @@ import { importConsentWording } from "./subscriber-import.schema.ts";
 
 const now = new Date("2026-11-23T12:00:00.000Z");
 
-describe.each(databaseTargets)("subscriber import on $name", (target) => {
+describe.each(featureDatabaseTargets)("subscriber import on $name", (target) => {
   let testDb: TestDatabase;
   beforeAll(async () => {
     testDb = await target.createMigrated();

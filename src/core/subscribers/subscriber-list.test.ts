@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, type TestApp } from "../../../tests/support/test-app.ts";
 import { countSubscribers } from "./subscriber-list.ts";
 import type { Subscriber } from "./subscriber.schema.ts";
 
 // Issue 39: the list pages by keyset (a cursor in `Link: rel="next"`), the totals are kept as rows change.
-describe.each(databaseTargets)("the subscriber list on $name", (target) => {
+describe.each(featureDatabaseTargets)("the subscriber list on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let admin: Record<string, string>;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeClock } from "../../../tests/support/fake-clock.ts";
 import { multipartBody } from "../../../tests/support/multipart.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import type { SubscriberTagUse } from "./subscriber-tags.schema.ts";
 import { downloadTag, signupTag } from "./subscriber-tags.ts";
 
@@ -21,7 +21,7 @@ describe("tag names from where a person came", () => {
   });
 });
 
-describe.each(databaseTargets)("subscriber tags on $name", (target) => {
+describe.each(featureDatabaseTargets)("subscriber tags on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let admin: Record<string, string>;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { webhookHostCheck, webhookPoster } from "../../adapters/webhook-poster.ts";
 import { backgroundJobs, runBackgroundJob } from "../../app/background-jobs.ts";
 import { createFakeClock, type FakeClock } from "../../../tests/support/fake-clock.ts";
-import { databaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
+import { featureDatabaseTargets, type TestDatabase } from "../../../tests/support/test-databases.ts";
 import { createTestApp, testOrigin, type TestApp } from "../../../tests/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../tests/support/webhook-receiver.ts";
 import { deliverWebhooks, webhookRetryForMs, type PostWebhook } from "./webhook-delivery.ts";
@@ -20,7 +20,7 @@ import type { WebhookEventType } from "./webhook.schema.ts";
 
 const minute = 60_000;
 
-describe.each(databaseTargets)("outgoing webhooks on $name", (target) => {
+describe.each(featureDatabaseTargets)("outgoing webhooks on $name", (target) => {
   let testDb: TestDatabase;
   let app: TestApp;
   let clock: FakeClock;
