@@ -2,7 +2,8 @@
 // niceness of its own, its output printed whole when it ends (or line by line as it comes), so two
 // parts' outputs never interleave mid-line.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -73,4 +74,32 @@ export async function runChecks(options: Pick<ScriptOptions, "nice"> = {}): Prom
   );
   console.log(`\nchecks: ${results.map((result) => `${result.script} ${result.passed ? "passed" : "FAILED"}`).join(", ")}`);
   return failed.length === 0;
+}
+
+const memoryBacked = "/dev/shm";
+const scratchPrefix = "no-filter-tests-";
+
+/**
+ * A scratch folder on a memory-backed filesystem (Linux's `/dev/shm`) for a run's temporary files,
+ * or undefined where there is none or `TMPDIR` is already chosen. The tests write about 2 GB of
+ * files nobody reads after the run (13 function bundles of 51 MB each, site builds, databases);
+ * on the CI machine's disk, bundling the functions took 41 s and 31 s of kernel CPU, in memory
+ * 21 s and 4 (decision 0098). Folders left by a run that was killed (its process gone) are removed.
+ */
+export function memoryScratchFolder(): string | undefined {
+  if (process.env.TMPDIR || process.platform !== "linux" || !existsSync(memoryBacked)) return undefined;
+  for (const name of readdirSync(memoryBacked)) {
+    const pid = Number(name.slice(scratchPrefix.length).split("-")[0]);
+    if (name.startsWith(scratchPrefix) && pid > 0 && !isRunning(pid)) rmSync(path.join(memoryBacked, name), { recursive: true, force: true });
+  }
+  return mkdtempSync(path.join(memoryBacked, `${scratchPrefix}${String(process.pid)}-`));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
