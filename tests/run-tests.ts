@@ -2,7 +2,7 @@
 // and the rest niced beneath them (tests/support/run-scripts.ts). About a third of the browser tests'
 // time is waiting on real time (a provider's pause, an outage, a site build), which the vitest files
 // and the checks fill; niced, they take the CPU only when the browser tests leave it. One after
-// the other the three took about 9 minutes on the 2-core CI machine, together 7.8 to 8.2 (decision 0098).
+// the other the three took about 9 minutes on the 2-core CI machine, together 7.4 to 7.7 (decision 0098).
 // vitest is niced by 3, not more: niced by 10 it missed real-time bounds of its own (a 30 s send).
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";

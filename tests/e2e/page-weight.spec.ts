@@ -20,9 +20,15 @@ function watchScripts(page: Page) {
   page.on("requestfailed", (request) => inFlight.delete(request));
   page.on("response", (response) => {
     if (!/javascript/.test(response.headers()["content-type"] ?? "")) return;
+    // Chromium drops a body it no longer holds ("No resource with given identifier", seen once under a
+    // loaded CI run); the same static file, fetched again by its address, has the same bytes.
+    const url = response.url();
     sizes.set(
-      response.url(),
-      response.body().then((body) => gzipSync(body).byteLength),
+      url,
+      response
+        .body()
+        .catch(() => page.request.get(url).then((again) => again.body()))
+        .then((body) => gzipSync(body).byteLength),
     );
   });
   return {
