@@ -51,7 +51,7 @@ const targets: Target[] = [
         {
           name: "PostgreSQL",
           async start() {
-            const created = await (databaseTargets.find((target) => target.name === "postgresql (pg)") ?? databaseTargets[0])!.create();
+            const created = await (databaseTargets.find((target) => target.driver === "pg") ?? databaseTargets[0])!.create();
             const url = created.url ?? "";
             await created.db.close();
             return { url, env: { DATABASE_URL: url }, stop: () => created.drop().catch(() => undefined) };

@@ -20,7 +20,7 @@ import { keyRing } from "../../src/core/shared/signer.ts";
 // Node process — outside the repository, with only production variables — against PostgreSQL.
 // A dev-only import, a file the bundler missed or top-level work on local state fails here.
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const postgres = databaseTargets.find((target) => target.name === "postgresql (pg)");
+const postgres = databaseTargets.find((target) => target.driver === "pg");
 
 /** netlify.toml's `[functions]` (the bundler, the files added to or left out of every bundle), as Netlify's build reads it. */
 async function functionsConfig(): Promise<{ nodeBundler?: "esbuild"; includedFiles: string[] }> {

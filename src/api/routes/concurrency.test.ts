@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { createDownload } from "../../core/downloads/downloads.service.ts";
 
 // Races only show on a server with real parallel connections: run on PostgreSQL when configured.
-const serverTargets = databaseTargets.filter((target) => target.name !== "pglite");
+const serverTargets = databaseTargets.filter((target) => target.driver !== "pglite");
 const serverConfigured = Boolean(process.env.TEST_DATABASE_URL);
 
 describe("concurrency on a PostgreSQL server", () => {

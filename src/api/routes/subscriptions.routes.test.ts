@@ -437,7 +437,7 @@ describe("the download email", () => {
 });
 
 // The lifecycle's SQL (upserts, a locking join, a data-modifying CTE) on every server driver too.
-describe.each(featureDatabaseTargets.filter((target) => target.name !== "pglite"))("the lifecycle on $name", (target) => {
+describe.each(featureDatabaseTargets.filter((target) => target.driver !== "pglite"))("the lifecycle on $name", (target) => {
   let testDb: TestDatabase;
   let serverApp: TestApp;
   beforeAll(async () => {

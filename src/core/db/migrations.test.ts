@@ -32,7 +32,7 @@ describe.each(databaseTargets)("migration runner on $name", (target) => {
     expect(recorded.rows.map((row) => row.name)).toEqual(["0001_things"]);
   });
 
-  it.runIf(target.name !== "pglite")("lets two concurrent runners apply each migration exactly once", async () => {
+  it.runIf(target.driver !== "pglite")("lets two concurrent runners apply each migration exactly once", async () => {
     testDb = await target.create();
     const second = await connectDatabase(testDb.url as string, { driver: "pg" });
     try {
