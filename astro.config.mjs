@@ -1,13 +1,12 @@
 // @ts-check
 import react from "@astrojs/react";
-import sitemap from "@astrojs/sitemap";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { adminAppBundle } from "./netlify/admin-app-bundle.ts";
 import { localDatabase } from "./netlify/local/astro-local-database.ts";
 import { keptRenderer } from "./netlify/local/kept-renderer.ts";
 import { shareImages } from "./netlify/share-images.ts";
-import { withLastModified } from "./netlify/sitemap-lastmod.ts";
+import { sitemap } from "./netlify/sitemap.ts";
 
 // The Netlify adapter always makes a server build (an SSR catch-all function on `/*`), which a
 // fully static site doesn't need: Netlify serves dist/ and 404.html itself. So the adapter runs
@@ -17,7 +16,6 @@ const isDev = process.argv.includes("dev");
 // under `npm start`) would pay for nothing (docs/decisions/0005-netlify-adapter-only-in-dev.md).
 // The local server builds into a fresh folder each time and swaps it in (see netlify/local).
 const outDir = process.env.ASTRO_OUT_DIR ?? "./dist";
-const currentOutDir = () => process.env.ASTRO_OUT_DIR ?? "./dist";
 const netlify = isDev ? (await import("@astrojs/netlify")).default : undefined;
 
 export default defineConfig({
@@ -42,10 +40,9 @@ export default defineConfig({
   integrations: [
     react(),
     // Public pages only: never the dashboard (its path must not be revealed) or form answer pages.
+    // Each post with its last change as <lastmod>, as its page states it (decision 0099).
     sitemap({
-      // Each post's <lastmod> from its last change, as its built page states it.
-      serialize: withLastModified(currentOutDir),
-      filter: (page) => {
+      listed: (page) => {
         const path = new URL(page).pathname.replace(/\/$/, "");
         const adminPath = process.env.ADMIN_PATH;
         return (
@@ -58,6 +55,8 @@ export default defineConfig({
             "/preferences-failed/try-later",
             "/download-failed",
             "/download-failed/try-later",
+            "/comment-failed",
+            "/comment-failed/try-later",
             "/blog/post-not-found",
             "/404",
             "/share-images.json",

@@ -2,6 +2,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile 
 import path from "node:path";
 import { deferredMarker } from "../src/adapters/page-keys.ts";
 import { writeSearchDelta } from "./search-index.ts";
+import { sitemapEntryLimit, sitemapOrder } from "./sitemap.ts";
 
 /**
  * Applies an incremental build (a build rendering only the changed pages: `changedOnly` in src/lib/build-data.ts)
@@ -77,9 +78,8 @@ const pathOfLoc = (loc: string) => {
   }
 };
 
-/** As @astrojs/sitemap writes them: URLs in this order, at most this many a file. */
-const byLoc = (a: string, b: string) => locOf(a).localeCompare(locOf(b), "en", { numeric: true });
-const sitemapEntryLimit = 45_000;
+/** As a full build writes them (netlify/sitemap.ts): URLs in this order, at most this many a file. */
+const byLoc = (a: string, b: string) => sitemapOrder(locOf(a), locOf(b));
 const sitemapFile = /^sitemap-\d+\.xml$/;
 
 /**
