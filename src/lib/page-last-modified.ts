@@ -17,15 +17,18 @@ function registry(): Map<string, string> {
 /** A page's path as the sitemap names it: no trailing slash, `/` for the home page. */
 export const pagePathKey = (pathname: string): string => pathname.replace(/\/+$/, "") || "/";
 
-/** Notes the last change the page at `pathname` states (a valid date only). */
+/** Notes the last change the page at `pathname` states, as it states it. */
 export function notePageLastModified(pathname: string, modified: string): void {
-  const time = Date.parse(modified);
-  if (!Number.isNaN(time)) registry().set(pagePathKey(pathname), new Date(time).toISOString());
+  registry().set(pagePathKey(pathname), modified);
 }
 
-/** The changes noted since the last call, by page path; the notes are cleared. */
+/** The changes noted since the last call, by page path, as ISO 8601 (a date that is not one is left out); the notes are cleared. */
 export function takePagesLastModified(): Map<string, string> {
-  const noted = new Map(registry());
+  const noted = new Map<string, string>();
+  for (const [path, modified] of registry()) {
+    const time = Date.parse(modified);
+    if (!Number.isNaN(time)) noted.set(path, new Date(time).toISOString());
+  }
   registry().clear();
   return noted;
 }
