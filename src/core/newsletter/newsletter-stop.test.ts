@@ -77,7 +77,10 @@ async function fiveComplaints(sendId: number): Promise<string | undefined> {
   return pauseIfOverThresholds(app.deps, sendId);
 }
 
-describe("a pause or cancel while a send is going out", () => {
+// A thousand messages over real SMTP, twice in the first test: 10–20 s on a quiet machine, past vitest's 30 s
+// with the browser tests beside it (`npm test` on a loaded CI machine, 2026-11-29). A test that times out leaves its
+// worker sending into the next one, so the bound is generous.
+describe("a pause or cancel while a send is going out", { timeout: 120_000 }, () => {
   it("a complaint pause on a 1,000-recipient send lets only the messages already handed over through; Resume sends the rest once", async () => {
     const sendId = await sendTo(1000, "complain");
     const deps = pooledDeps();
