@@ -45,9 +45,10 @@ export function sitemapEntries(
   for (const pathname of pathnames) {
     const relative = pathname.replace(/^\//, "");
     if (statusPages.has(pagePathKey(`/${relative}`))) continue;
-    const url = new URL(base + relative, site).href;
+    const location = new URL(base + relative, site);
+    const url = location.href;
     if (entries.has(url) || !listed(url)) continue;
-    const lastmod = lastModified.get(pagePathKey(new URL(url).pathname));
+    const lastmod = lastModified.get(pagePathKey(location.pathname));
     entries.set(url, lastmod ? { url, lastmod } : { url });
   }
   return [...entries.values()].sort((a, b) => sitemapOrder(a.url, b.url));
