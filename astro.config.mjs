@@ -57,6 +57,7 @@ export default defineConfig({
             "/download-failed/try-later",
             "/comment-failed",
             "/comment-failed/try-later",
+            "/account/continue",
             "/blog/post-not-found",
             "/404",
             "/share-images.json",

@@ -203,7 +203,7 @@ test("a post with a cover is an h-entry with its featured photo; the home page a
   }
 });
 
-test("a post's head tells the truth: image size, type and alt, article times, section, twitter:site; form answers are noindex; a 404 has no canonical (issue 43 point 5)", async ({
+test("a post's head tells the truth: image size, type and alt, article times, section, twitter:site; form answers and the sign-in link's landing page are noindex and out of the sitemap; a 404 has no canonical (issue 43 point 5)", async ({
   request,
 }) => {
   const document = await head(request, await firstPostUrl(request));
@@ -226,6 +226,8 @@ test("a post's head tells the truth: image size, type and alt, article times, se
   const graph = JSON.parse(home?.querySelector('script[type="application/ld+json"]')?.textContent ?? "{}") as { "@graph"?: { "@type": string }[] };
   expect(graph["@graph"]?.map((node) => node["@type"])).toEqual(["WebSite", "Organization"]);
 
+  const sitemap = await (await request.get("/sitemap-0.xml")).text();
+  expect(sitemap).toMatch(/\/downloads\/?<\/loc>/);
   for (const path of [
     "/subscribed",
     "/subscribe-failed",
@@ -234,10 +236,13 @@ test("a post's head tells the truth: image size, type and alt, article times, se
     "/download-failed/try-later",
     "/comment-failed",
     "/comment-failed/try-later",
+    "/account/continue",
   ]) {
     const answer = await head(request, path);
     expect(answer?.querySelector('meta[name="robots"]')?.getAttribute("content"), path).toBe("noindex, nofollow");
     expect(answer?.querySelector('link[rel="canonical"]'), path).toBeNull();
+    // What asks search engines to stay away is not listed for them either.
+    expect(sitemap, path).not.toMatch(new RegExp(`${path}/?</loc>`));
   }
   for (const path of ["/no-such-page", "/blog/no-such-post"]) {
     expect((await head(request, path))?.querySelector('link[rel="canonical"]'), path).toBeNull();
