@@ -33,6 +33,8 @@ export interface TimedRun {
   seconds: number;
   /** User + system CPU seconds of the process and its children. */
   cpuSeconds: number;
+  /** The user part of `cpuSeconds`: the steady one (the system part swings with this VM's memory and file system). */
+  userSeconds: number;
   peakMemoryBytes: number;
 }
 
@@ -76,7 +78,8 @@ function timedNode(args: string[], env: NodeJS.ProcessEnv, cwd = projectRoot): P
       void memory.stop().then((peakMemoryBytes) => {
         if (code !== 0) return reject(new Error(`node ${args.join(" ")} failed (${String(code)}):\n${output.slice(-4000)}`));
         const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(output);
-        resolve({ seconds, cpuSeconds: Number(cpu?.[1] ?? 0) + Number(cpu?.[2] ?? 0), peakMemoryBytes, output });
+        const userSeconds = Number(cpu?.[1] ?? 0);
+        resolve({ seconds, cpuSeconds: userSeconds + Number(cpu?.[2] ?? 0), userSeconds, peakMemoryBytes, output });
       });
     });
   });
@@ -85,6 +88,7 @@ function timedNode(args: string[], env: NodeJS.ProcessEnv, cwd = projectRoot): P
 const strip = (run: TimedRun & { output: string }): TimedRun => ({
   seconds: run.seconds,
   cpuSeconds: run.cpuSeconds,
+  userSeconds: run.userSeconds,
   peakMemoryBytes: run.peakMemoryBytes,
 });
 
@@ -211,7 +215,8 @@ export function describeFullBuild(row: FullBuildRow): string {
     ` (search index ${row.full.searchIndexSeconds.toFixed(0)} s in ${String(row.full.searchShards)} shard(s)); astro build ${row.astro.seconds.toFixed(0)} s,` +
     ` ${row.astro.cpuSeconds.toFixed(0)} s CPU (median of ${seconds(row.astroCpuRuns)}), peak ${mib(row.astro.peakMemoryBytes)}; bare Astro ${row.bare.seconds.toFixed(0)} s,` +
     ` ${row.bare.cpuSeconds.toFixed(0)} s CPU (median of ${seconds(row.bareCpuRuns)}), peak ${mib(row.bare.peakMemoryBytes)};` +
-    ` Astro ÷ bare ${ratio(row.astro.cpuSeconds, row.bare.cpuSeconds)}× CPU, ${ratio(row.astro.seconds, row.bare.seconds)}× wall`
+    ` Astro ÷ bare ${ratio(row.astro.cpuSeconds, row.bare.cpuSeconds)}× CPU (user alone ${ratio(row.astro.userSeconds, row.bare.userSeconds)}×),` +
+    ` ${ratio(row.astro.seconds, row.bare.seconds)}× wall`
   );
 }
 
